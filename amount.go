@@ -1,0 +1,89 @@
+package curvekit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/holiman/uint256"
+)
+
+// MaxDecimals is the largest number of decimals an asset may declare and still be handled exactly
+// (10^77 is the largest power of ten below 2^256).
+const MaxDecimals = 77
+
+var pow10 = func() (t [MaxDecimals + 1]uint256.Int) {
+	t[0].SetOne()
+	ten := uint256.NewInt(10)
+	for i := 1; i <= MaxDecimals; i++ {
+		t[i].Mul(&t[i-1], ten)
+	}
+	return t
+}()
+
+// Pow10 returns 10^n for n <= MaxDecimals.
+func Pow10(n uint8) *uint256.Int {
+	return new(uint256.Int).Set(&pow10[n])
+}
+
+// ParseAmount parses an exact decimal string in whole units of an asset with the given decimals
+// ("1.5" with 18 decimals is 1.5e18 base units). It accepts only ASCII digits with at most one '.'
+// between digits; signs, exponents, spaces, empty parts and more fractional digits than the asset
+// has are errors wrapping ErrInvalid, never silent rounding. Zero parses; callers that need a
+// positive amount check it.
+func ParseAmount(s string, decimals uint8) (uint256.Int, error) {
+	var z uint256.Int
+	if decimals > MaxDecimals {
+		return z, fmt.Errorf("%w: asset decimals %d above %d", ErrInvalid, decimals, MaxDecimals)
+	}
+	if s == "" {
+		return z, fmt.Errorf("%w: amount is empty", ErrInvalid)
+	}
+	whole, frac, hasDot := strings.Cut(s, ".")
+	if whole == "" || (hasDot && frac == "") {
+		return z, fmt.Errorf("%w: amount %q is not a decimal number", ErrInvalid, s)
+	}
+	if len(frac) > int(decimals) {
+		return z, fmt.Errorf("%w: amount %q has more than %d decimals", ErrInvalid, s, decimals)
+	}
+	var ten, digit uint256.Int
+	ten.SetUint64(10)
+	for _, part := range [2]string{whole, frac} {
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			if c < '0' || c > '9' {
+				return z, fmt.Errorf("%w: amount %q is not a decimal number", ErrInvalid, s)
+			}
+			if _, over := z.MulOverflow(&z, &ten); over {
+				return z, fmt.Errorf("%w: amount %q is too large", ErrInvalid, s)
+			}
+			if _, over := z.AddOverflow(&z, digit.SetUint64(uint64(c-'0'))); over {
+				return z, fmt.Errorf("%w: amount %q is too large", ErrInvalid, s)
+			}
+		}
+	}
+	if _, over := z.MulOverflow(&z, &pow10[int(decimals)-len(frac)]); over {
+		return z, fmt.Errorf("%w: amount %q is too large", ErrInvalid, s)
+	}
+	return z, nil
+}
+
+// FormatAmount writes base units as an exact decimal string in whole units, without trailing
+// fractional zeros ("1.5", "0.000001", "42"). ParseAmount(FormatAmount(v, d), d) == v.
+func FormatAmount(v *uint256.Int, decimals uint8) string {
+	if decimals > MaxDecimals {
+		decimals = MaxDecimals
+	}
+	digits := v.Dec()
+	if decimals == 0 {
+		return digits
+	}
+	d := int(decimals)
+	if len(digits) <= d {
+		digits = strings.Repeat("0", d-len(digits)+1) + digits
+	}
+	whole, frac := digits[:len(digits)-d], strings.TrimRight(digits[len(digits)-d:], "0")
+	if frac == "" {
+		return whole
+	}
+	return whole + "." + frac
+}

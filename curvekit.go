@@ -1,0 +1,18 @@
+// Package curvekit holds the vocabulary every other curvekit package shares: exact decimal amounts
+// and the sentinel errors that ports return. It depends on nothing but the standard library and
+// holiman/uint256, so pure packages and adapters alike can import it.
+//
+// The SDK itself is split by concern: curve (exact pricing), candles (OHLCV folding), txbuild
+// (unsigned transactions), contracts (the reference Solidity contracts and their Go bindings),
+// and adapters/* (databases, chains, rate limiters) behind small ports.
+package curvekit
+
+import "errors"
+
+// Sentinel errors shared by ports and services. Compare with errors.Is.
+var (
+	// ErrNotFound reports that the thing asked for does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrInvalid reports input that fails validation; the message says which rule.
+	ErrInvalid = errors.New("invalid input")
+)
