@@ -16,3 +16,12 @@ var (
 	// ErrInvalid reports input that fails validation; the message says which rule.
 	ErrInvalid = errors.New("invalid input")
 )
+
+// Side is the direction of a trade, seen from the trader: a buy spends the pairing asset for
+// tokens, a sell spends tokens for the pairing asset.
+type Side string
+
+const (
+	Buy  Side = "buy"
+	Sell Side = "sell"
+)

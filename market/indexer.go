@@ -1,0 +1,460 @@
+package market
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit/curve"
+)
+
+// IndexerConfig configures an Indexer.
+type IndexerConfig struct {
+	Chain Chain
+	Store Store
+	// StartBlock is where indexing begins on an empty store (the factory's deployment block).
+	StartBlock uint64
+	// BatchBlocks is the most blocks one Apply covers; default 2,000.
+	BatchBlocks uint64
+	// PollInterval is how often Run looks for new blocks; default 1s.
+	PollInterval time.Duration
+	// ResetOnChainChange lets the indexer wipe a store that indexes another chain instead of
+	// refusing it. The devnet sets it: a new devnet starts a fresh store.
+	ResetOnChainChange bool
+	// OnSync, when set, is called after every Apply that wrote something, with what it wrote.
+	OnSync func(Sync)
+	Logger *slog.Logger
+}
+
+func (c *IndexerConfig) validate() error {
+	if c.Chain == nil || c.Store == nil {
+		return errors.New("market: indexer needs a Chain and a Store")
+	}
+	if c.BatchBlocks == 0 {
+		c.BatchBlocks = 2_000
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = time.Second
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return nil
+}
+
+// Sync is what one Apply wrote: the batch, for live consumers.
+type Sync struct {
+	Batch *Batch
+}
+
+// Indexer follows the chain from the store's cursor and writes launches, trades, graduations and
+// fee claims through Store.Apply, one batch of blocks per transaction. A crash at any point leaves
+// the store at the previous batch; the next run applies the batch again, which changes nothing
+// that was already written.
+type Indexer struct {
+	cfg  IndexerConfig
+	info ChainInfo
+
+	mu sync.Mutex // serializes Sync; guards tokens
+	// tokens caches the state of every known token by address; curves and pools map emitters
+	// back to their token.
+	tokens map[common.Address]*Token
+	curves map[common.Address]common.Address
+	pools  map[common.Address]common.Address
+}
+
+// NewIndexer checks the chain binding of the store and loads the known tokens.
+func NewIndexer(ctx context.Context, cfg IndexerConfig) (*Indexer, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	info, err := cfg.Chain.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("market: read chain identity: %w", err)
+	}
+	if err := cfg.Store.Bind(ctx, info); err != nil {
+		if !errors.Is(err, ErrChainMismatch) || !cfg.ResetOnChainChange {
+			return nil, fmt.Errorf("market: %w", err)
+		}
+		cfg.Logger.Warn("store indexed another chain; starting afresh", "chainId", info.ChainID, "genesis", info.GenesisHash)
+		if err := cfg.Store.Reset(ctx); err != nil {
+			return nil, fmt.Errorf("market: reset store: %w", err)
+		}
+		if err := cfg.Store.Bind(ctx, info); err != nil {
+			return nil, fmt.Errorf("market: %w", err)
+		}
+	}
+	ix := &Indexer{cfg: cfg, info: info}
+	if err := ix.load(ctx); err != nil {
+		return nil, err
+	}
+	return ix, nil
+}
+
+// load fills the token cache from the store.
+func (ix *Indexer) load(ctx context.Context) error {
+	ix.tokens = make(map[common.Address]*Token)
+	ix.curves = make(map[common.Address]common.Address)
+	ix.pools = make(map[common.Address]common.Address)
+	q := TokenQuery{Sort: SortNewest, Limit: 100}
+	for {
+		page, err := ix.cfg.Store.Tokens(ctx, q)
+		if err != nil {
+			return fmt.Errorf("market: load tokens: %w", err)
+		}
+		for i := range page.Tokens {
+			t := page.Tokens[i]
+			ix.remember(&t)
+		}
+		if page.Next == "" {
+			return nil
+		}
+		q.Cursor = page.Next
+	}
+}
+
+func (ix *Indexer) remember(t *Token) {
+	ix.tokens[t.Address] = t
+	ix.curves[t.Curve] = t.Address
+	if t.Pool != (common.Address{}) {
+		ix.pools[t.Pool] = t.Address
+	}
+}
+
+// Run syncs until ctx ends, then returns nil. Errors are logged and retried at the next tick.
+func (ix *Indexer) Run(ctx context.Context) error {
+	t := time.NewTicker(ix.cfg.PollInterval)
+	defer t.Stop()
+	for {
+		if _, err := ix.Sync(ctx); err != nil && ctx.Err() == nil {
+			ix.cfg.Logger.Error("indexer sync failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// Sync indexes every block from the cursor to the head, batch by batch, and returns the new
+// cursor.
+func (ix *Indexer) Sync(ctx context.Context) (Cursor, error) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	cur, err := ix.cfg.Store.Cursor(ctx)
+	if err != nil {
+		return cur, fmt.Errorf("market: read cursor: %w", err)
+	}
+	head, err := ix.cfg.Chain.Head(ctx)
+	if err != nil {
+		return cur, fmt.Errorf("market: read head: %w", err)
+	}
+	next := ix.cfg.StartBlock
+	if cur != (Cursor{}) {
+		next = cur.Block + 1
+	}
+	for next <= head.Number {
+		to := min(next+ix.cfg.BatchBlocks-1, head.Number)
+		c, err := ix.index(ctx, next, to)
+		if err != nil {
+			return cur, err
+		}
+		cur, next = c, to+1
+	}
+	return cur, nil
+}
+
+// index builds and applies the batch for blocks [from, to].
+func (ix *Indexer) index(ctx context.Context, from, to uint64) (Cursor, error) {
+	end, err := ix.cfg.Chain.Block(ctx, to)
+	if err != nil {
+		return Cursor{}, fmt.Errorf("market: read block %d: %w", to, err)
+	}
+	events, fresh, err := ix.fetch(ctx, from, to)
+	if err != nil {
+		return Cursor{}, err
+	}
+	b, touched, err := ix.fold(events, fresh)
+	if err != nil {
+		return Cursor{}, err
+	}
+	b.Cursor = Cursor{Block: end.Number, Hash: end.Hash}
+	if err := ix.cfg.Store.Apply(ctx, b); err != nil {
+		return Cursor{}, fmt.Errorf("market: apply blocks %d-%d: %w", from, to, err)
+	}
+	for _, t := range touched {
+		ix.remember(t)
+	}
+	if ix.cfg.OnSync != nil && (len(b.Launches) > 0 || len(b.Trades) > 0 || len(b.Claims) > 0) {
+		ix.cfg.OnSync(Sync{Batch: b})
+	}
+	return b.Cursor, nil
+}
+
+// fetch reads the events of [from, to] in three passes: the factory's launches (which add
+// curves), the curves' events (which may add pools), then the pools' events. It returns them in
+// chain order with the tokens launched in the range.
+func (ix *Indexer) fetch(ctx context.Context, from, to uint64) ([]Event, map[common.Address]*Token, error) {
+	launches, err := ix.cfg.Chain.Events(ctx, EventQuery{From: from, To: to, Kinds: []EventKind{EventLaunched}, Addresses: []common.Address{ix.info.Factory}})
+	if err != nil {
+		return nil, nil, fmt.Errorf("market: read launches: %w", err)
+	}
+	fresh := make(map[common.Address]*Token)
+	curves := make([]common.Address, 0, len(ix.curves)+len(launches))
+	for c := range ix.curves {
+		curves = append(curves, c)
+	}
+	for _, ev := range launches {
+		l := ev.Launched
+		info, err := ix.cfg.Chain.Launch(ctx, l.Token)
+		if err != nil {
+			return nil, nil, fmt.Errorf("market: read launch of %s: %w", l.Token, err)
+		}
+		fresh[l.Token] = &Token{
+			Address: l.Token, Curve: l.Curve, Creator: l.Creator, Quote: info.Quote,
+			Name: l.Name, Symbol: l.Symbol, URI: l.URI, Decimals: 18,
+			TotalSupply: info.TotalSupply, Params: info.Params, State: info.Params.Initial(),
+			PoolFeeBps: info.PoolFeeBps, LaunchBlock: ev.Block, LaunchTx: ev.TxHash, LaunchLog: ev.LogIndex,
+			CreatedAt: ev.Time,
+		}
+		curves = append(curves, l.Curve)
+	}
+	events := launches
+	if len(curves) > 0 {
+		cev, err := ix.cfg.Chain.Events(ctx, EventQuery{From: from, To: to, Kinds: []EventKind{EventTrade, EventGraduated, EventCreatorFeesClaimed}, Addresses: curves})
+		if err != nil {
+			return nil, nil, fmt.Errorf("market: read curve events: %w", err)
+		}
+		events = append(events, cev...)
+	}
+	pools := make([]common.Address, 0, len(ix.pools))
+	for p := range ix.pools {
+		pools = append(pools, p)
+	}
+	for _, ev := range events {
+		if ev.Kind == EventGraduated {
+			pools = append(pools, ev.Graduated.Pool)
+		}
+	}
+	if len(pools) > 0 {
+		pev, err := ix.cfg.Chain.Events(ctx, EventQuery{From: from, To: to, Kinds: []EventKind{EventPoolSwap, EventPoolSync}, Addresses: pools})
+		if err != nil {
+			return nil, nil, fmt.Errorf("market: read pool events: %w", err)
+		}
+		events = append(events, pev...)
+	}
+	sort.SliceStable(events, func(i, j int) bool {
+		if events[i].Block != events[j].Block {
+			return events[i].Block < events[j].Block
+		}
+		return events[i].LogIndex < events[j].LogIndex
+	})
+	return events, fresh, nil
+}
+
+// fold applies events in chain order to copies of the cached token states and collects the
+// batch. The cache itself changes only after the batch is stored.
+func (ix *Indexer) fold(events []Event, fresh map[common.Address]*Token) (*Batch, []*Token, error) {
+	b := &Batch{}
+	work := make(map[common.Address]*Token)
+	get := func(addr common.Address) *Token {
+		if t, ok := work[addr]; ok {
+			return t
+		}
+		var t Token
+		if f, ok := fresh[addr]; ok {
+			t = *f
+		} else if c, ok := ix.tokens[addr]; ok {
+			t = *c
+		} else {
+			return nil
+		}
+		work[addr] = &t
+		return &t
+	}
+	curves := make(map[common.Address]common.Address, len(fresh))
+	pools := make(map[common.Address]common.Address)
+	tokenOfCurve := func(c common.Address) (common.Address, bool) {
+		if a, ok := ix.curves[c]; ok {
+			return a, true
+		}
+		a, ok := curves[c]
+		return a, ok
+	}
+	tokenOfPool := func(p common.Address) (common.Address, bool) {
+		if a, ok := ix.pools[p]; ok {
+			return a, true
+		}
+		a, ok := pools[p]
+		return a, ok
+	}
+	for _, ev := range events {
+		switch ev.Kind {
+		case EventLaunched:
+			if ev.Address != ix.info.Factory {
+				continue
+			}
+			t := get(ev.Launched.Token)
+			if t == nil {
+				continue
+			}
+			curves[t.Curve] = t.Address
+			b.Launches = append(b.Launches, *t)
+		case EventTrade:
+			addr, ok := tokenOfCurve(ev.Address)
+			if !ok {
+				continue
+			}
+			t := get(addr)
+			tr, err := curveTrade(t, &ev)
+			if err != nil {
+				return nil, nil, err
+			}
+			b.Trades = append(b.Trades, tr)
+		case EventGraduated:
+			addr, ok := tokenOfCurve(ev.Address)
+			if !ok {
+				continue
+			}
+			t := get(addr)
+			g := ev.Graduated
+			t.State.Graduated = true
+			t.State.RealQuote.Clear()
+			t.State.RealToken.Clear()
+			t.Pool = g.Pool
+			t.PoolReserveQuote = g.QuoteLiquidity
+			t.PoolReserveToken = g.TokenLiquidity
+			t.TotalSupply.Sub(&t.TotalSupply, &g.TokensBurned)
+			pools[g.Pool] = addr
+		case EventCreatorFeesClaimed:
+			addr, ok := tokenOfCurve(ev.Address)
+			if !ok {
+				continue
+			}
+			t := get(addr)
+			b.Claims = append(b.Claims, FeeClaim{
+				Token: addr, Curve: ev.Address, Creator: ev.Claimed.Creator, Quote: t.Quote.Address,
+				Amount: ev.Claimed.Amount, Block: ev.Block, TxHash: ev.TxHash, LogIndex: ev.LogIndex, Time: ev.Time,
+			})
+		case EventPoolSync:
+			addr, ok := tokenOfPool(ev.Address)
+			if !ok {
+				continue
+			}
+			t := get(addr)
+			quote, token := ix.poolSides(t, &ev.Sync.Reserve0, &ev.Sync.Reserve1)
+			t.PoolReserveQuote, t.PoolReserveToken = *quote, *token
+		case EventPoolSwap:
+			addr, ok := tokenOfPool(ev.Address)
+			if !ok {
+				continue
+			}
+			t := get(addr)
+			tr, err := ix.poolTrade(t, &ev)
+			if err != nil {
+				return nil, nil, err
+			}
+			b.Trades = append(b.Trades, tr)
+		}
+	}
+	touched := make([]*Token, 0, len(work))
+	for _, t := range work {
+		touched = append(touched, t)
+	}
+	sort.Slice(touched, func(i, j int) bool { return touched[i].Address.Cmp(touched[j].Address) < 0 })
+	for _, t := range touched {
+		b.Updates = append(b.Updates, *t)
+	}
+	return b, touched, nil
+}
+
+// curveTrade turns a curve Trade event into a Trade and moves t to the state the event reports.
+func curveTrade(t *Token, ev *Event) (Trade, error) {
+	e := ev.Trade
+	tr := Trade{
+		Token: t.Address, Block: ev.Block, BlockHash: ev.BlockHash, TxHash: ev.TxHash, LogIndex: ev.LogIndex,
+		Time: ev.Time, Trader: e.Trader, Recipient: e.Recipient, Side: Sell, Venue: VenueCurve,
+		QuoteAmount: e.QuoteAmount, TokenAmount: e.TokenAmount, Fee: e.Fee, CreatorFee: e.CreatorFee,
+		Refund: e.Refund, ReserveQuote: e.VirtualQuote, ReserveToken: e.VirtualToken,
+	}
+	if e.IsBuy {
+		tr.Side = Buy
+	}
+	if err := tr.setPrice(t.Decimals); err != nil {
+		return Trade{}, err
+	}
+	t.State = curve.State{VirtualQuote: e.VirtualQuote, VirtualToken: e.VirtualToken, RealQuote: e.RealQuote, RealToken: e.RealToken, Graduated: t.State.Graduated}
+	t.LastTradeAt = ev.Time
+	return tr, nil
+}
+
+// poolTrade turns a pool Swap into a Trade. The pair emits Sync before Swap, so t's pool
+// reserves are already those after the swap.
+func (ix *Indexer) poolTrade(t *Token, ev *Event) (Trade, error) {
+	s := ev.Swap
+	quoteIn, tokenIn := ix.poolSides(t, &s.Amount0In, &s.Amount1In)
+	quoteOut, tokenOut := ix.poolSides(t, &s.Amount0Out, &s.Amount1Out)
+	tr := Trade{
+		Token: t.Address, Block: ev.Block, BlockHash: ev.BlockHash, TxHash: ev.TxHash, LogIndex: ev.LogIndex,
+		Time: ev.Time, Trader: s.Sender, Recipient: s.To, Venue: VenuePool,
+		ReserveQuote: t.PoolReserveQuote, ReserveToken: t.PoolReserveToken,
+	}
+	var in *uint256.Int
+	switch {
+	case !quoteIn.IsZero() && !tokenOut.IsZero():
+		tr.Side, tr.QuoteAmount, tr.TokenAmount, in = Buy, *quoteIn, *tokenOut, quoteIn
+	case !tokenIn.IsZero() && !quoteOut.IsZero():
+		tr.Side, tr.QuoteAmount, tr.TokenAmount, in = Sell, *quoteOut, *tokenIn, tokenIn
+	default:
+		return Trade{}, fmt.Errorf("market: pool swap %s/%d moves no asset pair", ev.TxHash, ev.LogIndex)
+	}
+	if tr.Side == Buy {
+		// The pool's fee, in the asset paid in: what the LPs keep (informational).
+		tr.Fee.Mul(in, uint256.NewInt(uint64(t.PoolFeeBps)))
+		tr.Fee.Div(&tr.Fee, uint256.NewInt(curve.BPS))
+	}
+	if err := tr.setPrice(t.Decimals); err != nil {
+		return Trade{}, err
+	}
+	t.LastTradeAt = ev.Time
+	return tr, nil
+}
+
+// poolSides orders a pair's (token0, token1) values as (quote, token): a pair sorts its two
+// assets by address.
+func (ix *Indexer) poolSides(t *Token, v0, v1 *uint256.Int) (quote, token *uint256.Int) {
+	if t.Address.Cmp(ix.poolQuote(t)) < 0 {
+		return v1, v0
+	}
+	return v0, v1
+}
+
+// poolQuote is the asset a token's pool pairs it with: its pairing asset, or WETH for native ETH.
+func (ix *Indexer) poolQuote(t *Token) common.Address {
+	if t.Quote.Address == (common.Address{}) {
+		return ix.info.WETH
+	}
+	return t.Quote.Address
+}
+
+// setPrice sets the execution price, pairing-asset base units per whole token.
+func (tr *Trade) setPrice(decimals uint8) error {
+	if tr.TokenAmount.IsZero() {
+		return fmt.Errorf("market: trade %s/%d moves no tokens", tr.TxHash, tr.LogIndex)
+	}
+	var scale uint256.Int
+	scale.Exp(uint256.NewInt(10), uint256.NewInt(uint64(decimals)))
+	if _, over := tr.Price.MulOverflow(&tr.QuoteAmount, &scale); over {
+		return fmt.Errorf("market: trade %s/%d price overflows", tr.TxHash, tr.LogIndex)
+	}
+	tr.Price.Div(&tr.Price, &tr.TokenAmount)
+	return nil
+}

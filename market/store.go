@@ -1,0 +1,133 @@
+package market
+
+import (
+	"context"
+	"errors"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+)
+
+// ErrChainMismatch is returned by Store.Bind when the store already indexes another chain.
+var ErrChainMismatch = errors.New("store indexes another chain")
+
+// Store persists what the indexer sees and serves the reads of the market API. Implementations
+// return curvekit.ErrNotFound for a missing token (Token, Trades, TradesBetween) and
+// ErrChainMismatch from Bind for another chain. Every method is safe for concurrent use.
+// markettest.Run is the conformance suite every implementation passes.
+type Store interface {
+	// Bind records the chain this store indexes on first use and refuses another one afterwards
+	// with ErrChainMismatch.
+	Bind(ctx context.Context, chain ChainInfo) error
+	// Reset deletes everything, including the chain binding (a new devnet starts a fresh store).
+	Reset(ctx context.Context) error
+
+	// Cursor returns the last fully written block; the zero Cursor before the first batch.
+	Cursor(ctx context.Context) (Cursor, error)
+	// Apply writes one batch atomically together with its cursor. Writing a trade, launch or claim
+	// that is already stored (same tx hash and log index) is not an error and changes nothing, so a
+	// batch may be applied again after a crash. A trade, claim or update of a token that is neither
+	// stored nor launched in the batch fails with curvekit.ErrInvalid, and a failed Apply writes
+	// nothing.
+	Apply(ctx context.Context, b *Batch) error
+
+	Token(ctx context.Context, addr common.Address) (Token, error)
+	// Tokens returns a page of tokens in the order of q.Sort (see TokenSort). An unknown sort or
+	// phase, or a cursor that a query with the same sort did not return, is curvekit.ErrInvalid.
+	Tokens(ctx context.Context, q TokenQuery) (TokenPage, error)
+	// Trades returns a token's trades newest first (block, then log index, descending).
+	Trades(ctx context.Context, q TradeQuery) (TradePage, error)
+	// TradesBetween returns a token's trades with from <= Time < to, oldest first, and the last
+	// trade before from (nil when there is none), which gives a window its opening price.
+	// To < From is curvekit.ErrInvalid.
+	TradesBetween(ctx context.Context, q RangeQuery) (RangeResult, error)
+	// Activity sums each listed token's trades with Time >= Since exactly. Tokens without trades
+	// in the window, unknown ones included, are absent from the map.
+	Activity(ctx context.Context, tokens []common.Address, since int64) (map[common.Address]Activity, error)
+}
+
+// Activity is a token's trading over a window.
+type Activity struct {
+	Volume uint256.Int // pairing-asset notional, base units
+	Buys   int
+	Sells  int
+}
+
+// Batch is what the indexer writes for a span of blocks, in one transaction.
+type Batch struct {
+	Cursor   Cursor
+	Launches []Token
+	Trades   []Trade
+	Claims   []FeeClaim
+	// Updates carry each touched token's state after the batch. They replace its mutable fields -
+	// TotalSupply, State, Pool, PoolFeeBps, PoolReserveQuote, PoolReserveToken, LastTradeAt - and
+	// leave the launch fields alone. Updates are applied after Launches.
+	Updates []Token
+}
+
+// TokenSort orders a token list. Every order is descending, and ties (tokens without trades in
+// the window, equal market caps, equal progress) order newest first.
+type TokenSort string
+
+const (
+	// SortNewest orders by launch: LaunchBlock, then LaunchLog. It is the default (empty Sort).
+	SortNewest TokenSort = "newest"
+	// SortVolume24h orders by the pairing-asset volume of the trades with
+	// Now-86400 <= Time <= Now. A store may rank by an approximation of the volume (floating
+	// point), so tokens whose volumes differ by less than about one part in 10^15 may appear in
+	// either order; Activity gives the exact figures.
+	SortVolume24h TokenSort = "volume24h"
+	// SortMarketCap orders by Token.MarketCap.
+	SortMarketCap TokenSort = "marketCap"
+	// SortProgress orders by Token.Progress.
+	SortProgress TokenSort = "progress"
+)
+
+// Page sizes: a Limit of 0 or less means DefaultLimit, and stores cap it at MaxLimit.
+const (
+	DefaultLimit = 50
+	MaxLimit     = 100
+)
+
+// TokenQuery selects a page of tokens.
+type TokenQuery struct {
+	Sort   TokenSort
+	Phase  Phase  // empty: all
+	Search string // case-insensitive substring of name or symbol; empty: all
+	Cursor string // opaque, from a previous page
+	Limit  int    // see DefaultLimit and MaxLimit
+	// Now is the end of the 24h volume window, Unix seconds. The pages after the first keep
+	// the window of the first one (the cursor carries it), so a walk sees one ranking.
+	Now int64
+}
+
+// TokenPage is one page of tokens and the cursor of the next, empty at the end.
+type TokenPage struct {
+	Tokens []Token
+	Next   string
+}
+
+// TradeQuery selects a page of a token's trades, newest first.
+type TradeQuery struct {
+	Token  common.Address
+	Cursor string // opaque, from a previous page
+	Limit  int    // see DefaultLimit and MaxLimit
+}
+
+// TradePage is one page of trades and the cursor of the next, empty at the end.
+type TradePage struct {
+	Trades []Trade
+	Next   string
+}
+
+// RangeQuery selects a token's trades in [From, To).
+type RangeQuery struct {
+	Token    common.Address
+	From, To int64
+}
+
+// RangeResult holds the trades of a range and the last one before it.
+type RangeResult struct {
+	Before *Trade
+	Trades []Trade
+}
