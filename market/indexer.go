@@ -445,13 +445,13 @@ func (ix *Indexer) poolQuote(t *Token) common.Address {
 	return t.Quote.Address
 }
 
-// setPrice sets the execution price, pairing-asset base units per whole token.
+// setPrice sets the execution price (see Trade.Price).
 func (tr *Trade) setPrice(decimals uint8) error {
 	if tr.TokenAmount.IsZero() {
 		return fmt.Errorf("market: trade %s/%d moves no tokens", tr.TxHash, tr.LogIndex)
 	}
 	var scale uint256.Int
-	scale.Exp(uint256.NewInt(10), uint256.NewInt(uint64(decimals)))
+	scale.Exp(uint256.NewInt(10), uint256.NewInt(uint64(decimals)+18))
 	if _, over := tr.Price.MulOverflow(&tr.QuoteAmount, &scale); over {
 		return fmt.Errorf("market: trade %s/%d price overflows", tr.TxHash, tr.LogIndex)
 	}

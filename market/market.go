@@ -5,6 +5,9 @@
 package market
 
 import (
+	"math"
+	"math/big"
+
 	"github.com/curvekit/curvekit"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
@@ -97,8 +100,9 @@ type Trade struct {
 	Fee         uint256.Int
 	CreatorFee  uint256.Int
 	Refund      uint256.Int
-	// Price is the execution price, pairing-asset base units per whole token:
-	// QuoteAmount * 10^decimals / TokenAmount.
+	// Price is the execution price in pairing-asset base units per whole token, scaled by
+	// PriceScale so that cheap tokens keep their digits: QuoteAmount * 10^decimals * PriceScale /
+	// TokenAmount, rounded down. PriceFloat turns it into a display value.
 	Price uint256.Int
 	// Reserves after the trade: the curve's virtual reserves, or the pool's reserves.
 	ReserveQuote uint256.Int
@@ -132,4 +136,14 @@ type ChainInfo struct {
 type Cursor struct {
 	Block uint64
 	Hash  common.Hash
+}
+
+// PriceScale is the fixed-point scale of Trade.Price (18 extra decimals).
+const PriceScale = 1e18
+
+// PriceFloat converts a scaled price (pairing-asset base units per whole token times PriceScale)
+// into whole pairing asset per whole token, a display value.
+func PriceFloat(price *uint256.Int, quoteDecimals uint8) float64 {
+	f, _ := new(big.Float).SetInt(price.ToBig()).Float64()
+	return f / math.Pow10(int(quoteDecimals)+18)
 }

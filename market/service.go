@@ -1,0 +1,427 @@
+package market
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/candles"
+	"github.com/curvekit/curvekit/curve"
+	"github.com/curvekit/curvekit/txbuild"
+)
+
+// Wallets reads what a build needs to know about the sending wallet. The chain adapter
+// implements it; a Service without one builds without allowance checks or gas estimates.
+type Wallets interface {
+	Allowance(ctx context.Context, asset, owner, spender common.Address) (uint256.Int, error)
+	EstimateGas(ctx context.Context, tx *txbuild.Tx) (uint64, error)
+}
+
+// ServiceConfig configures a Service.
+type ServiceConfig struct {
+	Store   Store
+	Builder *txbuild.Builder
+	// Wallets is optional; see Wallets.
+	Wallets Wallets
+	// Now is the clock of 24h windows; default time.Now.
+	Now func() time.Time
+}
+
+// Service answers the market API: tokens, quotes, builds, trades, candles and stats.
+type Service struct {
+	cfg ServiceConfig
+}
+
+// NewService returns a Service for cfg.
+func NewService(cfg ServiceConfig) (*Service, error) {
+	if cfg.Store == nil || cfg.Builder == nil {
+		return nil, errors.New("market: service needs a Store and a Builder")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Service{cfg: cfg}, nil
+}
+
+// Builder returns the transaction builder the service uses.
+func (s *Service) Builder() *txbuild.Builder { return s.cfg.Builder }
+
+const day = 24 * 60 * 60
+
+// View is a token with the values derived from its state.
+type View struct {
+	Token
+	// Spot is the spot price in pairing-asset base units per whole token (curve or pool), and
+	// Price the same as a display value in whole pairing asset per whole token, computed from
+	// the reserves without the integer's rounding.
+	Spot        uint256.Int
+	Price       float64
+	MarketCap   uint256.Int
+	ProgressBps uint16
+	// Liquidity is the pairing asset backing trades: the curve's real quote reserve, or the
+	// pool's quote reserve after graduation.
+	Liquidity uint256.Int
+	// Activity over the last 24 hours.
+	Day Activity
+}
+
+// Market returns what pricing and building need for t.
+func (t *Token) Market() txbuild.Market {
+	return txbuild.Market{
+		Token: t.Address, Curve: t.Curve, Quote: t.Quote.Address, Params: t.Params, State: t.State,
+		Pool: curve.Pool{ReserveQuote: t.PoolReserveQuote, ReserveToken: t.PoolReserveToken, FeeBps: t.PoolFeeBps},
+	}
+}
+
+func (s *Service) view(t Token, act Activity) View {
+	v := View{Token: t, Spot: t.SpotPrice(), MarketCap: t.MarketCap(), ProgressBps: t.Progress(), Day: act}
+	if t.State.Graduated {
+		v.Liquidity = t.PoolReserveQuote
+		v.Price = ratio(&t.PoolReserveQuote, &t.PoolReserveToken, t.Quote.Decimals, t.Decimals)
+	} else {
+		v.Liquidity = t.State.RealQuote
+		v.Price = ratio(&t.State.VirtualQuote, &t.State.VirtualToken, t.Quote.Decimals, t.Decimals)
+	}
+	return v
+}
+
+// ratio returns quote/token in whole units of each, a display value.
+func ratio(quote, token *uint256.Int, quoteDecimals, tokenDecimals uint8) float64 {
+	if token.IsZero() {
+		return 0
+	}
+	q := new(big.Float).SetInt(quote.ToBig())
+	q.Quo(q, new(big.Float).SetInt(token.ToBig()))
+	f, _ := q.Float64()
+	return f * math.Pow10(int(tokenDecimals)-int(quoteDecimals))
+}
+
+// Token returns one token; curvekit.ErrNotFound when unknown.
+func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) {
+	t, err := s.cfg.Store.Token(ctx, addr)
+	if err != nil {
+		return View{}, err
+	}
+	act, err := s.cfg.Store.Activity(ctx, []common.Address{addr}, s.cfg.Now().Unix()-day)
+	if err != nil {
+		return View{}, err
+	}
+	return s.view(t, act[addr]), nil
+}
+
+// ListPage is a page of token views.
+type ListPage struct {
+	Tokens []View
+	Next   string
+}
+
+// Tokens lists tokens; see TokenQuery.
+func (s *Service) Tokens(ctx context.Context, q TokenQuery) (ListPage, error) {
+	q.Now = s.cfg.Now().Unix()
+	page, err := s.cfg.Store.Tokens(ctx, q)
+	if err != nil {
+		return ListPage{}, err
+	}
+	addrs := make([]common.Address, len(page.Tokens))
+	for i := range page.Tokens {
+		addrs[i] = page.Tokens[i].Address
+	}
+	act, err := s.cfg.Store.Activity(ctx, addrs, q.Now-day)
+	if err != nil {
+		return ListPage{}, err
+	}
+	out := ListPage{Tokens: make([]View, len(page.Tokens)), Next: page.Next}
+	for i, t := range page.Tokens {
+		out.Tokens[i] = s.view(t, act[t.Address])
+	}
+	return out, nil
+}
+
+// QuoteResult is a priced hypothetical trade with the token it prices.
+type QuoteResult struct {
+	Token View
+	Quote txbuild.Quote
+}
+
+// Quote prices an exact-input trade of amount (a decimal string in whole units: the pairing
+// asset for a buy, tokens for a sell) against the token's current venue. Input errors wrap
+// curvekit.ErrInvalid; an unknown token is curvekit.ErrNotFound.
+func (s *Service) Quote(ctx context.Context, addr common.Address, side curvekit.Side, amount string) (QuoteResult, error) {
+	t, err := s.cfg.Store.Token(ctx, addr)
+	if err != nil {
+		return QuoteResult{}, err
+	}
+	in, err := parseTradeAmount(&t, side, amount)
+	if err != nil {
+		return QuoteResult{}, err
+	}
+	m := t.Market()
+	q, err := txbuild.QuoteTrade(&m, side, &in)
+	if err != nil {
+		return QuoteResult{}, tradeError(err)
+	}
+	return QuoteResult{Token: s.view(t, Activity{}), Quote: q}, nil
+}
+
+// parseTradeAmount parses a positive amount in the unit the side spends.
+func parseTradeAmount(t *Token, side curvekit.Side, amount string) (uint256.Int, error) {
+	if side != curvekit.Buy && side != curvekit.Sell {
+		return uint256.Int{}, fmt.Errorf("%w: type must be buy or sell", curvekit.ErrInvalid)
+	}
+	decimals := t.Quote.Decimals
+	if side == curvekit.Sell {
+		decimals = t.Decimals
+	}
+	v, err := curvekit.ParseAmount(amount, decimals)
+	if err != nil {
+		return v, err
+	}
+	if v.IsZero() {
+		return v, fmt.Errorf("%w: amount must be positive", curvekit.ErrInvalid)
+	}
+	return v, nil
+}
+
+// tradeError turns pricing failures into validation errors with a message a client can act on.
+func tradeError(err error) error {
+	switch {
+	case errors.Is(err, curve.ErrTooSmall):
+		return fmt.Errorf("%w: amount too small: the trade would receive nothing", curvekit.ErrInvalid)
+	case errors.Is(err, curve.ErrInsufficientReserve):
+		return fmt.Errorf("%w: amount exceeds what the reserves can cover", curvekit.ErrInvalid)
+	case errors.Is(err, curve.ErrOverflow):
+		return fmt.Errorf("%w: amount too large", curvekit.ErrInvalid)
+	case errors.Is(err, curve.ErrZeroAmount):
+		return fmt.Errorf("%w: amount must be positive", curvekit.ErrInvalid)
+	case errors.Is(err, curve.ErrGraduated), errors.Is(err, curve.ErrInvalidParams), errors.Is(err, curve.ErrInvalidState):
+		return fmt.Errorf("%w: %v", curvekit.ErrInvalid, err)
+	}
+	return err
+}
+
+// BuildRequest is a trade to build.
+type BuildRequest struct {
+	Side   curvekit.Side
+	Amount string
+	// SlippageBps is the tolerance on the quoted output.
+	SlippageBps uint16
+	// Wallet is the sending wallet, when known (the caller's session wallet or the recipient).
+	Wallet common.Address
+	// Recipient receives a pool swap's output; required on the pool.
+	Recipient common.Address
+}
+
+// BuildResult is a built trade and the quote it was built from.
+type BuildResult struct {
+	Token View
+	Quote txbuild.Quote
+	// MinOut is the least output the transaction accepts.
+	MinOut   uint256.Int
+	Deadline int64
+	Plan     txbuild.Plan
+}
+
+// BuildTx quotes and builds an unsigned trade. Nothing is signed or sent. With a known wallet
+// and a Wallets reader, the approval appears only when the allowance is short, and the main
+// transaction carries a gas estimate when it needs no approval first.
+func (s *Service) BuildTx(ctx context.Context, addr common.Address, r BuildRequest) (BuildResult, error) {
+	t, err := s.cfg.Store.Token(ctx, addr)
+	if err != nil {
+		return BuildResult{}, err
+	}
+	in, err := parseTradeAmount(&t, r.Side, r.Amount)
+	if err != nil {
+		return BuildResult{}, err
+	}
+	m := t.Market()
+	from := r.Wallet
+	if from == (common.Address{}) {
+		from = r.Recipient
+	}
+	if m.Venue() == txbuild.VenuePool && r.Recipient == (common.Address{}) && r.Wallet == (common.Address{}) {
+		return BuildResult{}, fmt.Errorf("%w: %w", curvekit.ErrInvalid, txbuild.ErrRecipientRequired)
+	}
+	trade := txbuild.Trade{Side: r.Side, Amount: in, SlippageBps: r.SlippageBps, From: from, Recipient: r.Recipient}
+	trade.Deadline = s.cfg.Builder.Config().Now().Add(s.cfg.Builder.Config().Deadline).Unix()
+	if s.cfg.Wallets != nil && from != (common.Address{}) {
+		if spent, spender := spendOf(&t, &m, r.Side, s.cfg.Builder.Config().Router); spent != (common.Address{}) {
+			a, err := s.cfg.Wallets.Allowance(ctx, spent, from, spender)
+			if err != nil {
+				return BuildResult{}, fmt.Errorf("market: read allowance: %w", err)
+			}
+			trade.Allowance = &a
+		}
+	}
+	q, plan, err := s.cfg.Builder.Trade(&m, trade)
+	if err != nil {
+		if errors.Is(err, txbuild.ErrRecipientRequired) {
+			return BuildResult{}, fmt.Errorf("%w: %w", curvekit.ErrInvalid, err)
+		}
+		return BuildResult{}, tradeError(err)
+	}
+	if s.cfg.Wallets != nil && from != (common.Address{}) && plan.Approval == nil {
+		// An estimate fails when the wallet cannot afford the trade; the build stays valid.
+		if g, err := s.cfg.Wallets.EstimateGas(ctx, &plan.Tx); err == nil {
+			plan.Tx.Gas = g
+		}
+	}
+	return BuildResult{Token: s.view(t, Activity{}), Quote: q, MinOut: txbuild.MinOut(&q.Out, r.SlippageBps), Deadline: trade.Deadline, Plan: plan}, nil
+}
+
+// spendOf returns the ERC-20 a trade spends and who pulls it, or the zero address when the trade
+// spends native ETH.
+func spendOf(t *Token, m *txbuild.Market, side curvekit.Side, router common.Address) (asset, spender common.Address) {
+	spender = t.Curve
+	if m.Venue() == txbuild.VenuePool {
+		spender = router
+	}
+	if side == curvekit.Sell {
+		return t.Address, spender
+	}
+	return t.Quote.Address, spender
+}
+
+// Trades returns a page of a token's trades, newest first.
+func (s *Service) Trades(ctx context.Context, q TradeQuery) (TradePage, Token, error) {
+	t, err := s.cfg.Store.Token(ctx, q.Token)
+	if err != nil {
+		return TradePage{}, Token{}, err
+	}
+	p, err := s.cfg.Store.Trades(ctx, q)
+	return p, t, err
+}
+
+// MaxBars is the most bars one candles call returns.
+const MaxBars = 1000
+
+// CandleQuery selects a window of bars.
+type CandleQuery struct {
+	Token      common.Address
+	Resolution candles.Resolution
+	// From and To are Unix seconds, inclusive; To 0 means now, From 0 means MaxBars (or Limit)
+	// bars before To.
+	From, To int64
+	Limit    int
+}
+
+// Series is a window of bars.
+type Series struct {
+	Token      Token
+	Resolution candles.Resolution
+	From, To   int64
+	Bars       []candles.Bar
+	// Prev is the start of the bucket before the first bar when the token has history there (ask
+	// again with To = Prev), or 0 when the series starts inside the window or the window is empty
+	// and nothing precedes it.
+	Prev int64
+	// NoData reports a window without bars. With Prev 0 as well, the token has no history up to
+	// To at all.
+	NoData bool
+}
+
+// Candles returns the bars of a window, computed from the stored trades by package candles:
+// the same fold the live streams use. At most MaxBars bars; when the window holds more, the
+// latest ones are returned and Prev points before them.
+func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
+	if !q.Resolution.Valid() {
+		return Series{}, fmt.Errorf("%w: unknown resolution", curvekit.ErrInvalid)
+	}
+	t, err := s.cfg.Store.Token(ctx, q.Token)
+	if err != nil {
+		return Series{}, err
+	}
+	limit := q.Limit
+	if limit <= 0 || limit > MaxBars {
+		limit = MaxBars
+	}
+	res := q.Resolution.Seconds()
+	to := q.To
+	if to == 0 {
+		to = s.cfg.Now().Unix()
+	}
+	to = q.Resolution.Bucket(to)
+	from := q.From
+	if from == 0 {
+		from = to - int64(limit-1)*res
+	}
+	if from > to+res-1 {
+		return Series{}, fmt.Errorf("%w: from is after to", curvekit.ErrInvalid)
+	}
+	from = q.Resolution.Bucket(from)
+	if n := (to-from)/res + 1; n > int64(limit) {
+		from = to - int64(limit-1)*res
+	}
+	r, err := s.cfg.Store.TradesBetween(ctx, RangeQuery{Token: q.Token, From: from, To: to + res})
+	if err != nil {
+		return Series{}, err
+	}
+	in := make([]candles.Trade, len(r.Trades))
+	for i := range r.Trades {
+		in[i] = candleTrade(&t, &r.Trades[i])
+	}
+	p := candles.RangeParams{Resolution: q.Resolution, From: from, To: to, Limit: limit}
+	if r.Before != nil {
+		seed := candleTrade(&t, r.Before)
+		p.Seed = &seed
+	}
+	bars, err := candles.Range(in, p)
+	if err != nil {
+		return Series{}, fmt.Errorf("market: candles of %s: %w", q.Token, err)
+	}
+	out := Series{Token: t, Resolution: q.Resolution, From: from, To: to, Bars: bars, NoData: len(bars) == 0}
+	if r.Before != nil {
+		out.Prev = from - res
+	}
+	return out, nil
+}
+
+// candleTrade is how the fold sees a trade: its time, chain position, display price and
+// pairing-asset notional.
+func candleTrade(t *Token, tr *Trade) candles.Trade {
+	v, _ := candles.VolumeFromBig(tr.QuoteAmount.ToBig()) // a notional above 2^128 wei cannot exist
+	return candles.Trade{
+		Time: tr.Time, Block: tr.Block, Index: uint32(tr.LogIndex),
+		Price: PriceFloat(&tr.Price, t.Quote.Decimals), Volume: v,
+	}
+}
+
+// Stats is a token's market summary.
+type Stats struct {
+	Token View
+	// Price24hAgo is the display price 24 hours ago: the execution price of the last trade at
+	// least 24 hours old, or the curve's opening price for a younger token.
+	Price24hAgo float64
+	// Change24h is the relative change of the display price over 24 hours (0.1 = +10%).
+	Change24h float64
+}
+
+// Stats summarizes a token: price and its 24h change, 24h volume and trade counts, market cap,
+// liquidity and graduation progress.
+func (s *Service) Stats(ctx context.Context, addr common.Address) (Stats, error) {
+	v, err := s.Token(ctx, addr)
+	if err != nil {
+		return Stats{}, err
+	}
+	since := s.cfg.Now().Unix() - day
+	r, err := s.cfg.Store.TradesBetween(ctx, RangeQuery{Token: addr, From: since, To: since})
+	if err != nil {
+		return Stats{}, err
+	}
+	st := Stats{Token: v}
+	if r.Before != nil {
+		st.Price24hAgo = PriceFloat(&r.Before.Price, v.Quote.Decimals)
+	} else {
+		st.Price24hAgo = ratio(&v.Params.VirtualQuote0, &v.Params.VirtualToken0, v.Quote.Decimals, v.Decimals)
+	}
+	if st.Price24hAgo > 0 {
+		st.Change24h = v.Price/st.Price24hAgo - 1
+	}
+	return st, nil
+}
