@@ -1,62 +1,64 @@
 package market
 
 import (
+	"errors"
+
 	"github.com/holiman/uint256"
 
-	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/curve"
 )
 
-// The derived values below follow docs/CURVE.md ("Derived values"). They live here, on Token, so
-// that the store's sort columns, the REST API and the streams all show the same numbers.
+// The derived values below are curve's (docs/CURVE.md, "Derived values") applied to the phase the
+// token is in. They live on Token so that the store's sort columns, the REST API and the streams
+// all show the same numbers; unlike curve's, they never fail, because a list must still show a
+// token whose reserves are empty or absurd.
 
-// SpotPrice returns the marginal price in pairing-asset base units per whole token (10^Decimals
-// token base units): vQ*10^d/vT on the curve, poolReserveQuote*10^d/poolReserveToken once the token
-// has graduated. It rounds down, is 0 when the token reserve is 0 or Decimals is above
-// curvekit.MaxDecimals, and saturates at 2^256-1 (a display value never fails).
+// SpotPrice returns the marginal price in pairing-asset base units per whole token (1e18 token
+// base units): the curve's vQ*1e18/vT, or the pool's reserveQuote*1e18/reserveToken once the
+// token has graduated. It is 0 when the token reserve is 0 and 2^256-1 when it overflows.
 func (t *Token) SpotPrice() uint256.Int {
-	if t.Decimals > curvekit.MaxDecimals {
-		return uint256.Int{}
-	}
-	quote, token := &t.State.VirtualQuote, &t.State.VirtualToken
 	if t.State.Graduated {
-		quote, token = &t.PoolReserveQuote, &t.PoolReserveToken
+		return saturate(t.pool().SpotPrice())
 	}
-	return mulDivSat(quote, curvekit.Pow10(t.Decimals), token)
+	return saturate(t.State.SpotPrice())
 }
 
-// MarketCap returns spot*TotalSupply/10^Decimals in pairing-asset base units, rounded down and
-// saturating at 2^256-1 like SpotPrice.
+// MarketCap returns SpotPrice*TotalSupply/1e18 in pairing-asset base units, 0 and 2^256-1 in
+// the same cases as SpotPrice.
 func (t *Token) MarketCap() uint256.Int {
-	if t.Decimals > curvekit.MaxDecimals {
-		return uint256.Int{}
-	}
-	spot := t.SpotPrice()
-	return mulDivSat(&spot, &t.TotalSupply, curvekit.Pow10(t.Decimals))
-}
-
-// Progress returns how far the curve is towards graduation in basis points:
-// realQuote*10,000/graduationQuote rounded down, at most 10,000, and 10,000 once graduated.
-func (t *Token) Progress() uint16 {
 	if t.State.Graduated {
-		return curve.BPS
+		return saturate(t.pool().MarketCap(&t.TotalSupply))
 	}
-	p := mulDivSat(&t.State.RealQuote, uint256.NewInt(curve.BPS), &t.Params.GraduationQuote)
-	if !p.LtUint64(curve.BPS) {
-		return curve.BPS
-	}
-	return uint16(p.Uint64())
+	return saturate(t.State.MarketCap(&t.TotalSupply))
 }
 
-// mulDivSat returns x*y/d with a 512-bit intermediate, 0 when d is 0, 2^256-1 when the quotient
-// does not fit.
-func mulDivSat(x, y, d *uint256.Int) uint256.Int {
-	var z uint256.Int
-	if d.IsZero() {
-		return z
+// Progress returns how far the curve is towards graduation in basis points,
+// realQuote*10,000/graduationQuote: 10,000 once graduated and at most 10,000 before, 0 when the
+// graduation threshold is 0.
+func (t *Token) Progress() uint16 {
+	p, err := t.Params.ProgressBps(&t.State)
+	switch {
+	case errors.Is(err, curve.ErrOverflow), err == nil && p > curve.BPS:
+		return curve.BPS
+	case err != nil:
+		return 0
 	}
-	if _, over := z.MulDivOverflow(x, y, d); over {
-		z.SetAllOne()
+	return uint16(p)
+}
+
+func (t *Token) pool() *curve.Pool {
+	return &curve.Pool{ReserveQuote: t.PoolReserveQuote, ReserveToken: t.PoolReserveToken, FeeBps: t.PoolFeeBps}
+}
+
+// saturate turns curve's derived-value errors into the display values above: an overflow into
+// 2^256-1, any other failure (an empty reserve) into 0.
+func saturate(v uint256.Int, err error) uint256.Int {
+	switch {
+	case err == nil:
+		return v
+	case errors.Is(err, curve.ErrOverflow):
+		var max uint256.Int
+		return *max.SetAllOne()
 	}
-	return z
+	return uint256.Int{}
 }
