@@ -1,0 +1,181 @@
+package markettest
+
+import (
+	"context"
+	"sort"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/google/go-cmp/cmp"
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit/market"
+)
+
+// newestFirst orders trades as Trades does.
+func newestFirst(trades []market.Trade) []market.Trade {
+	out := append([]market.Trade(nil), trades...)
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Block != out[j].Block {
+			return out[i].Block > out[j].Block
+		}
+		return out[i].LogIndex > out[j].LogIndex
+	})
+	return out
+}
+
+func testTradesPages(t *testing.T, s market.Store) {
+	ctx := context.Background()
+	a, b := newToken(t, 1), newToken(t, 2)
+	var (
+		seq tradeSeq
+		ofA []market.Trade
+		all []market.Trade
+	)
+	// 37 trades of a over 13 blocks with up to 4 per block, interleaved with trades of b.
+	for i := range 37 {
+		block := 3000 + uint64(i/3)
+		logIndex := uint(i%3) * 2
+		tr := seq.trade(a.Address, block, logIndex, now-int64(100-i), market.Side([]string{"buy", "sell"}[i%2]), units(uint64(i+1)))
+		ofA = append(ofA, tr)
+		all = append(all, tr, seq.trade(b.Address, block, logIndex+1, now-int64(100-i), market.Buy, units(1)))
+	}
+	// Apply in two batches, newest first, to show the order is the chain's, not the insertion's.
+	apply(t, s, &market.Batch{Launches: []market.Token{a, b}, Trades: all[40:]})
+	apply(t, s, &market.Batch{Trades: all[:40]})
+	want := newestFirst(ofA)
+	for _, limit := range []int{0, 1, 10, 37, 100} {
+		got := walkTrades(t, s, market.TradeQuery{Token: a.Address, Limit: limit})
+		if diff := cmp.Diff(got, want, cmpOpts...); diff != "" {
+			t.Errorf("trades of a, limit %d (-got +want):\n%s", limit, diff)
+		}
+	}
+	// New trades during a walk appear on no later page: a walk reads a fixed history.
+	first, err := s.Trades(ctx, market.TradeQuery{Token: a.Address, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply(t, s, &market.Batch{Trades: []market.Trade{
+		seq.trade(a.Address, 4000, 0, now, market.Buy, units(1)),
+		seq.trade(a.Address, 4001, 0, now, market.Buy, units(1)),
+	}})
+	rest := walkTrades(t, s, market.TradeQuery{Token: a.Address, Limit: 10, Cursor: first.Next})
+	if diff := cmp.Diff(append(first.Trades, rest...), want, cmpOpts...); diff != "" {
+		t.Errorf("walk across new trades (-got +want):\n%s", diff)
+	}
+}
+
+func testTradesBetween(t *testing.T, s market.Store) {
+	ctx := context.Background()
+	a, b := newToken(t, 1), newToken(t, 2)
+	var seq tradeSeq
+	at := func(block uint64, logIndex uint, time int64) market.Trade {
+		return seq.trade(a.Address, block, logIndex, time, market.Buy, units(block))
+	}
+	tr := []market.Trade{
+		at(10, 0, 100), at(10, 5, 100), at(11, 0, 200), at(12, 1, 300), at(12, 2, 300), at(13, 0, 400),
+	}
+	noise := []market.Trade{
+		seq.trade(b.Address, 10, 1, 100, market.Sell, units(9)),
+		seq.trade(b.Address, 11, 1, 200, market.Sell, units(9)),
+		seq.trade(b.Address, 12, 0, 300, market.Sell, units(9)),
+		seq.trade(b.Address, 14, 0, 500, market.Sell, units(9)),
+	}
+	// Stored out of order on purpose.
+	apply(t, s, &market.Batch{Launches: []market.Token{a, b},
+		Trades: []market.Trade{tr[5], noise[0], tr[2], tr[0], noise[3], tr[4], tr[1], noise[1], tr[3], noise[2]}})
+	cases := []struct {
+		from, to int64
+		before   *market.Trade
+		trades   []market.Trade
+	}{
+		{200, 400, &tr[1], tr[2:5]},
+		{100, 101, nil, tr[0:2]},
+		{100, 401, nil, tr},
+		{101, 300, &tr[1], tr[2:3]},
+		{201, 300, &tr[2], nil},
+		{300, 300, &tr[2], nil},
+		{400, 401, &tr[4], tr[5:]},
+		{401, 500, &tr[5], nil},
+		{0, 100, nil, nil},
+		{-1 << 62, 1 << 62, nil, tr},
+	}
+	for _, c := range cases {
+		got, err := s.TradesBetween(ctx, market.RangeQuery{Token: a.Address, From: c.from, To: c.to})
+		if err != nil {
+			t.Fatalf("TradesBetween [%d, %d): %v", c.from, c.to, err)
+		}
+		want := market.RangeResult{Before: c.before, Trades: c.trades}
+		if diff := cmp.Diff(got, want, cmpOpts...); diff != "" {
+			t.Errorf("TradesBetween [%d, %d) (-got +want):\n%s", c.from, c.to, diff)
+		}
+	}
+}
+
+func testActivity(t *testing.T, s market.Store) {
+	ctx := context.Background()
+	const since int64 = now - 86400
+	toks := []market.Token{newToken(t, 1), newToken(t, 2), newToken(t, 3), newToken(t, 4)}
+	a, b, c, d := toks[0].Address, toks[1].Address, toks[2].Address, toks[3].Address
+	var seq tradeSeq
+	sum := func(vs ...uint256.Int) uint256.Int {
+		var z uint256.Int
+		for i := range vs {
+			if _, over := z.AddOverflow(&z, &vs[i]); over {
+				t.Fatal("fixture: sum overflows")
+			}
+		}
+		return z
+	}
+	plus := func(x uint256.Int, n uint64) uint256.Int { return sum(x, *uint256.NewInt(n)) }
+	minus1 := func(x uint256.Int) uint256.Int { x.SubUint64(&x, 1); return x }
+	trades := []market.Trade{
+		seq.trade(a, 1, 0, since, market.Buy, plus(pow2(64), 1)), // the window starts inclusive
+		seq.trade(a, 2, 0, since+10, market.Buy, plus(pow2(128), 5)),
+		seq.trade(a, 3, 0, since+20, market.Sell, pow2(200)),
+		seq.trade(a, 0, 0, since-1, market.Buy, pow2(255)), // before the window
+		seq.trade(b, 1, 1, since+1, market.Buy, minus1(pow2(64))),
+		seq.trade(b, 2, 1, since+2, market.Buy, *uint256.NewInt(1)),
+		seq.trade(c, 0, 1, since-5, market.Sell, units(5)),
+		seq.trade(d, 1, 2, now, market.Sell, minus1(pow2(128))),
+		seq.trade(d, 2, 2, now+100, market.Buy, *uint256.NewInt(1)), // Activity has no end
+		seq.trade(d, 3, 2, now+200, market.Sell, minus1(pow2(192))),
+	}
+	apply(t, s, &market.Batch{Launches: toks, Trades: trades})
+	unknown := address(kindToken, 404)
+	volA := sum(plus(pow2(64), 1), plus(pow2(128), 5), pow2(200))
+	volD := sum(minus1(pow2(128)), *uint256.NewInt(1), minus1(pow2(192)))
+	cases := []struct {
+		tokens []common.Address
+		since  int64
+		want   map[common.Address]market.Activity
+	}{
+		{[]common.Address{a, b, c, d, unknown, a}, since, map[common.Address]market.Activity{
+			a: {Volume: volA, Buys: 2, Sells: 1},
+			b: {Volume: pow2(64), Buys: 2},
+			d: {Volume: volD, Buys: 1, Sells: 2},
+		}},
+		{[]common.Address{b}, since, map[common.Address]market.Activity{b: {Volume: pow2(64), Buys: 2}}},
+		{[]common.Address{a}, since + 11, map[common.Address]market.Activity{a: {Volume: pow2(200), Sells: 1}}},
+		{[]common.Address{a, c}, since - 5, map[common.Address]market.Activity{
+			a: {Volume: sum(volA, pow2(255)), Buys: 3, Sells: 1},
+			c: {Volume: units(5), Sells: 1},
+		}},
+		{[]common.Address{a, b, c}, now + 1, map[common.Address]market.Activity{}},
+		{[]common.Address{unknown}, 0, map[common.Address]market.Activity{}},
+	}
+	for _, tc := range cases {
+		got, err := s.Activity(ctx, tc.tokens, tc.since)
+		if err != nil {
+			t.Fatalf("Activity(since %d): %v", tc.since, err)
+		}
+		if diff := cmp.Diff(got, tc.want, cmpOpts...); diff != "" {
+			t.Errorf("Activity(%d tokens, since %d) (-got +want):\n%s", len(tc.tokens), tc.since, diff)
+		}
+	}
+	// The sums really are beyond 64 and 128 bits: an implementation summing in a machine word
+	// or a float could not produce them.
+	if volA.BitLen() <= 200 || volD.BitLen() <= 192 {
+		t.Fatalf("fixture: volumes %s and %s are too small", volA.Dec(), volD.Dec())
+	}
+}
