@@ -1,0 +1,175 @@
+package bunstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/uptrace/bun"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/market"
+)
+
+// insertChunk bounds the rows of one multi-row INSERT; bun inlines the values, so this keeps
+// statements around a megabyte.
+const insertChunk = 1000
+
+// Apply writes the batch and its cursor in one transaction.
+func (s *Store) Apply(ctx context.Context, b *market.Batch) error {
+	if b == nil {
+		return fmt.Errorf("%w: nil batch", curvekit.ErrInvalid)
+	}
+	// Convert before the transaction opens: a value that cannot be stored fails fast.
+	launches := make([]tokenRow, len(b.Launches))
+	for i := range b.Launches {
+		r, err := newTokenRow(&b.Launches[i])
+		if err != nil {
+			return err
+		}
+		launches[i] = r
+	}
+	updates := make([]tokenRow, len(b.Updates))
+	for i := range b.Updates {
+		r, err := newTokenRow(&b.Updates[i])
+		if err != nil {
+			return err
+		}
+		updates[i] = r
+	}
+	trades := make([]tradeRow, len(b.Trades))
+	for i := range b.Trades {
+		r, err := newTradeRow(&b.Trades[i])
+		if err != nil {
+			return err
+		}
+		trades[i] = r
+	}
+	claims := make([]claimRow, len(b.Claims))
+	for i := range b.Claims {
+		r, err := newClaimRow(&b.Claims[i])
+		if err != nil {
+			return err
+		}
+		claims[i] = r
+	}
+	cursorBlock, err := toInt64("cursor block", b.Cursor.Block)
+	if err != nil {
+		return err
+	}
+
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := insertChunks(ctx, tx, launches, "CONFLICT (address) DO NOTHING"); err != nil {
+			return fmt.Errorf("launches: %w", err)
+		}
+		if err := checkTokensExist(ctx, tx, b); err != nil {
+			return err
+		}
+		if err := insertChunks(ctx, tx, trades, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
+			return fmt.Errorf("trades: %w", err)
+		}
+		if err := insertChunks(ctx, tx, claims, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
+			return fmt.Errorf("claims: %w", err)
+		}
+		if err := updateTokens(ctx, tx, updates); err != nil {
+			return fmt.Errorf("updates: %w", err)
+		}
+		cur := cursorRow{ID: 1, Block: cursorBlock, Hash: b.Cursor.Hash}
+		if _, err := tx.NewInsert().Model(&cur).
+			On("CONFLICT (id) DO UPDATE").
+			Set("block_number = EXCLUDED.block_number").
+			Set("block_hash = EXCLUDED.block_hash").
+			Exec(ctx); err != nil {
+			return fmt.Errorf("cursor: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("bunstore: apply batch to block %d: %w", b.Cursor.Block, err)
+	}
+	return nil
+}
+
+func insertChunks[T any](ctx context.Context, tx bun.Tx, rows []T, on string) error {
+	for len(rows) > 0 {
+		n := min(len(rows), insertChunk)
+		chunk := rows[:n]
+		if _, err := tx.NewInsert().Model(&chunk).On(on).Exec(ctx); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+// updateTokens writes the mutable columns of tokens that checkTokensExist found stored, in one
+// statement: an upsert whose insert branch never runs is a bulk update that both dialects accept
+// without per-column casts. A token updated twice in a batch keeps its last update, as the port
+// says; the upsert itself may touch each row once.
+func updateTokens(ctx context.Context, tx bun.Tx, updates []tokenRow) error {
+	if len(updates) == 0 {
+		return nil
+	}
+	last := make(map[common.Address]int, len(updates))
+	for i := range updates {
+		last[updates[i].Address] = i
+	}
+	rows := make([]tokenRow, 0, len(last))
+	for i := range updates {
+		if last[updates[i].Address] == i {
+			rows = append(rows, updates[i])
+		}
+	}
+	q := tx.NewInsert().Model(&rows).On("CONFLICT (address) DO UPDATE")
+	for _, col := range tokenMutable {
+		q.Set(col + " = EXCLUDED." + col)
+	}
+	_, err := q.Exec(ctx)
+	return err
+}
+
+// checkTokensExist fails with ErrInvalid when the batch trades, claims or updates a token that is
+// neither stored nor launched by it. It runs after the launches are inserted, so it asks the
+// database alone. The foreign keys would catch a trade or a claim too, but with an error that
+// differs per driver, and an update of a missing row would pass silently.
+func checkTokensExist(ctx context.Context, tx bun.Tx, b *market.Batch) error {
+	launched := make(map[common.Address]bool, len(b.Launches))
+	for i := range b.Launches {
+		launched[b.Launches[i].Address] = true
+	}
+	need := make(map[common.Address]string)
+	for i := range b.Trades {
+		if a := b.Trades[i].Token; !launched[a] {
+			need[a] = "trade"
+		}
+	}
+	for i := range b.Claims {
+		if a := b.Claims[i].Token; !launched[a] {
+			need[a] = "fee claim"
+		}
+	}
+	for i := range b.Updates {
+		if a := b.Updates[i].Address; !launched[a] {
+			need[a] = "update"
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	addrs := make([]common.Address, 0, len(need))
+	for a := range need {
+		addrs = append(addrs, a)
+	}
+	var found []common.Address
+	if err := tx.NewSelect().Model((*tokenRow)(nil)).Column("address").
+		Where("address IN (?)", bun.List(addrs)).Scan(ctx, &found); err != nil {
+		return fmt.Errorf("check tokens: %w", err)
+	}
+	for _, a := range found {
+		delete(need, a)
+	}
+	for a, what := range need {
+		return fmt.Errorf("%w: %s of token %s, which is not launched", curvekit.ErrInvalid, what, a)
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package bunstore
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Config configures a Store.
+type Config struct {
+	// DSN selects the database: a postgres:// or postgresql:// URL opens PostgreSQL; anything else
+	// is a SQLite path or URI ("data/curvekit.db", "file:data/curvekit.db?mode=rwc",
+	// "file::memory:"), to which New adds its pragmas.
+	DSN string
+	// MaxOpenConns bounds the connection pool. 0 means 4 for a SQLite file, 1 for in-memory
+	// SQLite (the only value allowed there) and 10 for PostgreSQL.
+	MaxOpenConns int
+	// BusyTimeout is how long a SQLite writer waits for another one to commit before failing;
+	// 0 means 5s. PostgreSQL ignores it.
+	BusyTimeout time.Duration
+}
+
+type dialectKind int
+
+const (
+	dialectSQLite dialectKind = iota
+	dialectPostgres
+)
+
+func (c *Config) dialect() dialectKind {
+	if strings.HasPrefix(c.DSN, "postgres://") || strings.HasPrefix(c.DSN, "postgresql://") {
+		return dialectPostgres
+	}
+	return dialectSQLite
+}
+
+// sqliteMemory reports whether the SQLite DSN names an in-memory database.
+func (c *Config) sqliteMemory() bool {
+	path, query, _ := strings.Cut(c.DSN, "?")
+	if path == ":memory:" || path == "file::memory:" || path == "" {
+		return true
+	}
+	q, err := url.ParseQuery(query)
+	return err == nil && q.Get("mode") == "memory"
+}
+
+// withDefaults returns c with zero values replaced by defaults.
+func (c Config) withDefaults() Config {
+	if c.BusyTimeout == 0 {
+		c.BusyTimeout = 5 * time.Second
+	}
+	if c.MaxOpenConns == 0 {
+		switch {
+		case c.dialect() == dialectPostgres:
+			c.MaxOpenConns = 10
+		case c.sqliteMemory():
+			c.MaxOpenConns = 1
+		default:
+			c.MaxOpenConns = 4
+		}
+	}
+	return c
+}
+
+func (c *Config) validate() error {
+	if strings.TrimSpace(c.DSN) == "" {
+		return errors.New("bunstore: DSN is empty")
+	}
+	if c.MaxOpenConns < 0 {
+		return fmt.Errorf("bunstore: MaxOpenConns %d is negative", c.MaxOpenConns)
+	}
+	if c.BusyTimeout < 0 {
+		return fmt.Errorf("bunstore: BusyTimeout %s is negative", c.BusyTimeout)
+	}
+	if c.dialect() == dialectSQLite {
+		if c.sqliteMemory() && c.MaxOpenConns > 1 {
+			return fmt.Errorf("bunstore: in-memory SQLite needs MaxOpenConns 1 (each connection would be another database), got %d", c.MaxOpenConns)
+		}
+		if _, query, _ := strings.Cut(c.DSN, "?"); query != "" {
+			if _, err := url.ParseQuery(query); err != nil {
+				return fmt.Errorf("bunstore: SQLite DSN query: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// sqliteDSN adds the pragmas the store relies on to a SQLite DSN.
+func (c *Config) sqliteDSN() string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", c.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	if !c.sqliteMemory() {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+	}
+	// Writers take the write lock when they begin, so two Apply calls queue on busy_timeout
+	// instead of one failing when it upgrades a read lock.
+	q.Set("_txlock", "immediate")
+	sep := "?"
+	if strings.Contains(c.DSN, "?") {
+		sep = "&"
+	}
+	return c.DSN + sep + q.Encode()
+}

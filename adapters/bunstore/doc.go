@@ -1,0 +1,24 @@
+// Package bunstore implements curvekit's store ports on bun, over SQLite (modernc.org/sqlite, no
+// cgo) or PostgreSQL (pgdriver), chosen by the DSN. The schema is embedded as plain SQL, one
+// directory per dialect, and migrated when New opens the database.
+//
+// Representation, the same on both databases:
+//   - addresses and hashes are raw bytes (BLOB / BYTEA);
+//   - amounts are exact base-10 strings; the market-cap sort column is zero-padded to 78 digits
+//     (2^256-1 has 78), so byte order equals numeric order (Postgres collates it "C");
+//   - trades also keep their pairing-asset amount as a float, used only to rank tokens by 24h
+//     volume in SQL; the volumes returned by Activity are summed exactly in Go.
+//
+// Page cursors are opaque to callers: base64url (unpadded) of a short text that names the sort and
+// holds the keyset of the last row returned, for example "m:<marketCap>:<launchBlock>:<launchLog>:
+// <address>" for the market-cap order and "t:<block>:<logIndex>" for trades. The volume24h order
+// pages by offset instead ("v:<now>:<offset>"), because its key is an aggregate over a window that
+// moves; the cursor keeps the first page's window, so one walk sees one ranking, but a trade
+// written during the walk can shift rows by one between pages.
+//
+// SQLite notes: the store runs WAL with synchronous=NORMAL (a power cut may lose the last commits,
+// but the indexer cursor is lost with them, so the indexer writes them again), a busy timeout,
+// foreign keys, and BEGIN IMMEDIATE transactions so that concurrent writers queue instead of
+// failing. An in-memory database (":memory:", "file::memory:", "mode=memory") lives in one
+// connection, because each modernc connection to it would be a separate database.
+package bunstore

@@ -1,0 +1,291 @@
+package bunstore
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/uptrace/bun"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/curve"
+	"github.com/curvekit/curvekit/market"
+)
+
+// The row types mirror the tables in migrations/; they convert to and from the market types.
+
+type chainRow struct {
+	bun.BaseModel `bun:"table:chain"`
+
+	ID          int            `bun:"id,pk"`
+	ChainID     string         `bun:"chain_id"` // decimal: a uint64 may not fit BIGINT
+	GenesisHash common.Hash    `bun:"genesis_hash"`
+	Factory     common.Address `bun:"factory"`
+}
+
+type cursorRow struct {
+	bun.BaseModel `bun:"table:index_cursor"`
+
+	ID    int         `bun:"id,pk"`
+	Block int64       `bun:"block_number"`
+	Hash  common.Hash `bun:"block_hash"`
+}
+
+type tokenRow struct {
+	bun.BaseModel `bun:"table:tokens,alias:t"`
+
+	Address          common.Address `bun:"address,pk"`
+	Curve            common.Address `bun:"curve"`
+	Creator          common.Address `bun:"creator"`
+	QuoteAddress     common.Address `bun:"quote_address"`
+	QuoteSymbol      string         `bun:"quote_symbol"`
+	QuoteDecimals    int            `bun:"quote_decimals"`
+	Name             string         `bun:"name"`
+	Symbol           string         `bun:"symbol"`
+	NameLower        string         `bun:"name_lower"`
+	SymbolLower      string         `bun:"symbol_lower"`
+	URI              string         `bun:"uri"`
+	Decimals         int            `bun:"decimals"`
+	TotalSupply      amount         `bun:"total_supply"`
+	VirtualQuote0    amount         `bun:"virtual_quote0"`
+	VirtualToken0    amount         `bun:"virtual_token0"`
+	TokenSupply      amount         `bun:"token_supply"`
+	RealToken0       amount         `bun:"real_token0"`
+	GraduationQuote  amount         `bun:"graduation_quote"`
+	FeeBps           int            `bun:"fee_bps"`
+	CreatorShareBps  int            `bun:"creator_share_bps"`
+	VirtualQuote     amount         `bun:"virtual_quote"`
+	VirtualToken     amount         `bun:"virtual_token"`
+	RealQuote        amount         `bun:"real_quote"`
+	RealToken        amount         `bun:"real_token"`
+	Graduated        bool           `bun:"graduated"`
+	Pool             common.Address `bun:"pool"`
+	PoolFeeBps       int            `bun:"pool_fee_bps"`
+	PoolReserveQuote amount         `bun:"pool_reserve_quote"`
+	PoolReserveToken amount         `bun:"pool_reserve_token"`
+	LaunchBlock      int64          `bun:"launch_block"`
+	LaunchTx         common.Hash    `bun:"launch_tx"`
+	LaunchLog        int64          `bun:"launch_log"`
+	CreatedAt        int64          `bun:"created_at"`
+	LastTradeAt      int64          `bun:"last_trade_at"`
+	MarketCap        sortAmount     `bun:"market_cap"`
+	Progress         int            `bun:"progress"`
+}
+
+// tokenMutable lists the columns an update replaces (market.Batch.Updates), derived ones included.
+var tokenMutable = []string{
+	"total_supply", "virtual_quote", "virtual_token", "real_quote", "real_token", "graduated",
+	"pool", "pool_fee_bps", "pool_reserve_quote", "pool_reserve_token", "last_trade_at",
+	"market_cap", "progress",
+}
+
+func newTokenRow(t *market.Token) (tokenRow, error) {
+	block, err := toInt64("launch block", t.LaunchBlock)
+	if err != nil {
+		return tokenRow{}, err
+	}
+	logIndex, err := toInt64("launch log index", uint64(t.LaunchLog))
+	if err != nil {
+		return tokenRow{}, err
+	}
+	return tokenRow{
+		Address:          t.Address,
+		Curve:            t.Curve,
+		Creator:          t.Creator,
+		QuoteAddress:     t.Quote.Address,
+		QuoteSymbol:      t.Quote.Symbol,
+		QuoteDecimals:    int(t.Quote.Decimals),
+		Name:             t.Name,
+		Symbol:           t.Symbol,
+		NameLower:        strings.ToLower(t.Name),
+		SymbolLower:      strings.ToLower(t.Symbol),
+		URI:              t.URI,
+		Decimals:         int(t.Decimals),
+		TotalSupply:      amount(t.TotalSupply),
+		VirtualQuote0:    amount(t.Params.VirtualQuote0),
+		VirtualToken0:    amount(t.Params.VirtualToken0),
+		TokenSupply:      amount(t.Params.TokenSupply),
+		RealToken0:       amount(t.Params.RealToken0),
+		GraduationQuote:  amount(t.Params.GraduationQuote),
+		FeeBps:           int(t.Params.FeeBps),
+		CreatorShareBps:  int(t.Params.CreatorShareBps),
+		VirtualQuote:     amount(t.State.VirtualQuote),
+		VirtualToken:     amount(t.State.VirtualToken),
+		RealQuote:        amount(t.State.RealQuote),
+		RealToken:        amount(t.State.RealToken),
+		Graduated:        t.State.Graduated,
+		Pool:             t.Pool,
+		PoolFeeBps:       int(t.PoolFeeBps),
+		PoolReserveQuote: amount(t.PoolReserveQuote),
+		PoolReserveToken: amount(t.PoolReserveToken),
+		LaunchBlock:      block,
+		LaunchTx:         t.LaunchTx,
+		LaunchLog:        logIndex,
+		CreatedAt:        t.CreatedAt,
+		LastTradeAt:      t.LastTradeAt,
+		MarketCap:        sortAmount(t.MarketCap()),
+		Progress:         int(t.Progress()),
+	}, nil
+}
+
+func (r *tokenRow) token() market.Token {
+	return market.Token{
+		Address:     r.Address,
+		Curve:       r.Curve,
+		Creator:     r.Creator,
+		Quote:       market.Asset{Address: r.QuoteAddress, Symbol: r.QuoteSymbol, Decimals: uint8(r.QuoteDecimals)},
+		Name:        r.Name,
+		Symbol:      r.Symbol,
+		URI:         r.URI,
+		Decimals:    uint8(r.Decimals),
+		TotalSupply: uint256Of(r.TotalSupply),
+		Params: curve.Params{
+			VirtualQuote0:   uint256Of(r.VirtualQuote0),
+			VirtualToken0:   uint256Of(r.VirtualToken0),
+			TokenSupply:     uint256Of(r.TokenSupply),
+			RealToken0:      uint256Of(r.RealToken0),
+			GraduationQuote: uint256Of(r.GraduationQuote),
+			FeeBps:          uint16(r.FeeBps),
+			CreatorShareBps: uint16(r.CreatorShareBps),
+		},
+		State: curve.State{
+			VirtualQuote: uint256Of(r.VirtualQuote),
+			VirtualToken: uint256Of(r.VirtualToken),
+			RealQuote:    uint256Of(r.RealQuote),
+			RealToken:    uint256Of(r.RealToken),
+			Graduated:    r.Graduated,
+		},
+		Pool:             r.Pool,
+		PoolFeeBps:       uint16(r.PoolFeeBps),
+		PoolReserveQuote: uint256Of(r.PoolReserveQuote),
+		PoolReserveToken: uint256Of(r.PoolReserveToken),
+		LaunchBlock:      uint64(r.LaunchBlock),
+		LaunchTx:         r.LaunchTx,
+		LaunchLog:        uint(r.LaunchLog),
+		CreatedAt:        r.CreatedAt,
+		LastTradeAt:      r.LastTradeAt,
+	}
+}
+
+type tradeRow struct {
+	bun.BaseModel `bun:"table:trades,alias:tr"`
+
+	TxHash       common.Hash    `bun:"tx_hash,pk"`
+	LogIndex     int64          `bun:"log_index,pk"`
+	Token        common.Address `bun:"token"`
+	Block        int64          `bun:"block_number"`
+	BlockHash    common.Hash    `bun:"block_hash"`
+	Time         int64          `bun:"block_time"`
+	Trader       common.Address `bun:"trader"`
+	Recipient    common.Address `bun:"recipient"`
+	Side         string         `bun:"side"`
+	Venue        string         `bun:"venue"`
+	QuoteAmount  amount         `bun:"quote_amount"`
+	TokenAmount  amount         `bun:"token_amount"`
+	Fee          amount         `bun:"fee"`
+	CreatorFee   amount         `bun:"creator_fee"`
+	Refund       amount         `bun:"refund"`
+	Price        amount         `bun:"price"`
+	ReserveQuote amount         `bun:"reserve_quote"`
+	ReserveToken amount         `bun:"reserve_token"`
+	QuoteApprox  float64        `bun:"quote_approx"`
+}
+
+func newTradeRow(t *market.Trade) (tradeRow, error) {
+	block, err := toInt64("trade block", t.Block)
+	if err != nil {
+		return tradeRow{}, err
+	}
+	logIndex, err := toInt64("trade log index", uint64(t.LogIndex))
+	if err != nil {
+		return tradeRow{}, err
+	}
+	return tradeRow{
+		TxHash:       t.TxHash,
+		LogIndex:     logIndex,
+		Token:        t.Token,
+		Block:        block,
+		BlockHash:    t.BlockHash,
+		Time:         t.Time,
+		Trader:       t.Trader,
+		Recipient:    t.Recipient,
+		Side:         string(t.Side),
+		Venue:        string(t.Venue),
+		QuoteAmount:  amount(t.QuoteAmount),
+		TokenAmount:  amount(t.TokenAmount),
+		Fee:          amount(t.Fee),
+		CreatorFee:   amount(t.CreatorFee),
+		Refund:       amount(t.Refund),
+		Price:        amount(t.Price),
+		ReserveQuote: amount(t.ReserveQuote),
+		ReserveToken: amount(t.ReserveToken),
+		QuoteApprox:  t.QuoteAmount.Float64(),
+	}, nil
+}
+
+func (r *tradeRow) trade() market.Trade {
+	return market.Trade{
+		Token:        r.Token,
+		Block:        uint64(r.Block),
+		BlockHash:    r.BlockHash,
+		TxHash:       r.TxHash,
+		LogIndex:     uint(r.LogIndex),
+		Time:         r.Time,
+		Trader:       r.Trader,
+		Recipient:    r.Recipient,
+		Side:         market.Side(r.Side),
+		Venue:        market.Venue(r.Venue),
+		QuoteAmount:  uint256Of(r.QuoteAmount),
+		TokenAmount:  uint256Of(r.TokenAmount),
+		Fee:          uint256Of(r.Fee),
+		CreatorFee:   uint256Of(r.CreatorFee),
+		Refund:       uint256Of(r.Refund),
+		Price:        uint256Of(r.Price),
+		ReserveQuote: uint256Of(r.ReserveQuote),
+		ReserveToken: uint256Of(r.ReserveToken),
+	}
+}
+
+type claimRow struct {
+	bun.BaseModel `bun:"table:fee_claims"`
+
+	TxHash   common.Hash    `bun:"tx_hash,pk"`
+	LogIndex int64          `bun:"log_index,pk"`
+	Token    common.Address `bun:"token"`
+	Curve    common.Address `bun:"curve"`
+	Creator  common.Address `bun:"creator"`
+	Quote    common.Address `bun:"quote"`
+	Amount   amount         `bun:"amount"`
+	Block    int64          `bun:"block_number"`
+	Time     int64          `bun:"block_time"`
+}
+
+func newClaimRow(c *market.FeeClaim) (claimRow, error) {
+	block, err := toInt64("claim block", c.Block)
+	if err != nil {
+		return claimRow{}, err
+	}
+	logIndex, err := toInt64("claim log index", uint64(c.LogIndex))
+	if err != nil {
+		return claimRow{}, err
+	}
+	return claimRow{
+		TxHash:   c.TxHash,
+		LogIndex: logIndex,
+		Token:    c.Token,
+		Curve:    c.Curve,
+		Creator:  c.Creator,
+		Quote:    c.Quote,
+		Amount:   amount(c.Amount),
+		Block:    block,
+		Time:     c.Time,
+	}, nil
+}
+
+func toInt64(what string, v uint64) (int64, error) {
+	if v > math.MaxInt64 {
+		return 0, fmt.Errorf("%w: %s %d does not fit a signed 64-bit column", curvekit.ErrInvalid, what, v)
+	}
+	return int64(v), nil
+}

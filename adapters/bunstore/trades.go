@@ -1,0 +1,142 @@
+package bunstore
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+	"github.com/uptrace/bun"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/market"
+)
+
+// Trades returns a page of a token's trades, newest first, by keyset on (block, log index).
+func (s *Store) Trades(ctx context.Context, q market.TradeQuery) (market.TradePage, error) {
+	limit := pageLimit(q.Limit)
+	sel := s.db.NewSelect().Model((*tradeRow)(nil)).
+		Where("tr.token = ?", q.Token).
+		OrderExpr("tr.block_number DESC, tr.log_index DESC").
+		Limit(int64(limit + 1))
+	if q.Cursor != "" {
+		f, err := decodeCursor(q.Cursor, "t", 2)
+		if err != nil {
+			return market.TradePage{}, err
+		}
+		block, err1 := strconv.ParseInt(f[0], 10, 64)
+		logIndex, err2 := strconv.ParseInt(f[1], 10, 64)
+		if err1 != nil || err2 != nil {
+			return market.TradePage{}, fmt.Errorf("%w: malformed cursor", curvekit.ErrInvalid)
+		}
+		sel.Where("(tr.block_number, tr.log_index) < (?, ?)", block, logIndex)
+	}
+	var rows []tradeRow
+	if err := sel.Scan(ctx, &rows); err != nil {
+		return market.TradePage{}, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
+	}
+	if len(rows) == 0 {
+		// No trades, or no token: only the second is an error.
+		if err := s.mustExist(ctx, q.Token); err != nil {
+			return market.TradePage{}, err
+		}
+	}
+	var page market.TradePage
+	if len(rows) > limit {
+		rows = rows[:limit]
+		last := &rows[limit-1]
+		page.Next = encodeCursor("t", strconv.FormatInt(last.Block, 10), strconv.FormatInt(last.LogIndex, 10))
+	}
+	page.Trades = make([]market.Trade, len(rows))
+	for i := range rows {
+		page.Trades[i] = rows[i].trade()
+	}
+	return page, nil
+}
+
+// TradesBetween returns a token's trades with From <= Time < To, oldest first, and the last one
+// before From.
+func (s *Store) TradesBetween(ctx context.Context, q market.RangeQuery) (market.RangeResult, error) {
+	if q.To < q.From {
+		return market.RangeResult{}, fmt.Errorf("%w: range ends at %d before it starts at %d", curvekit.ErrInvalid, q.To, q.From)
+	}
+	var res market.RangeResult
+	var before []tradeRow
+	if err := s.db.NewSelect().Model(&before).
+		Where("tr.token = ? AND tr.block_time < ?", q.Token, q.From).
+		OrderExpr("tr.block_time DESC, tr.block_number DESC, tr.log_index DESC").
+		Limit(1).Scan(ctx); err != nil {
+		return res, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
+	}
+	var rows []tradeRow
+	if q.From < q.To {
+		if err := s.db.NewSelect().Model(&rows).
+			Where("tr.token = ? AND tr.block_time >= ? AND tr.block_time < ?", q.Token, q.From, q.To).
+			OrderExpr("tr.block_time, tr.block_number, tr.log_index").
+			Scan(ctx); err != nil {
+			return res, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
+		}
+	}
+	if len(before) == 0 && len(rows) == 0 {
+		if err := s.mustExist(ctx, q.Token); err != nil {
+			return res, err
+		}
+	}
+	if len(before) == 1 {
+		t := before[0].trade()
+		res.Before = &t
+	}
+	res.Trades = make([]market.Trade, len(rows))
+	for i := range rows {
+		res.Trades[i] = rows[i].trade()
+	}
+	return res, nil
+}
+
+// Activity sums the listed tokens' trades since the given time. The amounts are summed here,
+// exactly; the database only filters.
+func (s *Store) Activity(ctx context.Context, tokens []common.Address, since int64) (map[common.Address]market.Activity, error) {
+	out := make(map[common.Address]market.Activity)
+	if len(tokens) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		Token       common.Address `bun:"token"`
+		Side        string         `bun:"side"`
+		QuoteAmount amount         `bun:"quote_amount"`
+	}
+	if err := s.db.NewSelect().TableExpr("trades").
+		Column("token", "side", "quote_amount").
+		Where("token IN (?) AND block_time >= ?", bun.List(tokens), since).
+		Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("bunstore: activity: %w", err)
+	}
+	for _, r := range rows {
+		a := out[r.Token]
+		v := uint256.Int(r.QuoteAmount)
+		if _, over := a.Volume.AddOverflow(&a.Volume, &v); over {
+			return nil, fmt.Errorf("bunstore: activity of %s: volume above 2^256-1", r.Token)
+		}
+		switch market.Side(r.Side) {
+		case market.Buy:
+			a.Buys++
+		case market.Sell:
+			a.Sells++
+		}
+		out[r.Token] = a
+	}
+	return out, nil
+}
+
+// mustExist returns curvekit.ErrNotFound when the token is not stored.
+func (s *Store) mustExist(ctx context.Context, addr common.Address) error {
+	ok, err := s.db.NewSelect().Model((*tokenRow)(nil)).Where("address = ?", addr).Exists(ctx)
+	if err != nil {
+		return fmt.Errorf("bunstore: token %s: %w", addr, err)
+	}
+	if !ok {
+		return fmt.Errorf("%w: token %s", curvekit.ErrNotFound, addr)
+	}
+	return nil
+}
