@@ -337,8 +337,11 @@ contract BondingCurve is ReentrancyGuardTransient {
         _pay(recipient, refund);
     }
 
-    /// @dev docs/CURVE.md "Graduation". Reuses the pair if someone created it already (creating it
-    /// again would revert and lock the curve forever).
+    /// @dev docs/CURVE.md "Graduation". Anyone can create the pair before graduation: the curve then
+    /// reuses it (creating it again would revert and lock the curve forever) and first skims
+    /// balances sent to it but not synced to 0x...dEaD, so that donations cannot push its reserves
+    /// past uint112 and make every graduation revert. Reserves someone already put into such a
+    /// pair stay in it, so the pool then holds theirs plus the curve's.
     function _graduate(uint256 rQ, uint256 vQ, uint256 vT) private {
         uint256 balance = IERC20(token).balanceOf(address(this));
         uint256 poolToken = rQ * vT / vQ;
@@ -348,6 +351,7 @@ contract BondingCurve is ReentrancyGuardTransient {
         address quote = quoteAsset == address(0) ? _weth : quoteAsset;
         address pair = IPoolFactory(_poolFactory).getPair(token, quote);
         if (pair == address(0)) pair = IPoolFactory(_poolFactory).createPair(token, quote);
+        else IPair(pair).skim(DEAD);
         pool = pair;
 
         if (quoteAsset == address(0)) IWETH(_weth).deposit{value: rQ}();

@@ -15,4 +15,5 @@ interface IPair {
     function getReserves() external view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast);
     function mint(address to) external returns (uint256 liquidity);
     function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
+    function skim(address to) external;
 }

@@ -1,0 +1,421 @@
+// Package devnet runs an in-process Ethereum chain (go-ethereum's ethclient/simulated) with the
+// curvekit contracts deployed and three demo tokens launched, for tests and the reference server.
+//
+// Start deploys, from Deployer (who owns the factory and the demo pairing asset and receives the
+// launch and protocol fees): WETH9, MockERC20 "Test USD"/TUSD (6 decimals, 1e12 TUSD minted to the
+// deployer and to every account), PoolFactory (PoolFeeBps), Router and LaunchFactory, enables native
+// ETH and TUSD as pairing assets with curves that graduate quickly (DefaultETHParams,
+// DefaultUSDParams) and launches:
+//
+//   - ETHToken: "Demo Ether Token"/DETH paired with ETH, by Accounts[0], initial buy 0.5 ETH;
+//   - USDToken: "Demo USD Token"/DUSD paired with TUSD, by Accounts[1], initial buy 500 TUSD;
+//   - GraduatedToken: "Graduated Demo"/GRAD paired with ETH, by Accounts[2] (initial buy 1 ETH),
+//     then a 10 ETH buy by Accounts[3] crosses graduationQuote, so its token/WETH pool exists.
+//
+// Accounts[4:] are untouched apart from their TUSD. Keys derive from a fixed seed, so every run has
+// the same addresses (contracts included); block timestamps follow the wall clock.
+//
+// The chain config is go-ethereum's dev config without the Bogota fork, which would reprice gas
+// (see shared FACTS.md); Osaka is active, so a transaction may use at most 16,777,216 gas.
+package devnet
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/ethclient/simulated"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/params"
+
+	"github.com/curvekit/curvekit/contracts"
+)
+
+// Account is a funded devnet account.
+type Account struct {
+	Key     *ecdsa.PrivateKey
+	Address common.Address
+}
+
+// Launch is a token launched on the devnet and its bonding curve.
+type Launch struct {
+	Token common.Address
+	Curve common.Address
+}
+
+// Addresses are the deployed infrastructure contracts.
+type Addresses struct {
+	Factory     common.Address // LaunchFactory
+	PoolFactory common.Address
+	Router      common.Address
+	WETH        common.Address // WETH9
+	USD         common.Address // MockERC20 "Test USD" (TUSD, 6 decimals)
+}
+
+// Config tunes Start. The zero value is the standard devnet.
+type Config struct {
+	Accounts   int                   // funded accounts besides the deployer; default 10, at least 4
+	Balance    *big.Int              // wei per account (deployer too); default 1e9 ETH
+	ETHParams  contracts.CurveParams // curve parameters for ETH pairing; zero = DefaultETHParams()
+	USDParams  contracts.CurveParams // curve parameters for TUSD pairing; zero = DefaultUSDParams()
+	PoolFeeBps uint16                // pool swap fee; 0 = 30
+	LaunchFee  *big.Int              // factory launch fee in wei; nil = 0
+}
+
+// Devnet is a running chain with the contracts deployed. Send and Mine serialize on an internal
+// lock; Client may be used concurrently for reads.
+type Devnet struct {
+	Backend        *simulated.Backend
+	Client         simulated.Client
+	ChainID        *big.Int
+	Deployer       Account
+	Accounts       []Account
+	Addrs          Addresses
+	ETHToken       Launch // DETH, paired with ETH, launched by Accounts[0]
+	USDToken       Launch // DUSD, paired with TUSD, launched by Accounts[1]
+	GraduatedToken Launch // GRAD, paired with ETH, launched by Accounts[2], graduated by Accounts[3]
+
+	mu sync.Mutex
+}
+
+// Amounts used by the defaults (never mutated).
+var (
+	oneETH = new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil) // 1e18 wei
+	oneUSD = big.NewInt(1_000_000)                                 // one TUSD (6 decimals)
+	// usdPerAccount is what Start mints to the deployer and every account: 1e12 TUSD.
+	usdPerAccount = new(big.Int).Mul(big.NewInt(1_000_000_000_000), oneUSD)
+)
+
+// tokens returns n whole 18-decimal tokens in base units.
+func tokens(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), oneETH) }
+
+// DefaultETHParams are the devnet's ETH curve parameters: docs/CURVE.md's defaults with
+// virtualQuote0 = 3 ETH and graduationQuote = 8.5 ETH (a tenth of the usual), fee 100 bps, half
+// to the creator.
+func DefaultETHParams() contracts.CurveParams {
+	return defaultParams(new(big.Int).Mul(big.NewInt(3), oneETH), new(big.Int).Div(new(big.Int).Mul(big.NewInt(85), oneETH), big.NewInt(10)))
+}
+
+// DefaultUSDParams are the devnet's TUSD curve parameters: virtualQuote0 = 3,000 TUSD and
+// graduationQuote = 8,500 TUSD, token numbers as DefaultETHParams.
+func DefaultUSDParams() contracts.CurveParams {
+	return defaultParams(new(big.Int).Mul(big.NewInt(3_000), oneUSD), new(big.Int).Mul(big.NewInt(8_500), oneUSD))
+}
+
+func defaultParams(virtualQuote0, graduationQuote *big.Int) contracts.CurveParams {
+	return contracts.CurveParams{
+		VirtualQuote0:   virtualQuote0,
+		VirtualToken0:   tokens(1_073_000_000),
+		TokenSupply:     tokens(1_000_000_000),
+		RealToken0:      tokens(793_100_000),
+		GraduationQuote: graduationQuote,
+		FeeBps:          100,
+		CreatorShareBps: 5_000,
+	}
+}
+
+func isZeroParams(p contracts.CurveParams) bool {
+	isZero := func(x *big.Int) bool { return x == nil || x.Sign() == 0 }
+	return isZero(p.VirtualQuote0) && isZero(p.VirtualToken0) && isZero(p.TokenSupply) &&
+		isZero(p.RealToken0) && isZero(p.GraduationQuote) && p.FeeBps == 0 && p.CreatorShareBps == 0
+}
+
+// keySeed is the fixed seed devnet keys derive from: key i = keccak256(keySeed || uint32(i)),
+// i = 0 for the deployer and 1.. for Accounts. Public knowledge: never fund these keys elsewhere.
+const keySeed = "curvekit devnet key"
+
+// DeriveAccount returns the devnet account with index i (0 is the deployer, i+1 is Accounts[i]).
+func DeriveAccount(i int) (Account, error) {
+	var idx [4]byte
+	binary.BigEndian.PutUint32(idx[:], uint32(i))
+	key, err := crypto.ToECDSA(crypto.Keccak256([]byte(keySeed), idx[:]))
+	if err != nil {
+		return Account{}, fmt.Errorf("devnet: derive key %d: %w", i, err)
+	}
+	return Account{Key: key, Address: crypto.PubkeyToAddress(key.PublicKey)}, nil
+}
+
+// chainConfig is the simulated backend's dev config without Bogota (FACTS.md: it reprices gas).
+func chainConfig() *params.ChainConfig {
+	cfg := *params.AllDevChainProtocolChanges
+	cfg.BogotaTime = nil
+	return &cfg
+}
+
+// Start launches a devnet as described in the package documentation.
+func Start(cfg Config) (*Devnet, error) {
+	if cfg.Accounts == 0 {
+		cfg.Accounts = 10
+	}
+	if cfg.Accounts < 4 {
+		return nil, fmt.Errorf("devnet: need at least 4 accounts for the demo launches, got %d", cfg.Accounts)
+	}
+	if cfg.Balance == nil {
+		cfg.Balance = new(big.Int).Mul(big.NewInt(1_000_000_000), oneETH)
+	}
+	if isZeroParams(cfg.ETHParams) {
+		cfg.ETHParams = DefaultETHParams()
+	}
+	if isZeroParams(cfg.USDParams) {
+		cfg.USDParams = DefaultUSDParams()
+	}
+	if cfg.PoolFeeBps == 0 {
+		cfg.PoolFeeBps = 30
+	}
+	if cfg.LaunchFee == nil {
+		cfg.LaunchFee = new(big.Int)
+	}
+
+	d := &Devnet{}
+	alloc := types.GenesisAlloc{}
+	for i := 0; i <= cfg.Accounts; i++ {
+		acc, err := DeriveAccount(i)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			d.Deployer = acc
+		} else {
+			d.Accounts = append(d.Accounts, acc)
+		}
+		alloc[acc.Address] = types.Account{Balance: new(big.Int).Set(cfg.Balance)}
+	}
+	cc := chainConfig()
+	d.Backend = simulated.NewBackend(alloc, func(_ *node.Config, ec *ethconfig.Config) {
+		ec.Genesis.Config = cc
+	})
+	d.Client = d.Backend.Client()
+	d.ChainID = new(big.Int).Set(cc.ChainID)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := d.setup(ctx, cfg); err != nil {
+		_ = d.Backend.Close()
+		return nil, fmt.Errorf("devnet: %w", err)
+	}
+	return d, nil
+}
+
+// Close stops the chain.
+func (d *Devnet) Close() error { return d.Backend.Close() }
+
+// Mine seals a block with whatever is pending and returns its hash.
+func (d *Devnet) Mine() common.Hash {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.Backend.Commit()
+}
+
+// Deadline returns the latest block's timestamp plus ahead, for the deadline parameter of curve
+// and router calls (block timestamps run ahead of the wall clock when many blocks are mined).
+func (d *Devnet) Deadline(ctx context.Context, ahead time.Duration) (*big.Int, error) {
+	h, err := d.Client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	return new(big.Int).SetUint64(h.Time + uint64(ahead/time.Second)), nil
+}
+
+// Send signs an EIP-1559 transaction from key (to == nil deploys data as creation code), with the
+// gas estimated for it, sends it, mines a block and returns the receipt. A transaction that would
+// revert fails at estimation with a *RevertError; one that reverts when mined returns its receipt
+// together with an error.
+func (d *Devnet) Send(ctx context.Context, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, data []byte) (*types.Receipt, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if value == nil {
+		value = new(big.Int)
+	}
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := d.Client.PendingNonceAt(ctx, from)
+	if err != nil {
+		return nil, err
+	}
+	gas, err := d.Client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Value: value, Data: data})
+	if err != nil {
+		return nil, wrapRevert(err)
+	}
+	head, err := d.Client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	tip, err := d.Client.SuggestGasTipCap(ctx)
+	if err != nil {
+		return nil, err
+	}
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(d.ChainID), &types.DynamicFeeTx{
+		ChainID:   d.ChainID,
+		Nonce:     nonce,
+		GasTipCap: tip,
+		GasFeeCap: feeCap,
+		Gas:       gas,
+		To:        to,
+		Value:     value,
+		Data:      data,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Client.SendTransaction(ctx, tx); err != nil {
+		return nil, err
+	}
+	d.Backend.Commit()
+	rcpt, err := d.Client.TransactionReceipt(ctx, tx.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("receipt of %s: %w", tx.Hash(), err)
+	}
+	if rcpt.Status != types.ReceiptStatusSuccessful {
+		return rcpt, fmt.Errorf("transaction %s reverted (gas used %d)", tx.Hash(), rcpt.GasUsed)
+	}
+	return rcpt, nil
+}
+
+// Call runs a read-only call against the latest block; a revert comes back as a *RevertError.
+func (d *Devnet) Call(ctx context.Context, from common.Address, to common.Address, data []byte) ([]byte, error) {
+	out, err := d.Client.CallContract(ctx, ethereum.CallMsg{From: from, To: &to, Data: data}, nil)
+	if err != nil {
+		return nil, wrapRevert(err)
+	}
+	return out, nil
+}
+
+// Balance returns addr's ETH balance (asset == address(0)) or its balance of the ERC-20 asset.
+func (d *Devnet) Balance(ctx context.Context, asset, addr common.Address) (*big.Int, error) {
+	if asset == (common.Address{}) {
+		return d.Client.BalanceAt(ctx, addr, nil)
+	}
+	erc20 := contracts.NewCurveToken()
+	out, err := d.Call(ctx, addr, asset, erc20.PackBalanceOf(addr))
+	if err != nil {
+		return nil, err
+	}
+	return erc20.UnpackBalanceOf(out)
+}
+
+// deploy sends creation code plus packed constructor arguments and returns the new address.
+func (d *Devnet) deploy(ctx context.Context, name, bin string, ctorArgs []byte) (common.Address, error) {
+	code := append(common.FromHex(bin), ctorArgs...)
+	rcpt, err := d.Send(ctx, d.Deployer.Key, nil, nil, code)
+	if err != nil {
+		return common.Address{}, fmt.Errorf("deploy %s: %w", name, err)
+	}
+	return rcpt.ContractAddress, nil
+}
+
+func (d *Devnet) setup(ctx context.Context, cfg Config) error {
+	var err error
+	dep := d.Deployer
+	if d.Addrs.WETH, err = d.deploy(ctx, "WETH9", contracts.WETH9MetaData.Bin, nil); err != nil {
+		return err
+	}
+	usd := contracts.NewMockERC20()
+	if d.Addrs.USD, err = d.deploy(ctx, "MockERC20", contracts.MockERC20MetaData.Bin, usd.PackConstructor("Test USD", "TUSD", 6)); err != nil {
+		return err
+	}
+	pf := contracts.NewPoolFactory()
+	if d.Addrs.PoolFactory, err = d.deploy(ctx, "PoolFactory", contracts.PoolFactoryMetaData.Bin, pf.PackConstructor(cfg.PoolFeeBps)); err != nil {
+		return err
+	}
+	router := contracts.NewRouter()
+	if d.Addrs.Router, err = d.deploy(ctx, "Router", contracts.RouterMetaData.Bin, router.PackConstructor(d.Addrs.PoolFactory, d.Addrs.WETH)); err != nil {
+		return err
+	}
+	lf := contracts.NewLaunchFactory()
+	if d.Addrs.Factory, err = d.deploy(ctx, "LaunchFactory", contracts.LaunchFactoryMetaData.Bin, lf.PackConstructor(d.Addrs.PoolFactory, d.Addrs.WETH, dep.Address)); err != nil {
+		return err
+	}
+
+	steps := []struct {
+		what string
+		to   common.Address
+		data []byte
+	}{
+		{"enable ETH", d.Addrs.Factory, lf.PackSetQuoteAsset(common.Address{}, cfg.ETHParams)},
+		{"enable TUSD", d.Addrs.Factory, lf.PackSetQuoteAsset(d.Addrs.USD, cfg.USDParams)},
+	}
+	if cfg.LaunchFee.Sign() != 0 {
+		steps = append(steps, struct {
+			what string
+			to   common.Address
+			data []byte
+		}{"set launch fee", d.Addrs.Factory, lf.PackSetLaunchFee(cfg.LaunchFee)})
+	}
+	for _, acc := range append([]Account{dep}, d.Accounts...) {
+		steps = append(steps, struct {
+			what string
+			to   common.Address
+			data []byte
+		}{"mint TUSD", d.Addrs.USD, usd.PackMint(acc.Address, usdPerAccount)})
+	}
+	for _, s := range steps {
+		if _, err := d.Send(ctx, dep.Key, &s.to, nil, s.data); err != nil {
+			return fmt.Errorf("%s: %w", s.what, err)
+		}
+	}
+
+	half := new(big.Int).Div(oneETH, big.NewInt(2))
+	if d.ETHToken, err = d.launch(ctx, cfg, d.Accounts[0], "Demo Ether Token", "DETH", "https://curvekit.invalid/deth.json", common.Address{}, half); err != nil {
+		return err
+	}
+	usdBuy := new(big.Int).Mul(big.NewInt(500), oneUSD)
+	if _, err := d.Send(ctx, d.Accounts[1].Key, &d.Addrs.USD, nil, usd.PackApprove(d.Addrs.Factory, usdBuy)); err != nil {
+		return fmt.Errorf("approve TUSD: %w", err)
+	}
+	if d.USDToken, err = d.launch(ctx, cfg, d.Accounts[1], "Demo USD Token", "DUSD", "https://curvekit.invalid/dusd.json", d.Addrs.USD, usdBuy); err != nil {
+		return err
+	}
+	if d.GraduatedToken, err = d.launch(ctx, cfg, d.Accounts[2], "Graduated Demo", "GRAD", "https://curvekit.invalid/grad.json", common.Address{}, oneETH); err != nil {
+		return err
+	}
+	deadline, err := d.Deadline(ctx, time.Hour)
+	if err != nil {
+		return err
+	}
+	ten := new(big.Int).Mul(big.NewInt(10), oneETH)
+	curve := contracts.NewBondingCurve()
+	if _, err := d.Send(ctx, d.Accounts[3].Key, &d.GraduatedToken.Curve, ten, curve.PackBuy(ten, big.NewInt(1), deadline)); err != nil {
+		return fmt.Errorf("graduating buy: %w", err)
+	}
+	pool, err := d.Call(ctx, d.Accounts[3].Address, d.GraduatedToken.Curve, curve.PackPool())
+	if err != nil {
+		return err
+	}
+	if addr, err := curve.UnpackPool(pool); err != nil || addr == (common.Address{}) {
+		return errors.Join(errors.New("GRAD did not graduate"), err)
+	}
+	return nil
+}
+
+// launch launches a token from acc with an initial buy (the ERC-20 allowance must be in place) and
+// reads token and curve from the Launched event.
+func (d *Devnet) launch(ctx context.Context, cfg Config, acc Account, name, symbol, uri string, quote common.Address, initialBuy *big.Int) (Launch, error) {
+	lf := contracts.NewLaunchFactory()
+	value := new(big.Int).Set(cfg.LaunchFee)
+	if quote == (common.Address{}) {
+		value.Add(value, initialBuy)
+	}
+	rcpt, err := d.Send(ctx, acc.Key, &d.Addrs.Factory, value, lf.PackLaunch(name, symbol, uri, quote, initialBuy, big.NewInt(1)))
+	if err != nil {
+		return Launch{}, fmt.Errorf("launch %s: %w", symbol, err)
+	}
+	for _, l := range rcpt.Logs {
+		if l.Address != d.Addrs.Factory {
+			continue
+		}
+		if ev, err := lf.UnpackLaunchedEvent(l); err == nil {
+			return Launch{Token: ev.Token, Curve: ev.Curve}, nil
+		}
+	}
+	return Launch{}, fmt.Errorf("launch %s: no Launched event", symbol)
+}
