@@ -1,0 +1,158 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/curvekit/curvekit"
+)
+
+// Limiter decides whether one more call under a key fits its Limit. Implementations use GCRA (the
+// generic cell rate algorithm): a Limit admits a burst of Burst calls, then one call every
+// Period/Rate.
+//
+// A denied call changes no state: a client that keeps retrying while throttled is not pushed
+// further back. Allow returns an error only when it cannot decide: the backend is unreachable or
+// ctx is done (the error wraps ctx.Err()), or l is invalid (wraps curvekit.ErrInvalid). The caller
+// then applies the fail mode of the endpoint class (Rule.FailClosed).
+type Limiter interface {
+	Allow(ctx context.Context, key string, l Limit) (Decision, error)
+}
+
+// Limit is a GCRA limit: Rate calls per Period on average, with bursts of up to Burst calls.
+// The constructors set Burst = Rate, so PerMinute(30) admits 30 calls at once and then one every
+// two seconds; it is not a fixed window.
+type Limit struct {
+	Rate   int
+	Burst  int
+	Period time.Duration
+}
+
+// PerSecond returns rate calls per second, burst rate.
+func PerSecond(rate int) Limit { return Every(rate, time.Second) }
+
+// PerMinute returns rate calls per minute, burst rate.
+func PerMinute(rate int) Limit { return Every(rate, time.Minute) }
+
+// PerHour returns rate calls per hour, burst rate.
+func PerHour(rate int) Limit { return Every(rate, time.Hour) }
+
+// Every returns n calls per window, burst n: Every(10, 15*time.Minute) is ten sign-ins per quarter
+// hour. GET /config serves the default class this way ("requests per window in seconds").
+func Every(n int, window time.Duration) Limit {
+	return Limit{Rate: n, Burst: n, Period: window}
+}
+
+// Validate reports a limit that no limiter can apply: Rate and Burst must be at least 1 and
+// Period at least a microsecond (limiters keep microsecond time, as Redis TIME does).
+func (l Limit) Validate() error {
+	switch {
+	case l.Rate < 1:
+		return fmt.Errorf("%w: rate limit rate %d, want at least 1", curvekit.ErrInvalid, l.Rate)
+	case l.Burst < 1:
+		return fmt.Errorf("%w: rate limit burst %d, want at least 1", curvekit.ErrInvalid, l.Burst)
+	case l.Period < time.Microsecond:
+		return fmt.Errorf("%w: rate limit period %v, want at least 1µs", curvekit.ErrInvalid, l.Period)
+	}
+	return nil
+}
+
+// Interval is the time one call costs: Period/Rate. After a burst, calls are admitted one per
+// Interval.
+func (l Limit) Interval() time.Duration {
+	if l.Rate < 1 {
+		return 0
+	}
+	return l.Period / time.Duration(l.Rate)
+}
+
+// String returns e.g. "30 per 1m0s (burst 30)".
+func (l Limit) String() string {
+	return fmt.Sprintf("%d per %v (burst %d)", l.Rate, l.Period, l.Burst)
+}
+
+// Decision is a Limiter's answer for one call.
+type Decision struct {
+	// Allowed reports whether the call may proceed. A denied call consumed nothing.
+	Allowed bool
+	// Remaining is how many more calls would be admitted right now; 0 when denied.
+	Remaining int
+	// RetryAfter is how long until the next call would be admitted: zero when allowed.
+	RetryAfter time.Duration
+	// ResetAfter is how long until the key is back to a full burst.
+	ResetAfter time.Duration
+}
+
+// Class names an endpoint class. Each class is throttled in its own buckets, keyed per caller.
+type Class string
+
+// The endpoint classes of SPEC section 8.
+const (
+	// ClassDefault covers every throttled route without a class of its own; its limit is the
+	// global number that GET /config serves.
+	ClassDefault Class = "default"
+	// ClassSignIn covers GET /auth/login: 10 per 15 minutes.
+	ClassSignIn Class = "sign-in"
+	// ClassSigning covers POST /wallet/sign-and-submit: 30 per minute.
+	ClassSigning Class = "signing"
+	// ClassKeyExport covers POST /wallet/export-key: 3 per hour.
+	ClassKeyExport Class = "key-export"
+	// ClassExempt covers logo reads and public profiles: never throttled.
+	ClassExempt Class = "exempt"
+)
+
+// Key returns the limiter key for subject (a wallet, an API key id, a client IP) in class c, so that
+// classes never share a bucket.
+func (c Class) Key(subject string) string { return string(c) + ":" + subject }
+
+// Rule is how one class is throttled.
+type Rule struct {
+	Limit Limit
+	// FailClosed denies calls when the limiter cannot decide (Redis down); otherwise they proceed
+	// unthrottled. Closed suits the classes that guard credentials and money.
+	FailClosed bool
+}
+
+// Policy maps endpoint classes to rules. ClassExempt is never throttled; a class without a rule
+// falls back to ClassDefault, so a route with a misspelt class is throttled rather than exempt.
+type Policy map[Class]Rule
+
+// DefaultPolicy returns the limits of SPEC section 8 with global as the default class's limit.
+// Sign-in, signing and key export fail closed; the default class fails open.
+func DefaultPolicy(global Limit) Policy {
+	return Policy{
+		ClassDefault:   {Limit: global},
+		ClassSignIn:    {Limit: Every(10, 15*time.Minute), FailClosed: true},
+		ClassSigning:   {Limit: PerMinute(30), FailClosed: true},
+		ClassKeyExport: {Limit: PerHour(3), FailClosed: true},
+	}
+}
+
+// Lookup returns the rule for class c, and false when c is exempt from throttling.
+func (p Policy) Lookup(c Class) (Rule, bool) {
+	if c == ClassExempt {
+		return Rule{}, false
+	}
+	if r, ok := p[c]; ok {
+		return r, true
+	}
+	return p[ClassDefault], true
+}
+
+// Validate checks that the policy has a default rule, that every limit is valid and that
+// ClassExempt carries no rule (it would be ignored).
+func (p Policy) Validate() error {
+	if _, ok := p[ClassDefault]; !ok {
+		return fmt.Errorf("%w: rate-limit policy has no %q class", curvekit.ErrInvalid, ClassDefault)
+	}
+	if _, ok := p[ClassExempt]; ok {
+		return fmt.Errorf("%w: rate-limit policy has a rule for %q, which is never throttled", curvekit.ErrInvalid, ClassExempt)
+	}
+	for c, r := range p {
+		if err := r.Limit.Validate(); err != nil {
+			return fmt.Errorf("class %q: %w", c, err)
+		}
+	}
+	return nil
+}
