@@ -14,6 +14,9 @@ var ErrChainMismatch = errors.New("store indexes another chain")
 // Store persists what the indexer sees and serves the reads of the market API. Implementations
 // return curvekit.ErrNotFound for a missing token (Token, Trades, TradesBetween) and
 // ErrChainMismatch from Bind for another chain. Every method is safe for concurrent use.
+// Token names, symbols and URIs come from the chain and may hold any bytes; a store keeps them as
+// valid UTF-8, each NUL and each run of invalid bytes read back as U+FFFD (strings.ToValidUTF8),
+// so that such a token cannot stop the indexer.
 // markettest.Run is the conformance suite every implementation passes.
 type Store interface {
 	// Bind records the chain this store indexes on first use and refuses another one afterwards

@@ -94,13 +94,13 @@ func newTokenRow(t *market.Token) (tokenRow, error) {
 		Curve:            t.Curve,
 		Creator:          t.Creator,
 		QuoteAddress:     t.Quote.Address,
-		QuoteSymbol:      t.Quote.Symbol,
+		QuoteSymbol:      cleanText(t.Quote.Symbol),
 		QuoteDecimals:    int(t.Quote.Decimals),
-		Name:             t.Name,
-		Symbol:           t.Symbol,
-		NameLower:        strings.ToLower(t.Name),
-		SymbolLower:      strings.ToLower(t.Symbol),
-		URI:              t.URI,
+		Name:             cleanText(t.Name),
+		Symbol:           cleanText(t.Symbol),
+		NameLower:        strings.ToLower(cleanText(t.Name)),
+		SymbolLower:      strings.ToLower(cleanText(t.Symbol)),
+		URI:              cleanText(t.URI),
 		Decimals:         int(t.Decimals),
 		TotalSupply:      amount(t.TotalSupply),
 		VirtualQuote0:    amount(t.Params.VirtualQuote0),
@@ -281,6 +281,13 @@ func newClaimRow(c *market.FeeClaim) (claimRow, error) {
 		Block:    block,
 		Time:     c.Time,
 	}, nil
+}
+
+// cleanText makes chain-supplied text storable in both databases: Postgres refuses NUL and
+// invalid UTF-8 in text columns (and a NUL would end a SQLite statement), so each NUL and each run
+// of invalid bytes becomes U+FFFD, as the market.Store doc says.
+func cleanText(s string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(s, "\x00", "\uFFFD"), "\uFFFD")
 }
 
 func toInt64(what string, v uint64) (int64, error) {

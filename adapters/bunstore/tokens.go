@@ -51,7 +51,7 @@ func (s *Store) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenPa
 		return market.TokenPage{}, fmt.Errorf("%w: unknown phase %q", curvekit.ErrInvalid, q.Phase)
 	}
 	if q.Search != "" {
-		pattern := "%" + escapeLike(strings.ToLower(q.Search)) + "%"
+		pattern := "%" + escapeLike(strings.ToLower(cleanText(q.Search))) + "%"
 		sel.Where("(t.name_lower LIKE ? ESCAPE '!' OR t.symbol_lower LIKE ? ESCAPE '!')", pattern, pattern)
 	}
 

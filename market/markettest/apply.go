@@ -451,3 +451,28 @@ func testConcurrentApply(t *testing.T, s market.Store) {
 		}
 	}
 }
+
+// testHostileText: token text comes from the chain, so it may hold NUL and invalid UTF-8.
+func testHostileText(t *testing.T, s market.Store) {
+	ctx := context.Background()
+	tok := newToken(t, 1)
+	tok.Name, tok.Symbol, tok.URI = "a\x00b\xff\xfec", "\xff", "ipfs://\x00"
+	tok.Quote.Symbol = "E\x00TH"
+	plain := newToken(t, 2)
+	apply(t, s, &market.Batch{Launches: []market.Token{tok, plain}})
+	want := tok
+	want.Name, want.Symbol, want.URI = "a\uFFFDb\uFFFDc", "\uFFFD", "ipfs://\uFFFD"
+	want.Quote.Symbol = "E\uFFFDTH"
+	if got := mustToken(t, s, tok.Address); !cmp.Equal(got, want, cmpOpts...) {
+		t.Fatalf("token with NUL and invalid UTF-8 (-got +want):\n%s", cmp.Diff(got, want, cmpOpts...))
+	}
+	for _, search := range []string{"b\xff", "\x00", "\uFFFD", "A\uFFFDB"} {
+		page, err := s.Tokens(ctx, market.TokenQuery{Search: search, Now: now})
+		if err != nil {
+			t.Fatalf("Tokens(search %q): %v", search, err)
+		}
+		if diff := cmp.Diff(addresses(page.Tokens), []common.Address{tok.Address}); diff != "" {
+			t.Errorf("Tokens(search %q) (-got +want):\n%s", search, diff)
+		}
+	}
+}

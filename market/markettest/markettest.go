@@ -26,6 +26,7 @@ func Run(t *testing.T, newStore func(t *testing.T) market.Store) {
 		{"BindAndReset", testBindAndReset},
 		{"ApplyRoundTrip", testApplyRoundTrip},
 		{"UpdateKeepsLaunchFields", testUpdateKeepsLaunchFields},
+		{"HostileText", testHostileText},
 		{"ApplyIdempotent", testApplyIdempotent},
 		{"ApplyAtomic", testApplyAtomic},
 		{"ApplyCancelled", testApplyCancelled},
