@@ -617,6 +617,7 @@ func TestLaunchFeeAndGraduatingLaunch(t *testing.T) {
 	recipientBefore := balance(t, d, common.Address{}, d.Deployer.Address)
 	creatorBefore := balance(t, d, common.Address{}, creator.Address)
 	r := send(t, d, creator, d.Addrs.Factory, add(fee, in), data)
+	t.Logf("launch with a graduating initial buy: %d gas", r.GasUsed)
 	eq(t, "launch fee forwarded", sub(balance(t, d, common.Address{}, d.Deployer.Address), recipientBefore), fee)
 
 	var l Launch
