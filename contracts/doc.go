@@ -1,5 +1,7 @@
-// Package contracts holds the curvekit reference contracts' Go bindings (abigen v2), generated from
-// the Solidity sources in src/:
+// Package contracts holds the curvekit reference contracts: the Solidity sources (src/), their
+// compiled artifacts (build/*.json, embedded here) and the parsed ABIs that pure packages such as
+// txbuild encode calls with. It imports only go-ethereum's accounts/abi; the typed abigen v2
+// bindings, which need bind/v2 and an RPC client, live in the sub-package bindings.
 //
 //   - LaunchFactory: launches tokens; owns the per-pairing-asset CurveParams, the launch fee and the
 //     fee recipient.
@@ -9,22 +11,14 @@
 //   - PoolFactory, Pair, Router: the post-graduation pools (Uniswap V2 semantics, fee in bps).
 //   - WETH9 and MockERC20: wrapped ether and a mintable demo pairing asset.
 //
-// Every contract has a <Name>MetaData (ABI and creation bytecode) and a New<Name>() binding with
-// Pack*/Unpack* methods; abigen v2 generates no deploy helper, so deploy with
-//
-//	bind.DeployContract(auth, common.FromHex(contracts.WETH9MetaData.Bin), backend, packedCtorArgs)
-//
-// where packedCtorArgs comes from New<Name>().PackConstructor(...) (nil without a constructor).
-// Structs shared by several contracts, such as CurveParams, live in structs.go.
-//
 // # Regenerating
 //
-// build/*.json (ABI and bytecode) and the *.go bindings are generated; do not edit them. The
-// compiler is the npm package solc pinned in package.json (standard-JSON, evmVersion cancun,
-// optimizer 200 runs, via-IR), and OpenZeppelin Contracts comes from npm too:
+// build/*.json and bindings/*.go are generated; do not edit them. The compiler is the npm package
+// solc pinned in package.json (standard-JSON, evmVersion cancun, optimizer 200 runs, via-IR), and
+// OpenZeppelin Contracts comes from npm too:
 //
 //	cd contracts && npm ci && cd .. && go generate ./contracts
 //
-// compile.js writes build/, then internal/bindgen writes the bindings; both are deterministic, so
-// a second run changes nothing.
+// compile.js writes build/, then internal/bindgen writes bindings/; both are deterministic, so a
+// second run changes nothing.
 package contracts

@@ -17,7 +17,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
-	bindings "github.com/curvekit/curvekit/contracts"
+	"github.com/curvekit/curvekit/contracts/bindings"
 	"github.com/curvekit/curvekit/curve"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"

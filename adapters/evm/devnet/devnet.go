@@ -38,7 +38,7 @@ import (
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/params"
 
-	"github.com/curvekit/curvekit/contracts"
+	"github.com/curvekit/curvekit/contracts/bindings"
 )
 
 // Account is a funded devnet account.
@@ -53,7 +53,7 @@ type Launch struct {
 	Curve common.Address
 }
 
-// Addresses are the deployed infrastructure contracts.
+// Addresses are the deployed infrastructure bindings.
 type Addresses struct {
 	Factory     common.Address // LaunchFactory
 	PoolFactory common.Address
@@ -64,12 +64,12 @@ type Addresses struct {
 
 // Config tunes Start. The zero value is the standard devnet.
 type Config struct {
-	Accounts   int                   // funded accounts besides the deployer; default 10, at least 4
-	Balance    *big.Int              // wei per account (deployer too); default 1e9 ETH
-	ETHParams  contracts.CurveParams // curve parameters for ETH pairing; zero = DefaultETHParams()
-	USDParams  contracts.CurveParams // curve parameters for TUSD pairing; zero = DefaultUSDParams()
-	PoolFeeBps uint16                // pool swap fee; 0 = 30
-	LaunchFee  *big.Int              // factory launch fee in wei; nil = 0
+	Accounts   int                  // funded accounts besides the deployer; default 10, at least 4
+	Balance    *big.Int             // wei per account (deployer too); default 1e9 ETH
+	ETHParams  bindings.CurveParams // curve parameters for ETH pairing; zero = DefaultETHParams()
+	USDParams  bindings.CurveParams // curve parameters for TUSD pairing; zero = DefaultUSDParams()
+	PoolFeeBps uint16               // pool swap fee; 0 = 30
+	LaunchFee  *big.Int             // factory launch fee in wei; nil = 0
 }
 
 // Devnet is a running chain with the contracts deployed. Send and Mine serialize on an internal
@@ -102,18 +102,18 @@ func tokens(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), oneETH) }
 // DefaultETHParams are the devnet's ETH curve parameters: docs/CURVE.md's defaults with
 // virtualQuote0 = 3 ETH and graduationQuote = 8.5 ETH (a tenth of the usual), fee 100 bps, half
 // to the creator.
-func DefaultETHParams() contracts.CurveParams {
+func DefaultETHParams() bindings.CurveParams {
 	return defaultParams(new(big.Int).Mul(big.NewInt(3), oneETH), new(big.Int).Div(new(big.Int).Mul(big.NewInt(85), oneETH), big.NewInt(10)))
 }
 
 // DefaultUSDParams are the devnet's TUSD curve parameters: virtualQuote0 = 3,000 TUSD and
 // graduationQuote = 8,500 TUSD, token numbers as DefaultETHParams.
-func DefaultUSDParams() contracts.CurveParams {
+func DefaultUSDParams() bindings.CurveParams {
 	return defaultParams(new(big.Int).Mul(big.NewInt(3_000), oneUSD), new(big.Int).Mul(big.NewInt(8_500), oneUSD))
 }
 
-func defaultParams(virtualQuote0, graduationQuote *big.Int) contracts.CurveParams {
-	return contracts.CurveParams{
+func defaultParams(virtualQuote0, graduationQuote *big.Int) bindings.CurveParams {
+	return bindings.CurveParams{
 		VirtualQuote0:   virtualQuote0,
 		VirtualToken0:   tokens(1_073_000_000),
 		TokenSupply:     tokens(1_000_000_000),
@@ -124,7 +124,7 @@ func defaultParams(virtualQuote0, graduationQuote *big.Int) contracts.CurveParam
 	}
 }
 
-func isZeroParams(p contracts.CurveParams) bool {
+func isZeroParams(p bindings.CurveParams) bool {
 	isZero := func(x *big.Int) bool { return x == nil || x.Sign() == 0 }
 	return isZero(p.VirtualQuote0) && isZero(p.VirtualToken0) && isZero(p.TokenSupply) &&
 		isZero(p.RealToken0) && isZero(p.GraduationQuote) && p.FeeBps == 0 && p.CreatorShareBps == 0
@@ -295,7 +295,7 @@ func (d *Devnet) Balance(ctx context.Context, asset, addr common.Address) (*big.
 	if asset == (common.Address{}) {
 		return d.Client.BalanceAt(ctx, addr, nil)
 	}
-	erc20 := contracts.NewCurveToken()
+	erc20 := bindings.NewCurveToken()
 	out, err := d.Call(ctx, addr, asset, erc20.PackBalanceOf(addr))
 	if err != nil {
 		return nil, err
@@ -316,23 +316,23 @@ func (d *Devnet) deploy(ctx context.Context, name, bin string, ctorArgs []byte) 
 func (d *Devnet) setup(ctx context.Context, cfg Config) error {
 	var err error
 	dep := d.Deployer
-	if d.Addrs.WETH, err = d.deploy(ctx, "WETH9", contracts.WETH9MetaData.Bin, nil); err != nil {
+	if d.Addrs.WETH, err = d.deploy(ctx, "WETH9", bindings.WETH9MetaData.Bin, nil); err != nil {
 		return err
 	}
-	usd := contracts.NewMockERC20()
-	if d.Addrs.USD, err = d.deploy(ctx, "MockERC20", contracts.MockERC20MetaData.Bin, usd.PackConstructor("Test USD", "TUSD", 6)); err != nil {
+	usd := bindings.NewMockERC20()
+	if d.Addrs.USD, err = d.deploy(ctx, "MockERC20", bindings.MockERC20MetaData.Bin, usd.PackConstructor("Test USD", "TUSD", 6)); err != nil {
 		return err
 	}
-	pf := contracts.NewPoolFactory()
-	if d.Addrs.PoolFactory, err = d.deploy(ctx, "PoolFactory", contracts.PoolFactoryMetaData.Bin, pf.PackConstructor(cfg.PoolFeeBps)); err != nil {
+	pf := bindings.NewPoolFactory()
+	if d.Addrs.PoolFactory, err = d.deploy(ctx, "PoolFactory", bindings.PoolFactoryMetaData.Bin, pf.PackConstructor(cfg.PoolFeeBps)); err != nil {
 		return err
 	}
-	router := contracts.NewRouter()
-	if d.Addrs.Router, err = d.deploy(ctx, "Router", contracts.RouterMetaData.Bin, router.PackConstructor(d.Addrs.PoolFactory, d.Addrs.WETH)); err != nil {
+	router := bindings.NewRouter()
+	if d.Addrs.Router, err = d.deploy(ctx, "Router", bindings.RouterMetaData.Bin, router.PackConstructor(d.Addrs.PoolFactory, d.Addrs.WETH)); err != nil {
 		return err
 	}
-	lf := contracts.NewLaunchFactory()
-	if d.Addrs.Factory, err = d.deploy(ctx, "LaunchFactory", contracts.LaunchFactoryMetaData.Bin, lf.PackConstructor(d.Addrs.PoolFactory, d.Addrs.WETH, dep.Address)); err != nil {
+	lf := bindings.NewLaunchFactory()
+	if d.Addrs.Factory, err = d.deploy(ctx, "LaunchFactory", bindings.LaunchFactoryMetaData.Bin, lf.PackConstructor(d.Addrs.PoolFactory, d.Addrs.WETH, dep.Address)); err != nil {
 		return err
 	}
 
@@ -383,7 +383,7 @@ func (d *Devnet) setup(ctx context.Context, cfg Config) error {
 		return err
 	}
 	ten := new(big.Int).Mul(big.NewInt(10), oneETH)
-	curve := contracts.NewBondingCurve()
+	curve := bindings.NewBondingCurve()
 	if _, err := d.Send(ctx, d.Accounts[3].Key, &d.GraduatedToken.Curve, ten, curve.PackBuy(ten, big.NewInt(1), deadline)); err != nil {
 		return fmt.Errorf("graduating buy: %w", err)
 	}
@@ -400,7 +400,7 @@ func (d *Devnet) setup(ctx context.Context, cfg Config) error {
 // launch launches a token from acc with an initial buy (the ERC-20 allowance must be in place) and
 // reads token and curve from the Launched event.
 func (d *Devnet) launch(ctx context.Context, cfg Config, acc Account, name, symbol, uri string, quote common.Address, initialBuy *big.Int) (Launch, error) {
-	lf := contracts.NewLaunchFactory()
+	lf := bindings.NewLaunchFactory()
 	value := new(big.Int).Set(cfg.LaunchFee)
 	if quote == (common.Address{}) {
 		value.Add(value, initialBuy)

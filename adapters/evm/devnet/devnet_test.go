@@ -10,18 +10,18 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
-	"github.com/curvekit/curvekit/contracts"
+	"github.com/curvekit/curvekit/contracts/bindings"
 )
 
 var (
 	bps    = big.NewInt(10_000)
 	dead   = common.HexToAddress("0x000000000000000000000000000000000000dEaD")
 	maxU   = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
-	curveB = contracts.NewBondingCurve()
-	tokenB = contracts.NewCurveToken()
-	lfB    = contracts.NewLaunchFactory()
-	pairB  = contracts.NewPair()
-	routeB = contracts.NewRouter()
+	curveB = bindings.NewBondingCurve()
+	tokenB = bindings.NewCurveToken()
+	lfB    = bindings.NewLaunchFactory()
+	pairB  = bindings.NewPair()
+	routeB = bindings.NewRouter()
 )
 
 func start(t *testing.T) *Devnet {
@@ -86,7 +86,7 @@ func eq(t *testing.T, what string, got, want *big.Int) {
 	}
 }
 
-func tradeEvent(t *testing.T, r *types.Receipt, curve common.Address) *contracts.BondingCurveTrade {
+func tradeEvent(t *testing.T, r *types.Receipt, curve common.Address) *bindings.BondingCurveTrade {
 	t.Helper()
 	for _, l := range r.Logs {
 		if l.Address == curve {
@@ -102,7 +102,7 @@ func tradeEvent(t *testing.T, r *types.Receipt, curve common.Address) *contracts
 // ---------------------------------------------------------------- docs/CURVE.md, independently
 
 type model struct {
-	p      contracts.CurveParams
+	p      bindings.CurveParams
 	vQ, vT *big.Int
 }
 
@@ -192,7 +192,7 @@ func TestStart(t *testing.T) {
 			t.Errorf("creator of launch %d = %s", i, got)
 		}
 	}
-	for asset, want := range map[common.Address]contracts.CurveParams{{}: DefaultETHParams(), d.Addrs.USD: DefaultUSDParams()} {
+	for asset, want := range map[common.Address]bindings.CurveParams{{}: DefaultETHParams(), d.Addrs.USD: DefaultUSDParams()} {
 		got := call(t, d, f, lfB.PackQuoteAssetParams(asset), lfB.UnpackQuoteAssetParams)
 		if !got.Enabled || got.Params.VirtualQuote0.Cmp(want.VirtualQuote0) != 0 || got.Params.GraduationQuote.Cmp(want.GraduationQuote) != 0 {
 			t.Errorf("quoteAssetParams(%s) = %+v", asset, got)
@@ -333,7 +333,7 @@ func TestGraduatedPool(t *testing.T) {
 	sold := sub(p.VirtualToken0, res.VirtualToken)
 
 	pool := call(t, d, l.Curve, curveB.PackPool(), curveB.UnpackPool)
-	if got := call(t, d, d.Addrs.PoolFactory, contracts.NewPoolFactory().PackGetPair(l.Token, d.Addrs.WETH), contracts.NewPoolFactory().UnpackGetPair); got != pool {
+	if got := call(t, d, d.Addrs.PoolFactory, bindings.NewPoolFactory().PackGetPair(l.Token, d.Addrs.WETH), bindings.NewPoolFactory().UnpackGetPair); got != pool {
 		t.Fatalf("getPair = %s, curve.pool = %s", got, pool)
 	}
 	rs := call(t, d, pool, pairB.PackGetReserves(), pairB.UnpackGetReserves)
@@ -652,11 +652,11 @@ func TestGraduationReusesPrecreatedPair(t *testing.T) {
 	d := start(t)
 	ctx := context.Background()
 	l, griefer := d.ETHToken, d.Accounts[6]
-	pf := contracts.NewPoolFactory()
+	pf := bindings.NewPoolFactory()
 	send(t, d, griefer, d.Addrs.PoolFactory, nil, pf.PackCreatePair(l.Token, d.Addrs.WETH))
 	pair := call(t, d, d.Addrs.PoolFactory, pf.PackGetPair(d.Addrs.WETH, l.Token), pf.UnpackGetPair)
 	// An unsynced donation is skimmed away at graduation.
-	send(t, d, griefer, d.Addrs.WETH, oneETH, contracts.NewWETH9().PackDeposit())
+	send(t, d, griefer, d.Addrs.WETH, oneETH, bindings.NewWETH9().PackDeposit())
 	send(t, d, griefer, d.Addrs.WETH, nil, tokenB.PackTransfer(pair, oneETH))
 
 	in := new(big.Int).Mul(big.NewInt(20), oneETH)

@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/curvekit/curvekit/contracts"
+	"github.com/curvekit/curvekit/contracts/bindings"
 )
 
 // RevertError is a call or transaction that the EVM reverted.
@@ -67,9 +67,9 @@ func knownErrors() map[[4]byte]abi.Error {
 	errorsOnce.Do(func() {
 		errorsByID = map[[4]byte]abi.Error{}
 		for _, md := range []*bind.MetaData{
-			&contracts.BondingCurveMetaData, &contracts.CurveTokenMetaData, &contracts.LaunchFactoryMetaData,
-			&contracts.MockERC20MetaData, &contracts.PairMetaData, &contracts.PoolFactoryMetaData,
-			&contracts.RouterMetaData, &contracts.WETH9MetaData,
+			&bindings.BondingCurveMetaData, &bindings.CurveTokenMetaData, &bindings.LaunchFactoryMetaData,
+			&bindings.MockERC20MetaData, &bindings.PairMetaData, &bindings.PoolFactoryMetaData,
+			&bindings.RouterMetaData, &bindings.WETH9MetaData,
 		} {
 			parsed, err := md.ParseABI()
 			if err != nil {

@@ -1,7 +1,7 @@
-// Command bindgen writes the abigen v2 Go bindings of package contracts from the artifacts in
-// build/ (written by compile.js): one <name>.go per contract, plus structs.go holding the Solidity
-// structs that several contracts share (abigen would otherwise declare CurveParams in both
-// bondingcurve.go and launchfactory.go). It runs from the contracts directory through
+// Command bindgen writes the abigen v2 Go bindings of package contracts/bindings from the
+// artifacts in build/ (written by compile.js): one <name>.go per contract, plus structs.go holding
+// the Solidity structs that several contracts share (abigen would otherwise declare CurveParams in
+// both bondingcurve.go and launchfactory.go). It runs from the contracts directory through
 // `go generate` (see generate.go) and is deterministic.
 package main
 
@@ -20,7 +20,8 @@ import (
 )
 
 const (
-	pkg          = "contracts"
+	pkg          = "bindings"
+	outDir       = "bindings"
 	buildDir     = "build"
 	structsFile  = "structs.go"
 	abigenHeader = "// Code generated via abigen V2 - DO NOT EDIT."
@@ -121,17 +122,17 @@ func writeGo(path, code string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return os.WriteFile(path, src, 0o644)
+	return os.WriteFile(filepath.Join(outDir, path), src, 0o644)
 }
 
 // removeStale deletes bindings of contracts that no longer have an artifact.
 func removeStale(keep map[string]bool) error {
-	files, err := filepath.Glob("*.go")
+	files, err := filepath.Glob(filepath.Join(outDir, "*.go"))
 	if err != nil {
 		return err
 	}
 	for _, f := range files {
-		if keep[f] {
+		if keep[filepath.Base(f)] {
 			continue
 		}
 		head, err := os.ReadFile(f)

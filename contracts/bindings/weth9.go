@@ -1,7 +1,7 @@
 // Code generated via abigen V2 - DO NOT EDIT.
 // This file is a generated binding and any manual changes will be lost.
 
-package contracts
+package bindings
 
 import (
 	"bytes"
