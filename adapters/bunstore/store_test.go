@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -57,6 +58,15 @@ func open(t testing.TB, cfg bunstore.Config) *bunstore.Store {
 // newPostgres returns a store in a schema of its own, dropped when the test ends.
 func newPostgres(t testing.TB) *bunstore.Store {
 	t.Helper()
+	// Registered after the schema's cleanup, so it runs first: the store closes, then the
+	// schema is dropped.
+	return open(t, bunstore.Config{DSN: postgresSchema(t), MaxOpenConns: 4})
+}
+
+// postgresSchema creates a schema that t drops when it ends and returns a DSN whose search_path
+// is that schema. It skips t when CURVEKIT_TEST_POSTGRES is not set.
+func postgresSchema(t testing.TB) string {
+	t.Helper()
 	dsn := os.Getenv(postgresEnv)
 	if dsn == "" {
 		t.Skip(postgresEnv + " is not set")
@@ -83,9 +93,7 @@ func newPostgres(t testing.TB) *bunstore.Store {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	// Registered after the schema's cleanup, so it runs first: the store closes, then the
-	// schema is dropped.
-	return open(t, bunstore.Config{DSN: u.String(), MaxOpenConns: 4})
+	return u.String()
 }
 
 func mustConnector(t testing.TB, dsn string) *sql.DB {
@@ -95,4 +103,81 @@ func mustConnector(t testing.TB, dsn string) *sql.DB {
 		t.Fatal(err)
 	}
 	return sql.OpenDB(conn)
+}
+
+func TestNewRefusesBadConfig(t *testing.T) {
+	t.Parallel()
+	for name, cfg := range map[string]bunstore.Config{
+		"empty DSN":              {},
+		"negative pool":          {DSN: filepath.Join(t.TempDir(), "x.db"), MaxOpenConns: -1},
+		"negative busy timeout":  {DSN: filepath.Join(t.TempDir(), "x.db"), BusyTimeout: -1},
+		"pooled memory database": {DSN: "file::memory:", MaxOpenConns: 2},
+		"bad SQLite query":       {DSN: "x.db?a=%zz"},
+		"bad postgres DSN":       {DSN: "postgres://u@h:5432/db?sslmode=sometimes"},
+		"postgres unreachable":   {DSN: "postgres://postgres@127.0.0.1:1/test?sslmode=disable"},
+	} {
+		s, err := bunstore.New(context.Background(), cfg)
+		if err == nil {
+			s.Close()
+			t.Errorf("%s: New succeeded", name)
+			continue
+		}
+		t.Logf("%s: %v", name, err)
+	}
+}
+
+// A store opened again finds its data and its migrations applied; stores opened at once on one
+// database migrate it once.
+func TestReopen(t *testing.T) {
+	t.Parallel()
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		path := filepath.Join(t.TempDir(), "market.db")
+		testReopen(t, path, "file:"+path+"?mode=rw")
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		dsn := postgresSchema(t)
+		testReopen(t, dsn, dsn)
+	})
+}
+
+func testReopen(t *testing.T, dsn, again string) {
+	ctx := context.Background()
+	const n = 4
+	stores := make(chan *bunstore.Store, n)
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			s, err := bunstore.New(ctx, bunstore.Config{DSN: dsn})
+			if err != nil {
+				errs <- err
+				return
+			}
+			stores <- s
+		}()
+	}
+	for range n {
+		select {
+		case err := <-errs:
+			t.Fatalf("concurrent New: %v", err)
+		case s := <-stores:
+			s.Close()
+		}
+	}
+	s := open(t, bunstore.Config{DSN: dsn})
+	if err := s.Bind(ctx, market.ChainInfo{ChainID: 1337}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Apply(ctx, &market.Batch{Cursor: market.Cursor{Block: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = open(t, bunstore.Config{DSN: again})
+	if cur, err := s.Cursor(ctx); err != nil || cur.Block != 7 {
+		t.Fatalf("Cursor after reopening = %+v, %v; want block 7", cur, err)
+	}
+	if err := s.Bind(ctx, market.ChainInfo{ChainID: 1}); !errors.Is(err, market.ErrChainMismatch) {
+		t.Fatalf("Bind to another chain after reopening: %v", err)
+	}
 }
