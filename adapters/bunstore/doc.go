@@ -9,12 +9,20 @@
 //   - trades also keep their pairing-asset amount as a float, used only to rank tokens by 24h
 //     volume in SQL; the volumes returned by Activity are summed exactly in Go.
 //
-// Page cursors are opaque to callers: base64url (unpadded) of a short text that names the sort and
-// holds the keyset of the last row returned, for example "m:<marketCap>:<launchBlock>:<launchLog>:
-// <address>" for the market-cap order and "t:<block>:<logIndex>" for trades. The volume24h order
-// pages by offset instead ("v:<now>:<offset>"), because its key is an aggregate over a window that
-// moves; the cursor keeps the first page's window, so one walk sees one ranking, but a trade
-// written during the walk can shift rows by one between pages.
+// Page cursors are opaque to callers: base64url (unpadded) of a short text that names the order
+// and holds the keyset of the last row returned, every order descending and ending in the newest
+// launch (launch block, launch log index, address):
+//
+//	n:<launchBlock>:<launchLog>:<address>               newest
+//	m:<marketCap>:<launchBlock>:<launchLog>:<address>   marketCap (decimal, unpadded)
+//	p:<progressBps>:<launchBlock>:<launchLog>:<address> progress
+//	v:<now>:<offset>                                    volume24h
+//	t:<block>:<logIndex>                                trades
+//
+// A cursor with another tag, or that does not parse, is curvekit.ErrInvalid. The volume24h order
+// pages by offset, because its key is an aggregate over a window that moves; the cursor keeps the
+// first page's window (now), so one walk sees one ranking, but trades written during the walk can
+// shift tokens across a page boundary (seen twice or skipped). Keyset walks have no such effect.
 //
 // SQLite notes: the store runs WAL with synchronous=NORMAL (a power cut may lose the last commits,
 // but the indexer cursor is lost with them, so the indexer writes them again), a busy timeout,

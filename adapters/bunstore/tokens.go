@@ -55,18 +55,18 @@ func (s *Store) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenPa
 		sel.Where("(t.name_lower LIKE ? ESCAPE '!' OR t.symbol_lower LIKE ? ESCAPE '!')", pattern, pattern)
 	}
 
-	sort := q.Sort
-	if sort == "" {
-		sort = market.SortNewest
+	order := q.Sort
+	if order == "" {
+		order = market.SortNewest
 	}
 	var (
 		rows []tokenRow
 		next func(last *tokenRow) string
 	)
-	switch sort {
+	switch order {
 	case market.SortNewest, market.SortMarketCap, market.SortProgress:
 		var err error
-		if next, err = keysetTokens(sel, sort, q.Cursor); err != nil {
+		if next, err = keysetTokens(sel, order, q.Cursor); err != nil {
 			return market.TokenPage{}, err
 		}
 		if err := sel.Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
