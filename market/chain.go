@@ -102,9 +102,12 @@ type ClaimedEvent struct {
 	Amount  uint256.Int
 }
 
-// SwapEvent is a pool pair's Swap (Uniswap V2 layout).
+// SwapEvent is a pool pair's Swap (Uniswap V2 layout), with who traded: Sender and To are what
+// the pair saw (usually the router), Origin is the transaction's sender and Recipient who got the
+// output (the router call's `to` when the swap went through the configured router, else To).
 type SwapEvent struct {
 	Sender, To                                   common.Address
+	Origin, Recipient                            common.Address
 	Amount0In, Amount1In, Amount0Out, Amount1Out uint256.Int
 }
 

@@ -404,7 +404,7 @@ func (ix *Indexer) poolTrade(t *Token, ev *Event) (Trade, error) {
 	quoteOut, tokenOut := ix.poolSides(t, &s.Amount0Out, &s.Amount1Out)
 	tr := Trade{
 		Token: t.Address, Block: ev.Block, BlockHash: ev.BlockHash, TxHash: ev.TxHash, LogIndex: ev.LogIndex,
-		Time: ev.Time, Trader: s.Sender, Recipient: s.To, Venue: VenuePool,
+		Time: ev.Time, Trader: s.Origin, Recipient: s.Recipient, Venue: VenuePool,
 		ReserveQuote: t.PoolReserveQuote, ReserveToken: t.PoolReserveToken,
 	}
 	var in *uint256.Int
@@ -416,10 +416,14 @@ func (ix *Indexer) poolTrade(t *Token, ev *Event) (Trade, error) {
 	default:
 		return Trade{}, fmt.Errorf("market: pool swap %s/%d moves no asset pair", ev.TxHash, ev.LogIndex)
 	}
+	// The pool's fee valued in the pairing asset (informational): on a buy the part of the input
+	// the pool keeps, on a sell the output's worth of the tokens it keeps.
 	if tr.Side == Buy {
-		// The pool's fee, in the asset paid in: what the LPs keep (informational).
 		tr.Fee.Mul(in, uint256.NewInt(uint64(t.PoolFeeBps)))
 		tr.Fee.Div(&tr.Fee, uint256.NewInt(curve.BPS))
+	} else {
+		tr.Fee.Mul(&tr.QuoteAmount, uint256.NewInt(uint64(t.PoolFeeBps)))
+		tr.Fee.Div(&tr.Fee, uint256.NewInt(uint64(curve.BPS-t.PoolFeeBps)))
 	}
 	if err := tr.setPrice(t.Decimals); err != nil {
 		return Trade{}, err

@@ -11,6 +11,7 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -32,6 +33,7 @@ type Client interface {
 	HeaderByHash(ctx context.Context, hash common.Hash) (*types.Header, error)
 	BalanceAt(ctx context.Context, account common.Address, block *big.Int) (*big.Int, error)
 	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
+	TransactionByHash(ctx context.Context, hash common.Hash) (*types.Transaction, bool, error)
 }
 
 // Config configures a Chain.
@@ -39,6 +41,9 @@ type Config struct {
 	Client Client
 	// Factory is the LaunchFactory the service follows.
 	Factory common.Address
+	// Router, when set, lets Events read a pool swap's final recipient from the router call
+	// (the pair only sees the router when the output is native ETH).
+	Router common.Address
 }
 
 func (c *Config) validate() error {
@@ -60,6 +65,8 @@ type Chain struct {
 	erc20   *bindings.MockERC20
 	pair    *bindings.Pair
 	poolf   *bindings.PoolFactory
+	// routerABI decodes router calls; parsed once.
+	routerABI abi.ABI
 }
 
 var _ market.Chain = (*Chain)(nil)
@@ -70,13 +77,14 @@ func New(cfg Config) (*Chain, error) {
 		return nil, err
 	}
 	return &Chain{
-		cfg:     cfg,
-		factory: bindings.NewLaunchFactory(),
-		curve:   bindings.NewBondingCurve(),
-		token:   bindings.NewCurveToken(),
-		erc20:   bindings.NewMockERC20(),
-		pair:    bindings.NewPair(),
-		poolf:   bindings.NewPoolFactory(),
+		cfg:       cfg,
+		factory:   bindings.NewLaunchFactory(),
+		curve:     bindings.NewBondingCurve(),
+		token:     bindings.NewCurveToken(),
+		erc20:     bindings.NewMockERC20(),
+		pair:      bindings.NewPair(),
+		poolf:     bindings.NewPoolFactory(),
+		routerABI: bindings.NewRouter().GetABI(),
 	}, nil
 }
 
@@ -197,6 +205,11 @@ func (c *Chain) Events(ctx context.Context, q market.EventQuery) ([]market.Event
 		if err := c.decode(l, &ev); err != nil {
 			return nil, fmt.Errorf("evm: decode log %s/%d: %w", l.TxHash, l.Index, err)
 		}
+		if ev.Swap != nil {
+			if err := c.swapParties(ctx, l.TxHash, ev.Swap); err != nil {
+				return nil, err
+			}
+		}
 		events = append(events, ev)
 	}
 	return events, nil
@@ -244,7 +257,7 @@ func (c *Chain) decode(l *types.Log, ev *market.Event) error {
 			return err
 		}
 		ev.Kind = market.EventPoolSwap
-		ev.Swap = &market.SwapEvent{Sender: e.Sender, To: e.To, Amount0In: u256(e.Amount0In), Amount1In: u256(e.Amount1In), Amount0Out: u256(e.Amount0Out), Amount1Out: u256(e.Amount1Out)}
+		ev.Swap = &market.SwapEvent{Sender: e.Sender, To: e.To, Recipient: e.To, Amount0In: u256(e.Amount0In), Amount1In: u256(e.Amount1In), Amount0Out: u256(e.Amount0Out), Amount1Out: u256(e.Amount1Out)}
 	case topics[market.EventPoolSync]:
 		e, err := c.pair.UnpackSyncEvent(l)
 		if err != nil {
@@ -254,6 +267,39 @@ func (c *Chain) decode(l *types.Log, ev *market.Event) error {
 		ev.Sync = &market.SyncEvent{Reserve0: u256(e.Reserve0), Reserve1: u256(e.Reserve1)}
 	default:
 		return fmt.Errorf("unexpected topic %s", l.Topics[0])
+	}
+	return nil
+}
+
+// swapParties fills a swap's Origin from its transaction and, for a call to the configured
+// router, its Recipient from the call's `to` argument.
+func (c *Chain) swapParties(ctx context.Context, hash common.Hash, s *market.SwapEvent) error {
+	tx, _, err := c.cfg.Client.TransactionByHash(ctx, hash)
+	if err != nil {
+		return fmt.Errorf("evm: transaction %s: %w", hash, err)
+	}
+	from, err := types.Sender(types.LatestSignerForChainID(tx.ChainId()), tx)
+	if err != nil {
+		return fmt.Errorf("evm: sender of %s: %w", hash, err)
+	}
+	s.Origin = from
+	if c.cfg.Router == (common.Address{}) || tx.To() == nil || *tx.To() != c.cfg.Router || len(tx.Data()) < 4 {
+		return nil
+	}
+	m, err := c.routerABI.MethodById(tx.Data()[:4])
+	if err != nil {
+		return nil // not a swap method: keep the pair's view
+	}
+	args, err := m.Inputs.Unpack(tx.Data()[4:])
+	if err != nil {
+		return nil
+	}
+	for i, in := range m.Inputs {
+		if in.Name == "to" {
+			if to, ok := args[i].(common.Address); ok {
+				s.Recipient = to
+			}
+		}
 	}
 	return nil
 }
