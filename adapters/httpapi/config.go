@@ -1,0 +1,164 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/uptrace/bunrouter"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/curve"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/txbuild"
+)
+
+// Settings is what GET /config shows (SPEC 2.12) besides platform.rateLimit, which comes from
+// Config.Policy so that the number shown is the number enforced.
+type Settings struct {
+	// ChainID defaults to the market builder's chain; another value is a configuration error.
+	ChainID uint64
+	// Tiers are the daily launch caps per subscription tier.
+	Tiers Tiers
+	// Fees are the basis points new launches get.
+	Fees Fees
+	// Contracts default to the market builder's factory, router and WETH (PoolFactory has no
+	// default); a value that differs from the builder's is a configuration error.
+	Contracts Contracts
+	// QuoteAssets are the pairing assets a launch may choose; the zero address is native ETH.
+	QuoteAssets []market.Asset
+}
+
+// Tiers holds the subscription tiers of SPEC 8.
+type Tiers struct {
+	Free, Pro Tier
+}
+
+// Tier is one subscription tier.
+type Tier struct {
+	LaunchesPerDay int
+}
+
+// Fees are basis points (10,000 = 100%).
+type Fees struct {
+	// CurveBps is the trading fee on the curve, CreatorShareBps the creator's share of it.
+	CurveBps, CreatorShareBps uint16
+	// PoolBps is the graduated pool's swap fee.
+	PoolBps uint16
+}
+
+// Contracts are the addresses a client composes transactions against.
+type Contracts struct {
+	Factory, Router, WETH, PoolFactory common.Address
+}
+
+// complete fills defaults from the builder's configuration and checks the rest.
+func (st *Settings) complete(b txbuild.Config) error {
+	if st.ChainID == 0 {
+		st.ChainID = b.ChainID
+	}
+	if st.ChainID != b.ChainID {
+		return fmt.Errorf("chain id %d differs from the market builder's %d", st.ChainID, b.ChainID)
+	}
+	for _, c := range []struct {
+		name      string
+		v         *common.Address
+		fromBuild common.Address
+	}{{"factory", &st.Contracts.Factory, b.Factory}, {"router", &st.Contracts.Router, b.Router}, {"weth", &st.Contracts.WETH, b.WETH}} {
+		if *c.v == (common.Address{}) {
+			*c.v = c.fromBuild
+		}
+		if *c.v != c.fromBuild {
+			return fmt.Errorf("%s %s differs from the market builder's %s", c.name, c.v.Hex(), c.fromBuild.Hex())
+		}
+	}
+	switch {
+	case st.Tiers.Free.LaunchesPerDay < 0 || st.Tiers.Pro.LaunchesPerDay < 0:
+		return errors.New("launches per day must not be negative")
+	case st.Fees.CurveBps > curve.MaxFeeBps || st.Fees.PoolBps > curve.MaxFeeBps:
+		return fmt.Errorf("fees above %d bps", curve.MaxFeeBps)
+	case st.Fees.CreatorShareBps > curve.BPS:
+		return fmt.Errorf("creator share above %d bps", curve.BPS)
+	}
+	for _, a := range st.QuoteAssets {
+		if a.Decimals > curvekit.MaxDecimals {
+			return fmt.Errorf("quote asset %s: %d decimals above %d", a.Address.Hex(), a.Decimals, curvekit.MaxDecimals)
+		}
+	}
+	return nil
+}
+
+type configJSON struct {
+	ChainID      uint64           `json:"chainId"`
+	Platform     platformJSON     `json:"platform"`
+	Subscription subscriptionJSON `json:"subscription"`
+	Fees         feesJSON         `json:"fees"`
+	Contracts    contractsJSON    `json:"contracts"`
+	QuoteAssets  []assetJSON      `json:"quoteAssets"`
+}
+
+type platformJSON struct {
+	RateLimit rateLimitJSON `json:"rateLimit"`
+}
+
+type rateLimitJSON struct {
+	Requests      int   `json:"requests"`
+	WindowSeconds int64 `json:"windowSeconds"`
+	Burst         int   `json:"burst"`
+}
+
+type subscriptionJSON struct {
+	Tiers struct {
+		Free tierJSON `json:"free"`
+		Pro  tierJSON `json:"pro"`
+	} `json:"tiers"`
+}
+
+type tierJSON struct {
+	LaunchesPerDay int `json:"launchesPerDay"`
+}
+
+type feesJSON struct {
+	CurveBps        uint16 `json:"curveBps"`
+	CreatorShareBps uint16 `json:"creatorShareBps"`
+	PoolBps         uint16 `json:"poolBps"`
+}
+
+type contractsJSON struct {
+	Factory     *string `json:"factory"`
+	Router      *string `json:"router"`
+	WETH        *string `json:"weth"`
+	PoolFactory *string `json:"poolFactory"`
+}
+
+// configOf is the body of GET /config; the server computes it once, as settings do not change
+// while it runs.
+func configOf(st *Settings, p auth.Policy) configJSON {
+	def := p[auth.ClassDefault].Limit
+	out := configJSON{
+		ChainID: st.ChainID,
+		Platform: platformJSON{RateLimit: rateLimitJSON{
+			Requests: def.Rate, WindowSeconds: int64(def.Period / time.Second), Burst: def.Burst,
+		}},
+		Fees: feesJSON{CurveBps: st.Fees.CurveBps, CreatorShareBps: st.Fees.CreatorShareBps, PoolBps: st.Fees.PoolBps},
+		Contracts: contractsJSON{
+			Factory: addrOrNull(st.Contracts.Factory), Router: addrOrNull(st.Contracts.Router),
+			WETH: addrOrNull(st.Contracts.WETH), PoolFactory: addrOrNull(st.Contracts.PoolFactory),
+		},
+		QuoteAssets: make([]assetJSON, len(st.QuoteAssets)),
+	}
+	out.Subscription.Tiers.Free.LaunchesPerDay = st.Tiers.Free.LaunchesPerDay
+	out.Subscription.Tiers.Pro.LaunchesPerDay = st.Tiers.Pro.LaunchesPerDay
+	for i, a := range st.QuoteAssets {
+		out.QuoteAssets[i] = assetOf(a)
+	}
+	return out
+}
+
+// GET /config
+func (s *Server) getConfig(w http.ResponseWriter, _ bunrouter.Request) error {
+	return writeJSON(w, http.StatusOK, s.config)
+}

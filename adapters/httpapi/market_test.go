@@ -1,0 +1,255 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestConfig(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	e.get(t, "/config").want(t, http.StatusOK, `{
+		"chainId": 1337,
+		"platform": {"rateLimit": {"requests": 100000, "windowSeconds": 60, "burst": 100000}},
+		"subscription": {"tiers": {"free": {"launchesPerDay": 3}, "pro": {"launchesPerDay": 50}}},
+		"fees": {"curveBps": 100, "creatorShareBps": 5000, "poolBps": 30},
+		"contracts": {
+			"factory": "0xFac7000000000000000000000000000000000001",
+			"router": "0x7e70000000000000000000000000000000000002",
+			"weth": "0xe7E7000000000000000000000000000000000003",
+			"poolFactory": "0x9f00000000000000000000000000000000000004"
+		},
+		"quoteAssets": [
+			{"address": null, "symbol": "ETH", "decimals": 18},
+			{"address": "0x7D5D000000000000000000000000000000000005", "symbol": "TUSD", "decimals": 6}
+		]
+	}`)
+}
+
+// The fixture tokens as GET /tokens/:address shows them.
+const (
+	ethTokenJSON = `{
+		"address": "0xAAaA000000000000000000000000000000000001",
+		"curve": "0xAaAa0000000000000000000000000000000000c1",
+		"creator": "0xC4Ea000000000000000000000000000000000007",
+		"name": "Frog Coin", "symbol": "FROG", "uri": "ipfs://bafyfrog", "decimals": 18,
+		"quote": {"address": null, "symbol": "ETH", "decimals": 18},
+		"phase": "curve", "pool": null,
+		"totalSupply": "1000000000",
+		"price": 2.7958993476234855e-08,
+		"marketCap": "27.958993476", "liquidity": "0", "volume24h": "1.1",
+		"buys24h": 1, "sells24h": 1, "progressBps": 0,
+		"reserves": {"virtualQuote": "30", "virtualToken": "1073000000", "realQuote": "0", "realToken": "793100000"},
+		"poolReserves": null,
+		"createdAt": 1799740800, "lastTradeAt": 1799999400,
+		"launchBlock": 100,
+		"launchTx": "0x0000000000000000000000000000000000000000000000000000000000000001"
+	}`
+	// marketCap "0": market.Token.MarketCap multiplies the spot price rounded down to whole
+	// base units (here 0 micro-TUSD per token), not vQ*supply/vT: a known limitation of the market package.
+	tusdTokenJSON = `{
+		"address": "0xBbbb000000000000000000000000000000000002",
+		"curve": "0xBBbB0000000000000000000000000000000000C2",
+		"creator": "0xC4Ea000000000000000000000000000000000007",
+		"name": "Dollar Dog", "symbol": "DDOG", "uri": "ipfs://bafydog", "decimals": 18,
+		"quote": {"address": "0x7D5D000000000000000000000000000000000005", "symbol": "TUSD", "decimals": 6},
+		"phase": "curve", "pool": null,
+		"totalSupply": "1000000000",
+		"price": 4.945911783100653e-08,
+		"marketCap": "0", "liquidity": "9.90099", "volume24h": "0",
+		"buys24h": 0, "sells24h": 0, "progressBps": 1164,
+		"reserves": {"virtualQuote": "39.90099", "virtualToken": "806746900.264880645818562397",
+			"realQuote": "9.90099", "realToken": "526846900.264880645818562397"},
+		"poolReserves": null,
+		"createdAt": 1799827200, "lastTradeAt": 1799827260,
+		"launchBlock": 200,
+		"launchTx": "0x0000000000000000000000000000000000000000000000000000000000000002"
+	}`
+	gradTokenJSON = `{
+		"address": "0xccCc000000000000000000000000000000000003",
+		"curve": "0xcccc0000000000000000000000000000000000c3",
+		"creator": "0xC4Ea000000000000000000000000000000000007",
+		"name": "Graduate", "symbol": "GRAD", "uri": "ipfs://bafygrad", "decimals": 18,
+		"quote": {"address": null, "symbol": "ETH", "decimals": 18},
+		"phase": "graduated", "pool": "0xccCC0000000000000000000000000000000000F3",
+		"totalSupply": "1000000000",
+		"price": 4.108264862252296e-07,
+		"marketCap": "410.826486225", "liquidity": "85", "volume24h": "0",
+		"buys24h": 0, "sells24h": 0, "progressBps": 10000,
+		"reserves": null,
+		"poolReserves": {"quote": "85", "token": "206900000"},
+		"createdAt": 1799913600, "lastTradeAt": 1799992800,
+		"launchBlock": 300,
+		"launchTx": "0x0000000000000000000000000000000000000000000000000000000000000003"
+	}`
+)
+
+func TestToken(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	for _, tc := range []struct {
+		path, want string
+	}{
+		{"/tokens/" + ethToken.Hex(), ethTokenJSON},
+		{"/tokens/" + tusdToken.Hex(), tusdTokenJSON},
+		{"/tokens/" + gradToken.Hex(), gradTokenJSON},
+		// Any case is accepted; the answer is checksummed.
+		{"/tokens/" + strings.ToLower(ethToken.Hex()), ethTokenJSON},
+		{"/tokens/0X" + strings.ToUpper(ethToken.Hex()[2:]), ethTokenJSON},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			e.get(t, tc.path).want(t, http.StatusOK, tc.want)
+		})
+	}
+}
+
+func TestTokenList(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	all := `{"tokens": [` + gradTokenJSON + `,` + tusdTokenJSON + `,` + ethTokenJSON + `], "nextCursor": null}`
+	e.get(t, "/tokens").want(t, http.StatusOK, all)
+	for _, sort := range []string{"newest", "volume24h", "marketCap", "progress"} {
+		// The fake store orders every sort newest first; what matters here is that each is accepted.
+		e.get(t, "/tokens?sort="+sort).want(t, http.StatusOK, all)
+	}
+	e.get(t, "/tokens?phase=graduated").want(t, http.StatusOK, `{"tokens": [`+gradTokenJSON+`], "nextCursor": null}`)
+	e.get(t, "/tokens?phase=curve&q=frog").want(t, http.StatusOK, `{"tokens": [`+ethTokenJSON+`], "nextCursor": null}`)
+	e.get(t, "/tokens?q=nothing-like-it").want(t, http.StatusOK, `{"tokens": [], "nextCursor": null}`)
+
+	// Paging: two, then the last one.
+	e.get(t, "/tokens?limit=2").want(t, http.StatusOK, `{"tokens": [`+gradTokenJSON+`,`+tusdTokenJSON+`], "nextCursor": "newest:2"}`)
+	e.get(t, "/tokens?limit=2&cursor=newest:2").want(t, http.StatusOK, `{"tokens": [`+ethTokenJSON+`], "nextCursor": null}`)
+	e.get(t, "/tokens?limit=100").want(t, http.StatusOK, all)
+
+	for _, tc := range []struct{ query, message string }{
+		{"sort=oldest", "sort must be one of newest, volume24h, marketCap, progress"},
+		{"sort=", "sort must be one of newest, volume24h, marketCap, progress"},
+		{"phase=pool", "phase must be curve or graduated"},
+		{"phase=", "phase must be curve or graduated"},
+		{"limit=0", "limit must be an integer from 1 to 100"},
+		{"limit=101", "limit must be an integer from 1 to 100"},
+		{"limit=-1", "limit must be an integer from 1 to 100"},
+		{"limit=%2B5", "limit must be an integer from 1 to 100"},
+		{"limit=ten", "limit must be an integer from 1 to 100"},
+		{"limit=1e1", "limit must be an integer from 1 to 100"},
+		{"limit=10&limit=20", "limit given more than once"},
+		{"q=" + strings.Repeat("a", 101), "q must be at most 100 bytes"},
+		{"cursor=bogus", "unknown cursor"},
+		{"q=%zz", "malformed query string"},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			e.get(t, "/tokens?"+tc.query).want(t, http.StatusBadRequest, `{"statusCode": 400, "message": "`+tc.message+`"}`)
+		})
+	}
+}
+
+func TestTrades(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	base := "/tokens/" + ethToken.Hex() + "/trades"
+	sell := `{"txHash": "0x000000000000000000000000000000000000000000000000000000000001d8aa", "logIndex": 2,
+		"block": 121, "time": 1799999400, "side": "sell", "venue": "curve",
+		"trader": "0x7ade000000000000000000000000000000000008", "recipient": "0x7ade000000000000000000000000000000000008",
+		"quoteAmount": "0.1", "tokenAmount": "3000000", "fee": "0.001", "creatorFee": "0.0005", "refund": "0",
+		"price": 3.3333333333333334e-08}`
+	buy := `{"txHash": "0x000000000000000000000000000000000000000000000000000000000001d4c4", "logIndex": 4,
+		"block": 120, "time": 1799996400, "side": "buy", "venue": "curve",
+		"trader": "0x7ade000000000000000000000000000000000008", "recipient": "0x7ade000000000000000000000000000000000008",
+		"quoteAmount": "1", "tokenAmount": "30000000", "fee": "0.01", "creatorFee": "0.005", "refund": "0",
+		"price": 3.3333333333333334e-08}`
+	old := `{"txHash": "0x000000000000000000000000000000000000000000000000000000000001adb1", "logIndex": 1,
+		"block": 110, "time": 1799827200, "side": "buy", "venue": "curve",
+		"trader": "0x7ade000000000000000000000000000000000008", "recipient": "0x7ade000000000000000000000000000000000008",
+		"quoteAmount": "2", "tokenAmount": "60000000", "fee": "0.02", "creatorFee": "0.01", "refund": "0",
+		"price": 3.3333333333333334e-08}`
+	e.get(t, base).want(t, http.StatusOK, `{"trades": [`+sell+`,`+buy+`,`+old+`], "nextCursor": null}`)
+	e.get(t, base+"?limit=2").want(t, http.StatusOK, `{"trades": [`+sell+`,`+buy+`], "nextCursor": "trades:2"}`)
+	e.get(t, base+"?limit=2&cursor=trades:2").want(t, http.StatusOK, `{"trades": [`+old+`], "nextCursor": null}`)
+	e.get(t, "/tokens/"+tusdToken.Hex()+"/trades").want(t, http.StatusOK, `{"trades": [], "nextCursor": null}`)
+
+	for _, tc := range []struct{ query, message string }{
+		{"limit=0", "limit must be an integer from 1 to 100"},
+		{"limit=101", "limit must be an integer from 1 to 100"},
+		{"cursor=nope", "unknown cursor"},
+		{"cursor=a&cursor=b", "cursor given more than once"},
+	} {
+		e.get(t, base+"?"+tc.query).want(t, http.StatusBadRequest, `{"statusCode": 400, "message": "`+tc.message+`"}`)
+	}
+}
+
+func TestCandles(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	base := "/tokens/" + ethToken.Hex() + "/candles"
+	const p = `3.3333333333333334e-08`
+	flat := func(at string) string {
+		return `{"time": ` + at + `, "open": ` + p + `, "high": ` + p + `, "low": ` + p + `, "close": ` + p + `, "volume": "0", "trades": 0}`
+	}
+	// The last three hours: a quiet bucket flat at the previous close (the trade two days ago),
+	// the bucket with two trades, and the current one. History exists before, so prev is set.
+	e.get(t, base+"?res=1h&limit=3").want(t, http.StatusOK, `{
+		"resolution": "1h", "from": 1799992800, "to": 1800000000,
+		"bars": [`+flat("1799992800")+`,
+			{"time": 1799996400, "open": `+p+`, "high": `+p+`, "low": `+p+`, "close": `+p+`, "volume": "1.1", "trades": 2},
+			`+flat("1800000000")+`],
+		"prev": 1799989200, "noData": false}`)
+
+	// The same window by from and to.
+	e.get(t, base+"?res=1h&from=1799992800&to=1800000000").want(t, http.StatusOK, `{
+		"resolution": "1h", "from": 1799992800, "to": 1800000000,
+		"bars": [`+flat("1799992800")+`,
+			{"time": 1799996400, "open": `+p+`, "high": `+p+`, "low": `+p+`, "close": `+p+`, "volume": "1.1", "trades": 2},
+			`+flat("1800000000")+`],
+		"prev": 1799989200, "noData": false}`)
+
+	// Before the first trade there is nothing, and nothing before that either.
+	e.get(t, base+"?res=1d&from=1799000000&to=1799700000").want(t, http.StatusOK, `{
+		"resolution": "1d", "from": 1798934400, "to": 1799625600, "bars": [], "prev": null, "noData": true}`)
+
+	// A token without trades has no history at all; the default resolution is 5m.
+	e.get(t, "/tokens/"+tusdToken.Hex()+"/candles?limit=2").want(t, http.StatusOK, `{
+		"resolution": "5m", "from": 1799999700, "to": 1800000000, "bars": [], "prev": null, "noData": true}`)
+
+	// At most 1000 bars by default.
+	var s struct {
+		Bars []struct{ Time int64 }
+	}
+	e.get(t, base+"?res=1m").decode(t, &s)
+	if len(s.Bars) != 1000 || s.Bars[999].Time != 1800000000 || s.Bars[0].Time != 1800000000-999*60 {
+		t.Errorf("default window: %d bars from %d", len(s.Bars), s.Bars[0].Time)
+	}
+
+	for _, tc := range []struct{ query, message string }{
+		{"res=2m", "res must be one of 1m, 5m, 15m, 1h, 4h, 1d"},
+		{"res=", "res must be one of 1m, 5m, 15m, 1h, 4h, 1d"},
+		{"res=5M", "res must be one of 1m, 5m, 15m, 1h, 4h, 1d"},
+		{"limit=1001", "limit must be an integer from 1 to 1000"},
+		{"limit=0", "limit must be an integer from 1 to 1000"},
+		{"from=abc", "from must be an integer from 1 to 1000000000000"},
+		{"from=-5", "from must be an integer from 1 to 1000000000000"},
+		{"to=1.5", "to must be an integer from 1 to 1000000000000"},
+		{"from=1800000000&to=1799999999", "from must not be after to"},
+		{"from=1900000000", "from is after to"},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			e.get(t, base+"?"+tc.query).want(t, http.StatusBadRequest, `{"statusCode": 400, "message": "`+tc.message+`"}`)
+		})
+	}
+}
+
+func TestStats(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	e.get(t, "/tokens/"+ethToken.Hex()+"/stats").want(t, http.StatusOK, `{
+		"token": "0xAAaA000000000000000000000000000000000001", "phase": "curve",
+		"price": 2.7958993476234855e-08, "price24hAgo": 3.3333333333333334e-08, "change24h": -0.16123019571295438,
+		"volume24h": "1.1", "buys24h": 1, "sells24h": 1, "trades24h": 2,
+		"marketCap": "27.958993476", "liquidity": "0", "progressBps": 0}`)
+	// A young token without trades compares with its opening price.
+	e.get(t, "/tokens/"+gradToken.Hex()+"/stats").want(t, http.StatusOK, `{
+		"token": "0xccCc000000000000000000000000000000000003", "phase": "graduated",
+		"price": 4.108264862252296e-07, "price24hAgo": 2.7958993476234855e-08, "change24h": 13.693893990655713,
+		"volume24h": "0", "buys24h": 0, "sells24h": 0, "trades24h": 0,
+		"marketCap": "410.826486225", "liquidity": "85", "progressBps": 10000}`)
+}

@@ -1,0 +1,65 @@
+package httpapi
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"regexp"
+
+	"github.com/uptrace/bunrouter"
+
+	"github.com/curvekit/curvekit/auth"
+)
+
+// limit wraps a route of the given class in its rate limit. The rule is looked up once, here:
+// an exempt class gets no wrapper at all. A throttled caller gets 429 (without Retry-After, per
+// SPEC section 7). When the limiter cannot decide, a fail-closed class answers 503 and any other
+// class lets the request through.
+func (s *Server) limit(class auth.Class, next bunrouter.HandlerFunc) bunrouter.HandlerFunc {
+	rule, throttled := s.cfg.Policy.Lookup(class)
+	if !throttled {
+		return next
+	}
+	return func(w http.ResponseWriter, req bunrouter.Request) error {
+		d, err := s.cfg.Limiter.Allow(req.Context(), class.Key(s.subject(req.Request)), rule.Limit)
+		switch {
+		case err != nil && req.Context().Err() != nil:
+			return nil // the client has gone; nobody reads an answer
+		case err != nil && rule.FailClosed:
+			s.log.ErrorContext(req.Context(), "httpapi: rate limiter failed; failing closed",
+				slog.String("class", string(class)), slog.Any("error", err))
+			writeError(w, http.StatusServiceUnavailable, "service temporarily unavailable; retry later")
+			return nil
+		case err != nil:
+			s.log.WarnContext(req.Context(), "httpapi: rate limiter failed; failing open",
+				slog.String("class", string(class)), slog.Any("error", err))
+		case !d.Allowed:
+			writeError(w, http.StatusTooManyRequests, "too many requests; slow down and retry later")
+			return nil
+		}
+		return next(w, req)
+	}
+}
+
+// apiKeyShape is the form of an API key (SPEC 2.3): svc_ and 24 random bytes in hex.
+var apiKeyShape = regexp.MustCompile(`^svc_[0-9a-f]{48}$`)
+
+// subject identifies the caller a limit counts against: the API key when the request carries a
+// well-formed one (by its SHA-256, never the raw key), else the client IP. An IPv6 client is
+// counted by its /64, the block a single host can draw new addresses from at will.
+func (s *Server) subject(r *http.Request) string {
+	if k := r.Header.Get("X-API-Key"); apiKeyShape.MatchString(k) {
+		sum := sha256.Sum256([]byte(k))
+		return "key:" + hex.EncodeToString(sum[:])
+	}
+	ip := clientIP(r, s.cfg.TrustedProxies)
+	switch {
+	case !ip.IsValid():
+		return "ip:unknown"
+	case ip.Is6():
+		return "ip:" + netip.PrefixFrom(ip, 64).Masked().String()
+	}
+	return "ip:" + ip.String()
+}

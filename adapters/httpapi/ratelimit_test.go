@@ -1,0 +1,252 @@
+package httpapi
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/uptrace/bunrouter"
+
+	"github.com/curvekit/curvekit/auth"
+)
+
+const throttled = `{"statusCode": 429, "message": "too many requests; slow down and retry later"}`
+
+// classTight is a class of the test routes with its own small limit.
+const classTight auth.Class = "test-tight"
+
+// testRoutes mounts one route per kind of class: exempt, its own class (fail open) and a
+// fail-closed class.
+func testRoutes() []group {
+	ok := func(w http.ResponseWriter, _ bunrouter.Request) error {
+		return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	}
+	return []group{{prefix: "/test", routes: []route{
+		{http.MethodGet, "/exempt", auth.ClassExempt, ok},
+		{http.MethodGet, "/tight", classTight, ok},
+		{http.MethodGet, "/signing", auth.ClassSigning, ok},
+	}}}
+}
+
+func policy(defaultN int) auth.Policy {
+	p := auth.DefaultPolicy(auth.Every(defaultN, time.Hour))
+	p[classTight] = auth.Rule{Limit: auth.Every(2, time.Hour)}
+	return p
+}
+
+// 200 concurrent requests against a default limit of N admit exactly N.
+func TestRateLimitConcurrent(t *testing.T) {
+	t.Parallel()
+	const n, callers = 37, 200
+	e := newEnv(t, envOptions{policy: policy(n)})
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: callers}}
+	defer client.CloseIdleConnections()
+
+	var (
+		wg      sync.WaitGroup
+		start   = make(chan struct{})
+		mu      sync.Mutex
+		byCode  = map[int]int{}
+		bodies  = map[string]int{}
+		retries int
+	)
+	for i := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			path := []string{"/config", "/tokens", "/tokens/" + ethToken.Hex() + "/stats"}[i%3]
+			res, err := client.Get(e.srv.URL + path)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			mu.Lock()
+			defer mu.Unlock()
+			byCode[res.StatusCode]++
+			if res.StatusCode == http.StatusTooManyRequests {
+				bodies[strings.TrimSpace(string(b))]++
+			}
+			if res.Header.Get("Retry-After") != "" {
+				retries++
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if diff := cmp.Diff(map[int]int{http.StatusOK: n, http.StatusTooManyRequests: callers - n}, byCode); diff != "" {
+		t.Errorf("status counts (-want +got):\n%s", diff)
+	}
+	want := `{"statusCode":429,"message":"too many requests; slow down and retry later"}`
+	if diff := cmp.Diff(map[string]int{want: callers - n}, bodies); diff != "" {
+		t.Errorf("429 bodies (-want +got):\n%s", diff)
+	}
+	if retries != 0 {
+		t.Errorf("%d responses carry Retry-After; the spec defines none", retries)
+	}
+}
+
+func TestRateLimitClasses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{policy: policy(3), extra: testRoutes()})
+
+	// An exempt route is never throttled and never asks the limiter.
+	for range 20 {
+		e.get(t, "/test/exempt").want(t, http.StatusOK, `{"ok": true}`)
+	}
+	for _, k := range e.limiter.seen() {
+		t.Errorf("the limiter was asked about %q for an exempt route", k)
+	}
+
+	// Each class has its own bucket: spending the tight class leaves the default one alone.
+	e.get(t, "/test/tight").want(t, http.StatusOK, `{"ok": true}`)
+	e.get(t, "/test/tight").want(t, http.StatusOK, `{"ok": true}`)
+	e.get(t, "/test/tight").want(t, http.StatusTooManyRequests, throttled)
+	for range 3 {
+		e.get(t, "/config").decode(t, new(configJSON))
+	}
+	e.get(t, "/config").want(t, http.StatusTooManyRequests, throttled)
+	// ... and the default bucket is shared by the routes of the class.
+	e.get(t, "/tokens").want(t, http.StatusTooManyRequests, throttled)
+	// The exempt route still answers.
+	e.get(t, "/test/exempt").want(t, http.StatusOK, `{"ok": true}`)
+
+	want := []string{"test-tight:ip:127.0.0.1", "test-tight:ip:127.0.0.1", "test-tight:ip:127.0.0.1",
+		"default:ip:127.0.0.1", "default:ip:127.0.0.1", "default:ip:127.0.0.1", "default:ip:127.0.0.1", "default:ip:127.0.0.1"}
+	if diff := cmp.Diff(want, e.limiter.seen()); diff != "" {
+		t.Errorf("limiter keys (-want +got):\n%s", diff)
+	}
+}
+
+// Unknown routes and wrong methods are not endpoints and cost nothing.
+func TestRateLimitSkipsMisses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{policy: policy(1)})
+	e.get(t, "/nope")
+	e.do(t, http.MethodPost, "/config", "")
+	e.do(t, http.MethodPost, "/tokens/"+ethToken.Hex()+"/quote", "")
+	if got := e.limiter.seen(); len(got) != 0 {
+		t.Errorf("limiter asked about %q", got)
+	}
+}
+
+func TestRateLimitAPIKey(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{policy: policy(2)})
+	keyA := "svc_" + strings.Repeat("a1", 24)
+	keyB := "svc_" + strings.Repeat("b2", 24)
+	for range 2 {
+		e.get(t, "/config", "X-API-Key", keyA).decode(t, new(configJSON))
+	}
+	e.get(t, "/config", "X-API-Key", keyA).want(t, http.StatusTooManyRequests, throttled)
+	// Another key, and the caller's IP, have buckets of their own.
+	e.get(t, "/config", "X-API-Key", keyB).decode(t, new(configJSON))
+	e.get(t, "/config").decode(t, new(configJSON))
+	// A value that is not an API key at all is counted by IP: junk in the header buys nothing.
+	e.get(t, "/config", "X-API-Key", "let-me-in").decode(t, new(configJSON))
+	e.get(t, "/config", "X-API-Key", "let-me-in-again").want(t, http.StatusTooManyRequests, throttled)
+
+	sum := func(k string) string {
+		h := sha256.Sum256([]byte(k))
+		return "default:key:" + hex.EncodeToString(h[:])
+	}
+	a, b, ip := sum(keyA), sum(keyB), "default:ip:127.0.0.1"
+	if diff := cmp.Diff([]string{a, a, a, b, ip, ip, ip}, e.limiter.seen()); diff != "" {
+		t.Errorf("limiter keys (-want +got):\n%s", diff)
+	}
+}
+
+// A proxy's X-Forwarded-For is believed only when the proxy is trusted.
+func TestRateLimitForwardedFor(t *testing.T) {
+	t.Parallel()
+	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
+	for _, tc := range []struct {
+		name    string
+		proxies []netip.Prefix
+		xff     []string
+		want    string
+	}{
+		{"untrusted peer: the header is ignored", nil, []string{"203.0.113.7"}, "default:ip:127.0.0.1"},
+		{"trusted proxy", loopback, []string{"203.0.113.7"}, "default:ip:203.0.113.7"},
+		{"spoofed entries left of the proxy's are skipped", loopback, []string{"6.6.6.6, 203.0.113.7"}, "default:ip:203.0.113.7"},
+		{"trusted hops are skipped", loopback, []string{"203.0.113.7, 127.0.0.9"}, "default:ip:203.0.113.7"},
+		{"several headers read as one list", loopback, []string{"6.6.6.6", "203.0.113.7"}, "default:ip:203.0.113.7"},
+		{"no header", loopback, nil, "default:ip:127.0.0.1"},
+		{"IPv6 client counted by its /64", loopback, []string{"2001:db8:1:2:3:4:5:6"}, "default:ip:2001:db8:1:2::/64"},
+		{"mapped client unmapped", loopback, []string{"::ffff:203.0.113.7"}, "default:ip:203.0.113.7"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, envOptions{proxies: tc.proxies})
+			h := []string{}
+			for _, v := range tc.xff {
+				h = append(h, "X-Forwarded-For", v)
+			}
+			e.get(t, "/config", h...).decode(t, new(configJSON))
+			if diff := cmp.Diff([]string{tc.want}, e.limiter.seen()); diff != "" {
+				t.Errorf("limiter keys (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A dual-stack listener reports an IPv4 peer as ::ffff:a.b.c.d; it must still match IPv4
+// prefixes and count as the IPv4 address. The wrapper plays the listener's part in front of the
+// API, over a real socket.
+func TestRateLimitMappedRemoteAddr(t *testing.T) {
+	t.Parallel()
+	mapped := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r.RemoteAddr = "[::ffff:10.1.2.3]:40000"
+			h.ServeHTTP(w, r)
+		})
+	}
+	for _, tc := range []struct {
+		name    string
+		proxies []netip.Prefix
+		want    string
+	}{
+		{"mapped peer counted as IPv4", nil, "default:ip:10.1.2.3"},
+		{"mapped peer matches an IPv4 proxy prefix", []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}, "default:ip:198.51.100.4"},
+		{"an IPv4-mapped prefix is normalized", []netip.Prefix{netip.MustParsePrefix("::ffff:10.1.0.0/112")}, "default:ip:198.51.100.4"},
+		{"other prefixes do not match", []netip.Prefix{netip.MustParsePrefix("10.9.0.0/16")}, "default:ip:10.1.2.3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, envOptions{proxies: tc.proxies, wrap: mapped})
+			e.get(t, "/config", "X-Forwarded-For", "198.51.100.4").decode(t, new(configJSON))
+			if diff := cmp.Diff([]string{tc.want}, e.limiter.seen()); diff != "" {
+				t.Errorf("limiter keys (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// When the limiter cannot decide, each class fails the way its rule says.
+func TestRateLimitLimiterDown(t *testing.T) {
+	t.Parallel()
+	lim := newCountLimiter()
+	lim.fails = errors.New("redis: connection refused")
+	e := newEnv(t, envOptions{policy: policy(1), extra: testRoutes(), limiter: lim})
+	// The default class fails open...
+	for range 3 {
+		e.get(t, "/config").decode(t, new(configJSON))
+	}
+	e.get(t, "/test/tight").want(t, http.StatusOK, `{"ok": true}`)
+	// ... the signing class fails closed.
+	e.get(t, "/test/signing").want(t, http.StatusServiceUnavailable,
+		`{"statusCode": 503, "message": "service temporarily unavailable; retry later"}`)
+	if logs := e.logs.String(); !strings.Contains(logs, "failing open") || !strings.Contains(logs, "failing closed") {
+		t.Errorf("limiter failures are not logged: %s", logs)
+	}
+}

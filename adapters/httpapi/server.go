@@ -1,0 +1,92 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/market"
+)
+
+// Config configures a Server.
+type Config struct {
+	// Market serves the token, quote, build, trade, candle and stats endpoints. Required.
+	Market *market.Service
+	// Limiter counts requests per rate-limit class and caller. Required.
+	Limiter auth.Limiter
+	// Policy maps each class to its limit and says whether a class fails open or closed when the
+	// Limiter errors (auth.DefaultPolicy gives SPEC section 8). Its ClassDefault limit is the
+	// platform.rateLimit that GET /config shows, so its period must be whole seconds.
+	Policy auth.Policy
+	// TrustedProxies are the peers whose X-Forwarded-For is believed (see clientIP). Empty: the
+	// TCP peer is the client.
+	TrustedProxies []netip.Prefix
+	// Settings is what GET /config shows beyond the rate limit.
+	Settings Settings
+	// Logger receives server-side errors (a client only sees a generic message); default
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+func (c *Config) validate() error {
+	if c.Market == nil {
+		return errors.New("httpapi: Market is required")
+	}
+	if c.Limiter == nil {
+		return errors.New("httpapi: Limiter is required")
+	}
+	if err := c.Policy.Validate(); err != nil {
+		return fmt.Errorf("httpapi: policy: %w", err)
+	}
+	if p := c.Policy[auth.ClassDefault].Limit.Period; p%time.Second != 0 {
+		// GET /config serves the default limit as requests per window in whole seconds.
+		return fmt.Errorf("httpapi: policy: default period %v is not a whole number of seconds", p)
+	}
+	proxies := make([]netip.Prefix, len(c.TrustedProxies))
+	for i, p := range c.TrustedProxies {
+		if !p.IsValid() {
+			return fmt.Errorf("httpapi: trusted proxy %d is not a valid prefix", i)
+		}
+		proxies[i] = normalizePrefix(p)
+	}
+	c.TrustedProxies = proxies
+	if err := c.Settings.complete(c.Market.Builder().Config()); err != nil {
+		return fmt.Errorf("httpapi: settings: %w", err)
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return nil
+}
+
+// Server is the HTTP API. It is safe for concurrent use.
+type Server struct {
+	cfg       Config
+	log       *slog.Logger
+	endpoints []endpoint
+	config    configJSON
+	handler   http.Handler
+}
+
+// New returns a Server for cfg.
+func New(cfg Config) (*Server, error) {
+	return newServer(cfg, nil)
+}
+
+// newServer builds a Server with extra route groups after the API's own; tests use it to mount
+// routes of other rate-limit classes.
+func newServer(cfg Config, extra []group) (*Server, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, config: configOf(&cfg.Settings, cfg.Policy)}
+	s.handler = s.register(append(s.groups(), extra...))
+	return s, nil
+}
+
+// Handler returns the http.Handler that serves the API.
+func (s *Server) Handler() http.Handler { return s.handler }

@@ -1,0 +1,205 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/txbuild"
+)
+
+// fakeStore is a hand-written market.Store over maps: enough for the handlers, which only read.
+// Its cursors are offsets ("<sort>:<n>"); the real stores' are opaque.
+type fakeStore struct {
+	mu     sync.Mutex
+	tokens map[common.Address]market.Token
+	trades map[common.Address][]market.Trade // oldest first
+	err    error                             // when set, every read fails with it
+}
+
+var _ market.Store = (*fakeStore)(nil)
+
+func newFakeStore() *fakeStore {
+	return &fakeStore{tokens: map[common.Address]market.Token{}, trades: map[common.Address][]market.Trade{}}
+}
+
+func (s *fakeStore) add(t market.Token, trades ...market.Trade) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokens[t.Address] = t
+	s.trades[t.Address] = append(s.trades[t.Address], trades...)
+}
+
+func (s *fakeStore) Bind(context.Context, market.ChainInfo) error { return nil }
+func (s *fakeStore) Reset(context.Context) error                  { return nil }
+func (s *fakeStore) Cursor(context.Context) (market.Cursor, error) {
+	return market.Cursor{}, nil
+}
+func (s *fakeStore) Apply(context.Context, *market.Batch) error {
+	return fmt.Errorf("fakeStore: Apply is not supported")
+}
+
+func (s *fakeStore) Token(_ context.Context, addr common.Address) (market.Token, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return market.Token{}, s.err
+	}
+	t, ok := s.tokens[addr]
+	if !ok {
+		return market.Token{}, curvekit.ErrNotFound
+	}
+	return t, nil
+}
+
+func limitOf(n int) int {
+	if n <= 0 {
+		return market.DefaultLimit
+	}
+	return min(n, market.MaxLimit)
+}
+
+// offset reads a "<scope>:<n>" cursor.
+func offset(cursor, scope string) (int, error) {
+	if cursor == "" {
+		return 0, nil
+	}
+	rest, ok := strings.CutPrefix(cursor, scope+":")
+	n, err := strconv.Atoi(rest)
+	if !ok || err != nil || n < 0 {
+		return 0, fmt.Errorf("%w: unknown cursor", curvekit.ErrInvalid)
+	}
+	return n, nil
+}
+
+func page[T any](all []T, start, limit int, scope string) ([]T, string) {
+	if start >= len(all) {
+		return []T{}, ""
+	}
+	end := min(start+limit, len(all))
+	next := ""
+	if end < len(all) {
+		next = scope + ":" + strconv.Itoa(end)
+	}
+	return all[start:end], next
+}
+
+func (s *fakeStore) Tokens(_ context.Context, q market.TokenQuery) (market.TokenPage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return market.TokenPage{}, s.err
+	}
+	sort := q.Sort
+	if sort == "" {
+		sort = market.SortNewest
+	}
+	start, err := offset(q.Cursor, string(sort))
+	if err != nil {
+		return market.TokenPage{}, err
+	}
+	var all []market.Token
+	for _, t := range s.tokens {
+		if q.Phase != "" && t.Phase() != q.Phase {
+			continue
+		}
+		if q.Search != "" && !strings.Contains(strings.ToLower(t.Name+" "+t.Symbol), strings.ToLower(q.Search)) {
+			continue
+		}
+		all = append(all, t)
+	}
+	// Only newest order is modelled; the handlers pass the sort through untouched.
+	slices.SortFunc(all, func(a, b market.Token) int {
+		if a.LaunchBlock != b.LaunchBlock {
+			return int(b.LaunchBlock) - int(a.LaunchBlock)
+		}
+		return int(b.LaunchLog) - int(a.LaunchLog)
+	})
+	toks, next := page(all, start, limitOf(q.Limit), string(sort))
+	return market.TokenPage{Tokens: toks, Next: next}, nil
+}
+
+func (s *fakeStore) Trades(_ context.Context, q market.TradeQuery) (market.TradePage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.tokens[q.Token]; !ok {
+		return market.TradePage{}, curvekit.ErrNotFound
+	}
+	start, err := offset(q.Cursor, "trades")
+	if err != nil {
+		return market.TradePage{}, err
+	}
+	all := slices.Clone(s.trades[q.Token])
+	slices.Reverse(all)
+	trades, next := page(all, start, limitOf(q.Limit), "trades")
+	return market.TradePage{Trades: trades, Next: next}, nil
+}
+
+func (s *fakeStore) TradesBetween(_ context.Context, q market.RangeQuery) (market.RangeResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.tokens[q.Token]; !ok {
+		return market.RangeResult{}, curvekit.ErrNotFound
+	}
+	if q.To < q.From {
+		return market.RangeResult{}, fmt.Errorf("%w: to before from", curvekit.ErrInvalid)
+	}
+	var r market.RangeResult
+	for _, tr := range s.trades[q.Token] {
+		switch {
+		case tr.Time < q.From:
+			before := tr
+			r.Before = &before
+		case tr.Time < q.To:
+			r.Trades = append(r.Trades, tr)
+		}
+	}
+	return r, nil
+}
+
+func (s *fakeStore) Activity(_ context.Context, tokens []common.Address, since int64) (map[common.Address]market.Activity, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[common.Address]market.Activity{}
+	for _, addr := range tokens {
+		for _, tr := range s.trades[addr] {
+			if tr.Time < since {
+				continue
+			}
+			a := out[addr]
+			a.Volume.Add(&a.Volume, &tr.QuoteAmount)
+			if tr.Side == market.Buy {
+				a.Buys++
+			} else {
+				a.Sells++
+			}
+			out[addr] = a
+		}
+	}
+	return out, nil
+}
+
+// fakeWallets reports a fixed allowance and gas estimate, so builds show their approval step and
+// gas field.
+type fakeWallets struct {
+	allowance uint256.Int
+	gas       uint64
+}
+
+var _ market.Wallets = (*fakeWallets)(nil)
+
+func (w *fakeWallets) Allowance(context.Context, common.Address, common.Address, common.Address) (uint256.Int, error) {
+	return w.allowance, nil
+}
+
+func (w *fakeWallets) EstimateGas(context.Context, *txbuild.Tx) (uint64, error) {
+	return w.gas, nil
+}

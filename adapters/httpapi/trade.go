@@ -1,0 +1,289 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+	"github.com/uptrace/bunrouter"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/txbuild"
+)
+
+// The quote and build-tx endpoints answer a request they cannot serve with {error} and status
+// 200 (SPEC 4.4); only a malformed path address (400) and an unknown token (404) are errors.
+// They check in this order: the path, then what can be checked without the token (the type, the
+// body's shape, slippage, recipient), then the token's existence, then the amount against the
+// token's decimals and reserves.
+
+// maxBodyBytes bounds a build-tx body; a real one is under 300 bytes.
+const maxBodyBytes = 16 << 10
+
+// invalid is a validation failure answered as {error} with status 200.
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", curvekit.ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// tradeResult answers a service error of quote or build-tx: validation failures as {error},
+// an unknown token as 404, anything else as a 500.
+func tradeResult(w http.ResponseWriter, err error) error {
+	switch {
+	case errors.Is(err, curvekit.ErrInvalid):
+		return writeValidation(w, err)
+	case errors.Is(err, curvekit.ErrNotFound):
+		return &httpError{status: http.StatusNotFound, message: "token not found"}
+	}
+	return err
+}
+
+func parseSide(s string) (curvekit.Side, error) {
+	switch curvekit.Side(s) {
+	case curvekit.Buy, curvekit.Sell:
+		return curvekit.Side(s), nil
+	}
+	return "", invalid("type must be buy or sell")
+}
+
+// GET /tokens/:address/quote
+func (s *Server) getQuote(w http.ResponseWriter, req bunrouter.Request) error {
+	addr, err := tokenAddress(req)
+	if err != nil {
+		return err
+	}
+	side, amt, err := quoteParams(req)
+	if err != nil {
+		return tradeResult(w, err)
+	}
+	res, err := s.cfg.Market.Quote(req.Context(), addr, side, amt)
+	if err != nil {
+		return tradeResult(w, err)
+	}
+	return writeJSON(w, http.StatusOK, quoteOf(&res.Token, &res.Quote))
+}
+
+func quoteParams(req bunrouter.Request) (curvekit.Side, string, error) {
+	q, err := newQuery(req.URL)
+	if err != nil {
+		return "", "", invalid("%s", err)
+	}
+	typ, err := q.str("type", string(curvekit.Buy))
+	if err != nil {
+		return "", "", invalid("%s", err)
+	}
+	side, err := parseSide(typ)
+	if err != nil {
+		return "", "", err
+	}
+	amt, err := q.str("amount", "1")
+	if err != nil {
+		return "", "", invalid("%s", err)
+	}
+	return side, amt, nil
+}
+
+// buildBody is the build-tx request. Fields are decoded raw so that each gets its own message:
+// a JSON number for amount is refused (it would round in most clients' float64), while slippage
+// may be a number or a string.
+type buildBody struct {
+	Type      json.RawMessage `json:"type"`
+	Amount    json.RawMessage `json:"amount"`
+	Slippage  json.RawMessage `json:"slippage"`
+	Recipient json.RawMessage `json:"recipient"`
+}
+
+// POST /tokens/:address/build-tx
+func (s *Server) buildTx(w http.ResponseWriter, req bunrouter.Request) error {
+	addr, err := tokenAddress(req)
+	if err != nil {
+		return err
+	}
+	br, err := decodeBuild(w, req.Request)
+	if err != nil {
+		return tradeResult(w, err)
+	}
+	res, err := s.cfg.Market.BuildTx(req.Context(), addr, br)
+	if err != nil {
+		return tradeResult(w, err)
+	}
+	out, err := buildOf(&res)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+func decodeBuild(w http.ResponseWriter, r *http.Request) (market.BuildRequest, error) {
+	var br market.BuildRequest
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return br, invalid("body is larger than %d bytes", maxBodyBytes)
+		}
+		return br, fmt.Errorf("httpapi: read body: %w", err)
+	}
+	var body buildBody
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil {
+		if errors.Is(err, io.EOF) {
+			return br, invalid("body must be a JSON object")
+		}
+		return br, invalid("body is not a valid JSON object: %s", jsonProblem(err))
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return br, invalid("body must hold a single JSON object")
+	}
+
+	typ, ok, err := rawString(body.Type, "type")
+	switch {
+	case err != nil:
+		return br, err
+	case !ok:
+		return br, invalid("type is required")
+	}
+	if br.Side, err = parseSide(typ); err != nil {
+		return br, err
+	}
+
+	amt, ok, err := rawString(body.Amount, "amount")
+	switch {
+	case isJSONNumber(body.Amount):
+		return br, invalid(`amount must be a string holding an exact decimal ("1.5"), not a JSON number`)
+	case err != nil:
+		return br, err
+	case !ok:
+		return br, invalid("amount is required")
+	}
+	br.Amount = amt
+
+	br.SlippageBps = txbuild.DefaultSlippageBps
+	if isJSONNumber(body.Slippage) {
+		if br.SlippageBps, err = txbuild.ParseSlippage(string(body.Slippage)); err != nil {
+			return br, slippageError(err)
+		}
+	} else if pct, ok, err := rawString(body.Slippage, "slippage"); err != nil {
+		return br, invalid("slippage must be a percentage from 0 to 50 (a number or a string)")
+	} else if ok {
+		if br.SlippageBps, err = txbuild.ParseSlippage(pct); err != nil {
+			return br, slippageError(err)
+		}
+	}
+
+	rcpt, ok, err := rawString(body.Recipient, "recipient")
+	if err != nil {
+		return br, err
+	}
+	if ok {
+		a, valid := parseAddress(rcpt)
+		switch {
+		case !valid:
+			return br, invalid("recipient must be an address: 0x followed by 40 hex digits")
+		case a == (common.Address{}):
+			return br, invalid("recipient must not be the zero address")
+		}
+		// The recipient is the sending wallet (SPEC 4.4): it signs and receives.
+		br.Wallet, br.Recipient = a, a
+	}
+	return br, nil
+}
+
+// slippageError keeps the rule in the message whatever ParseSlippage complained about.
+func slippageError(error) error {
+	return invalid("slippage must be a percentage from 0 to 50 with at most two decimals")
+}
+
+// rawString reads an optional JSON string field: ok is false when the field is absent or null,
+// and any other JSON type is a validation error.
+func rawString(raw json.RawMessage, field string) (string, bool, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", false, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false, invalid("%s must be a string", field)
+	}
+	return s, true, nil
+}
+
+func isJSONNumber(raw json.RawMessage) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	c := raw[0]
+	return c == '-' || (c >= '0' && c <= '9')
+}
+
+// jsonProblem describes a decoding failure without echoing Go type names.
+func jsonProblem(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("syntax error at byte %d", syntax.Offset)
+	case errors.As(err, &typ):
+		if typ.Field != "" {
+			return fmt.Sprintf("field %s has the wrong type", typ.Field)
+		}
+		return "want an object"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "unexpected end of input"
+	}
+	// DisallowUnknownFields reports `json: unknown field "x"`.
+	const prefix = "json: "
+	msg := err.Error()
+	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
+		return msg[len(prefix):]
+	}
+	return "malformed"
+}
+
+func buildOf(r *market.BuildResult) (buildJSON, error) {
+	_, outDecimals := inOutDecimals(&r.Token.Token, r.Quote.Side)
+	out := buildJSON{
+		ChainID: r.Plan.Tx.ChainID, Quote: quoteOf(&r.Token, &r.Quote),
+		MinAmountOut: amount(&r.MinOut, outDecimals), Deadline: r.Deadline,
+	}
+	out.To, out.Data, out.Value, out.From, out.Gas = txFields(&r.Plan.Tx)
+	if a := r.Plan.Approval; a != nil {
+		spender, amt, ok := decodeApprove(a.Data)
+		if !ok {
+			return buildJSON{}, fmt.Errorf("httpapi: approval step is not an approve call: %x", a.Data)
+		}
+		decimals := r.Token.Decimals
+		if a.To == r.Token.Quote.Address {
+			decimals = r.Token.Quote.Decimals
+		}
+		ap := &approvalJSON{ChainID: a.ChainID, Token: a.To.Hex(), Spender: spender.Hex(), Amount: amount(&amt, decimals)}
+		ap.To, ap.Data, ap.Value, ap.From, _ = txFields(a)
+		out.Approval = ap
+	}
+	return out, nil
+}
+
+// approveSelector is the selector of ERC-20 approve(address,uint256).
+var approveSelector = [4]byte{0x09, 0x5e, 0xa7, 0xb3}
+
+// decodeApprove reads spender and amount back from approve calldata, so the approval fields the
+// API reports are exactly what the wallet will sign.
+func decodeApprove(data []byte) (spender common.Address, amt uint256.Int, ok bool) {
+	if len(data) != 4+32+32 || !bytes.Equal(data[:4], approveSelector[:]) {
+		return spender, amt, false
+	}
+	word := data[4:36]
+	for _, b := range word[:12] {
+		if b != 0 {
+			return spender, amt, false
+		}
+	}
+	spender = common.BytesToAddress(word[12:])
+	amt.SetBytes32(data[36:68])
+	return spender, amt, true
+}

@@ -1,0 +1,308 @@
+package httpapi
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/candles"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/txbuild"
+)
+
+// The JSON shapes of docs/API.md. Amounts are exact decimal strings in whole units of their asset
+// (curvekit.FormatAmount); prices and ratios are display values and travel as JSON numbers.
+
+// number is a display value. A value that is not finite (a price whose reserves overflow a float)
+// is written as null rather than failing the whole response.
+type number float64
+
+func (n number) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+func amount(v *uint256.Int, decimals uint8) string { return curvekit.FormatAmount(v, decimals) }
+
+// addrOrNull writes the zero address as null (native ETH, a token without a pool).
+func addrOrNull(a common.Address) *string {
+	if a == (common.Address{}) {
+		return nil
+	}
+	s := a.Hex()
+	return &s
+}
+
+type assetJSON struct {
+	Address  *string `json:"address"`
+	Symbol   string  `json:"symbol"`
+	Decimals uint8   `json:"decimals"`
+}
+
+func assetOf(a market.Asset) assetJSON {
+	return assetJSON{Address: addrOrNull(a.Address), Symbol: a.Symbol, Decimals: a.Decimals}
+}
+
+type curveReservesJSON struct {
+	VirtualQuote string `json:"virtualQuote"`
+	VirtualToken string `json:"virtualToken"`
+	RealQuote    string `json:"realQuote"`
+	RealToken    string `json:"realToken"`
+}
+
+type poolReservesJSON struct {
+	Quote string `json:"quote"`
+	Token string `json:"token"`
+}
+
+type tokenJSON struct {
+	Address      string             `json:"address"`
+	Curve        string             `json:"curve"`
+	Creator      string             `json:"creator"`
+	Name         string             `json:"name"`
+	Symbol       string             `json:"symbol"`
+	URI          string             `json:"uri"`
+	Decimals     uint8              `json:"decimals"`
+	Quote        assetJSON          `json:"quote"`
+	Phase        market.Phase       `json:"phase"`
+	Pool         *string            `json:"pool"`
+	TotalSupply  string             `json:"totalSupply"`
+	Price        number             `json:"price"`
+	MarketCap    string             `json:"marketCap"`
+	Liquidity    string             `json:"liquidity"`
+	Volume24h    string             `json:"volume24h"`
+	Buys24h      int                `json:"buys24h"`
+	Sells24h     int                `json:"sells24h"`
+	ProgressBps  uint16             `json:"progressBps"`
+	Reserves     *curveReservesJSON `json:"reserves"`
+	PoolReserves *poolReservesJSON  `json:"poolReserves"`
+	CreatedAt    int64              `json:"createdAt"`
+	LastTradeAt  *int64             `json:"lastTradeAt"`
+	LaunchBlock  uint64             `json:"launchBlock"`
+	LaunchTx     string             `json:"launchTx"`
+}
+
+func tokenOf(v *market.View) tokenJSON {
+	qd, td := v.Quote.Decimals, v.Decimals
+	t := tokenJSON{
+		Address: v.Address.Hex(), Curve: v.Curve.Hex(), Creator: v.Creator.Hex(),
+		Name: v.Name, Symbol: v.Symbol, URI: v.URI, Decimals: td,
+		Quote: assetOf(v.Quote), Phase: v.Phase(),
+		TotalSupply: amount(&v.TotalSupply, td),
+		Price:       number(v.Price),
+		MarketCap:   amount(&v.MarketCap, qd),
+		Liquidity:   amount(&v.Liquidity, qd),
+		Volume24h:   amount(&v.Day.Volume, qd),
+		Buys24h:     v.Day.Buys, Sells24h: v.Day.Sells,
+		ProgressBps: v.ProgressBps,
+		CreatedAt:   v.CreatedAt, LaunchBlock: v.LaunchBlock, LaunchTx: v.LaunchTx.Hex(),
+	}
+	if v.State.Graduated {
+		t.Pool = addrOrNull(v.Pool)
+		t.PoolReserves = &poolReservesJSON{Quote: amount(&v.PoolReserveQuote, qd), Token: amount(&v.PoolReserveToken, td)}
+	} else {
+		t.Reserves = &curveReservesJSON{
+			VirtualQuote: amount(&v.State.VirtualQuote, qd), VirtualToken: amount(&v.State.VirtualToken, td),
+			RealQuote: amount(&v.State.RealQuote, qd), RealToken: amount(&v.State.RealToken, td),
+		}
+	}
+	if v.LastTradeAt != 0 {
+		at := v.LastTradeAt
+		t.LastTradeAt = &at
+	}
+	return t
+}
+
+type tokenListJSON struct {
+	Tokens     []tokenJSON `json:"tokens"`
+	NextCursor *string     `json:"nextCursor"`
+}
+
+func cursorOrNull(c string) *string {
+	if c == "" {
+		return nil
+	}
+	return &c
+}
+
+type quoteJSON struct {
+	Token          string        `json:"token"`
+	Type           curvekit.Side `json:"type"`
+	Venue          txbuild.Venue `json:"venue"`
+	AmountIn       string        `json:"amountIn"`
+	AmountOut      string        `json:"amountOut"`
+	Fee            string        `json:"fee"`
+	CreatorFee     string        `json:"creatorFee"`
+	Refund         string        `json:"refund"`
+	PriceImpactBps uint64        `json:"priceImpactBps"`
+	Graduates      bool          `json:"graduates"`
+	Price          number        `json:"price"`
+}
+
+// inOutDecimals returns the decimals of what a trade spends and of what it receives.
+func inOutDecimals(t *market.Token, side curvekit.Side) (in, out uint8) {
+	if side == curvekit.Sell {
+		return t.Decimals, t.Quote.Decimals
+	}
+	return t.Quote.Decimals, t.Decimals
+}
+
+func quoteOf(v *market.View, q *txbuild.Quote) quoteJSON {
+	in, out := inOutDecimals(&v.Token, q.Side)
+	qd := v.Quote.Decimals
+	return quoteJSON{
+		Token: v.Address.Hex(), Type: q.Side, Venue: q.Venue,
+		AmountIn: amount(&q.In, in), AmountOut: amount(&q.Out, out),
+		Fee: amount(&q.Fee, qd), CreatorFee: amount(&q.CreatorFee, qd), Refund: amount(&q.Refund, qd),
+		PriceImpactBps: q.ImpactBps, Graduates: q.Graduates, Price: number(v.Price),
+	}
+}
+
+type buildJSON struct {
+	To           string        `json:"to"`
+	Data         string        `json:"data"`
+	Value        string        `json:"value"`
+	ChainID      uint64        `json:"chainId"`
+	From         string        `json:"from,omitempty"`
+	Gas          string        `json:"gas,omitempty"`
+	Approval     *approvalJSON `json:"approval"`
+	Quote        quoteJSON     `json:"quote"`
+	MinAmountOut string        `json:"minAmountOut"`
+	Deadline     int64         `json:"deadline"`
+}
+
+type approvalJSON struct {
+	To      string `json:"to"`
+	Data    string `json:"data"`
+	Value   string `json:"value"`
+	ChainID uint64 `json:"chainId"`
+	From    string `json:"from,omitempty"`
+	Token   string `json:"token"`
+	Spender string `json:"spender"`
+	Amount  string `json:"amount"`
+}
+
+// txFields are the wallet fields of a transaction: value in wei as a decimal string, gas only
+// when estimated, from only when known.
+func txFields(tx *txbuild.Tx) (to, data, value, from, gas string) {
+	to, data, value = tx.To.Hex(), hexutil.Encode(tx.Data), tx.Value.Dec()
+	if tx.From != (common.Address{}) {
+		from = tx.From.Hex()
+	}
+	if tx.Gas != 0 {
+		gas = strconv.FormatUint(tx.Gas, 10)
+	}
+	return to, data, value, from, gas
+}
+
+type tradeJSON struct {
+	TxHash      string        `json:"txHash"`
+	LogIndex    uint          `json:"logIndex"`
+	Block       uint64        `json:"block"`
+	Time        int64         `json:"time"`
+	Side        curvekit.Side `json:"side"`
+	Venue       market.Venue  `json:"venue"`
+	Trader      string        `json:"trader"`
+	Recipient   string        `json:"recipient"`
+	QuoteAmount string        `json:"quoteAmount"`
+	TokenAmount string        `json:"tokenAmount"`
+	Fee         string        `json:"fee"`
+	CreatorFee  string        `json:"creatorFee"`
+	Refund      string        `json:"refund"`
+	Price       number        `json:"price"`
+}
+
+func tradeOf(t *market.Token, tr *market.Trade) tradeJSON {
+	qd := t.Quote.Decimals
+	return tradeJSON{
+		TxHash: tr.TxHash.Hex(), LogIndex: tr.LogIndex, Block: tr.Block, Time: tr.Time,
+		Side: tr.Side, Venue: tr.Venue, Trader: tr.Trader.Hex(), Recipient: tr.Recipient.Hex(),
+		QuoteAmount: amount(&tr.QuoteAmount, qd), TokenAmount: amount(&tr.TokenAmount, t.Decimals),
+		Fee: amount(&tr.Fee, qd), CreatorFee: amount(&tr.CreatorFee, qd), Refund: amount(&tr.Refund, qd),
+		Price: number(market.PriceFloat(&tr.Price, qd)),
+	}
+}
+
+type tradeListJSON struct {
+	Trades     []tradeJSON `json:"trades"`
+	NextCursor *string     `json:"nextCursor"`
+}
+
+type barJSON struct {
+	Time   int64  `json:"time"`
+	Open   number `json:"open"`
+	High   number `json:"high"`
+	Low    number `json:"low"`
+	Close  number `json:"close"`
+	Volume string `json:"volume"`
+	Trades int    `json:"trades"`
+}
+
+// volumeAmount formats a bar's exact volume (base units) in whole units of the pairing asset.
+func volumeAmount(v candles.Volume, decimals uint8) string {
+	var z uint256.Int
+	z.SetFromBig(v.Big()) // a Volume is below 2^128
+	return amount(&z, decimals)
+}
+
+func barOf(b *candles.Bar, quoteDecimals uint8) barJSON {
+	return barJSON{
+		Time: b.Time, Open: number(b.Open), High: number(b.High), Low: number(b.Low), Close: number(b.Close),
+		Volume: volumeAmount(b.Volume, quoteDecimals), Trades: b.Trades,
+	}
+}
+
+type seriesJSON struct {
+	Resolution candles.Resolution `json:"resolution"`
+	From       int64              `json:"from"`
+	To         int64              `json:"to"`
+	Bars       []barJSON          `json:"bars"`
+	Prev       *int64             `json:"prev"`
+	NoData     bool               `json:"noData"`
+}
+
+func seriesOf(s *market.Series) seriesJSON {
+	out := seriesJSON{Resolution: s.Resolution, From: s.From, To: s.To, Bars: make([]barJSON, len(s.Bars)), NoData: s.NoData}
+	for i := range s.Bars {
+		out.Bars[i] = barOf(&s.Bars[i], s.Token.Quote.Decimals)
+	}
+	if s.Prev != 0 {
+		p := s.Prev
+		out.Prev = &p
+	}
+	return out
+}
+
+type statsJSON struct {
+	Token       string       `json:"token"`
+	Phase       market.Phase `json:"phase"`
+	Price       number       `json:"price"`
+	Price24hAgo number       `json:"price24hAgo"`
+	Change24h   number       `json:"change24h"`
+	Volume24h   string       `json:"volume24h"`
+	Buys24h     int          `json:"buys24h"`
+	Sells24h    int          `json:"sells24h"`
+	Trades24h   int          `json:"trades24h"`
+	MarketCap   string       `json:"marketCap"`
+	Liquidity   string       `json:"liquidity"`
+	ProgressBps uint16       `json:"progressBps"`
+}
+
+func statsOf(s *market.Stats) statsJSON {
+	v := &s.Token
+	qd := v.Quote.Decimals
+	return statsJSON{
+		Token: v.Address.Hex(), Phase: v.Phase(),
+		Price: number(v.Price), Price24hAgo: number(s.Price24hAgo), Change24h: number(s.Change24h),
+		Volume24h: amount(&v.Day.Volume, qd), Buys24h: v.Day.Buys, Sells24h: v.Day.Sells,
+		Trades24h: v.Day.Buys + v.Day.Sells,
+		MarketCap: amount(&v.MarketCap, qd), Liquidity: amount(&v.Liquidity, qd), ProgressBps: v.ProgressBps,
+	}
+}
