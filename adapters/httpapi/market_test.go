@@ -207,6 +207,13 @@ func TestCandles(t *testing.T) {
 	e.get(t, base+"?res=1d&from=1799000000&to=1799700000").want(t, http.StatusOK, `{
 		"resolution": "1d", "from": 1798934400, "to": 1799625600, "bars": [], "prev": null, "noData": true}`)
 
+	// A window that starts before the first trade starts at its bucket, with nothing before.
+	e.get(t, base+"?res=1d&from=1799000000&to=1799900000").want(t, http.StatusOK, `{
+		"resolution": "1d", "from": 1798934400, "to": 1799884800,
+		"bars": [{"time": 1799798400, "open": `+p+`, "high": `+p+`, "low": `+p+`, "close": `+p+`, "volume": "2", "trades": 1},
+			`+flat("1799884800")+`],
+		"prev": null, "noData": false}`)
+
 	// A token without trades has no history at all; the default resolution is 5m.
 	e.get(t, "/tokens/"+tusdToken.Hex()+"/candles?limit=2").want(t, http.StatusOK, `{
 		"resolution": "5m", "from": 1799999700, "to": 1800000000, "bars": [], "prev": null, "noData": true}`)
