@@ -63,7 +63,7 @@ func mustParams(t testing.TB, quoteDecimals uint8) curve.Params {
 	return p
 }
 
-// tokens returns the three fixture tokens: ETH-paired on a fresh curve with trades, TUSD-paired
+// fixtureTokens returns the three fixture tokens: ETH-paired on a fresh curve with trades, TUSD-paired
 // (6 decimals) on a fresh curve, and an ETH-paired token that trades on its pool.
 func fixtureTokens(t testing.TB) (eth, tusd, grad market.Token, ethTrades []market.Trade) {
 	t.Helper()
@@ -78,9 +78,9 @@ func fixtureTokens(t testing.TB) (eth, tusd, grad market.Token, ethTrades []mark
 	}
 	// Trades that do not move the fixture's state: the handlers only format them.
 	ethTrades = []market.Trade{
-		tradeOf3(ethToken, 110, 1, now-2*86400, market.Buy, wei(2, 18), wei(60_000_000, 18)),
-		tradeOf3(ethToken, 120, 4, now-3600, market.Buy, wei(1, 18), wei(30_000_000, 18)),
-		tradeOf3(ethToken, 121, 2, now-600, market.Sell, wei(1, 17), wei(3_000_000, 18)),
+		fixtureTrade(ethToken, 110, 1, now-2*86400, market.Buy, wei(2, 18), wei(60_000_000, 18)),
+		fixtureTrade(ethToken, 120, 4, now-3600, market.Buy, wei(1, 18), wei(30_000_000, 18)),
+		fixtureTrade(ethToken, 121, 2, now-600, market.Sell, wei(1, 17), wei(3_000_000, 18)),
 	}
 	eth.LastTradeAt = now - 600
 
@@ -113,8 +113,8 @@ func fixtureTokens(t testing.TB) (eth, tusd, grad market.Token, ethTrades []mark
 	return eth, tusd, grad, ethTrades
 }
 
-// tradeOf3 returns a trade with a 1% fee (half to the creator) and its scaled price.
-func tradeOf3(tok common.Address, block uint64, log uint, at int64, side market.Side, quote, tokens uint256.Int) market.Trade {
+// fixtureTrade returns a trade with a 1% fee (half to the creator) and its scaled price.
+func fixtureTrade(tok common.Address, block uint64, log uint, at int64, side market.Side, quote, tokens uint256.Int) market.Trade {
 	var fee, cfee, price uint256.Int
 	fee.Div(&quote, uint256.NewInt(100))
 	cfee.Div(&fee, uint256.NewInt(2))
