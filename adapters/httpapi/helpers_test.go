@@ -64,7 +64,7 @@ func mustParams(t testing.TB, quoteDecimals uint8) curve.Params {
 }
 
 // fixtureTokens returns the three fixture tokens: ETH-paired on a fresh curve with trades, TUSD-paired
-// (6 decimals) on a fresh curve, and an ETH-paired token that trades on its pool.
+// (6 decimals) after a 10 TUSD buy, and an ETH-paired token that trades on its pool.
 func fixtureTokens(t testing.TB) (eth, tusd, grad market.Token, ethTrades []market.Trade) {
 	t.Helper()
 	p := mustParams(t, 18)
