@@ -422,9 +422,14 @@ func TestDerived(t *testing.T) {
 		t.Fatalf("SpotPrice = %s, %v", &spot, err)
 	}
 	mc, err := s.MarketCap(&p.TokenSupply)
-	// 27,958,993,476 * 1e27 / 1e18
-	if err != nil || mc != n("27958993476000000000") {
+	// 30e18 * 1e27 / 1.073e27, without rounding the spot price first
+	if err != nil || mc != n("27958993476234855545") {
 		t.Fatalf("MarketCap = %s, %v", &mc, err)
+	}
+	// A 6-decimal pairing asset keeps its digits: 3,000 TUSD virtual reserve.
+	usd := State{VirtualQuote: n("3000000000"), VirtualToken: p.VirtualToken0}
+	if mc, err := usd.MarketCap(&p.TokenSupply); err != nil || mc != n("2795899347") {
+		t.Fatalf("MarketCap with 6 decimals = %s, %v", &mc, err)
 	}
 	s.RealQuote = n("42500000000000000000")
 	if bps, err := p.ProgressBps(&s); err != nil || bps != 5000 {

@@ -13,14 +13,13 @@ func (s *State) SpotPrice() (uint256.Int, error) {
 	return spotPrice(&s.VirtualQuote, &s.VirtualToken)
 }
 
-// MarketCap returns SpotPrice * totalSupply / 1e18 in pairing-asset base units. After
-// graduation pass the supply net of the burned tokens.
+// MarketCap returns vQ * totalSupply / vT in pairing-asset base units: the spot price times the
+// supply, without first rounding the price to whole base units (which would lose most digits for
+// a cheap token quoted in a 6-decimal asset). After graduation pass the supply net of the burned
+// tokens. It fails with ErrInsufficientReserve if vT is zero and with ErrOverflow if the result
+// does not fit in 256 bits.
 func (s *State) MarketCap(totalSupply *uint256.Int) (uint256.Int, error) {
-	spot, err := s.SpotPrice()
-	if err != nil {
-		return uint256.Int{}, err
-	}
-	return marketCap(&spot, totalSupply)
+	return marketCap(&s.VirtualQuote, totalSupply, &s.VirtualToken)
 }
 
 // ProgressBps returns the graduation progress rQ * BPS / graduationQuote in bps, BPS once
@@ -51,13 +50,10 @@ func (p *Pool) SpotPrice() (uint256.Int, error) {
 	return spotPrice(&p.ReserveQuote, &p.ReserveToken)
 }
 
-// MarketCap returns the pool's SpotPrice * totalSupply / 1e18 in pairing-asset base units.
+// MarketCap returns ReserveQuote * totalSupply / ReserveToken in pairing-asset base units (see
+// State.MarketCap).
 func (p *Pool) MarketCap(totalSupply *uint256.Int) (uint256.Int, error) {
-	spot, err := p.SpotPrice()
-	if err != nil {
-		return uint256.Int{}, err
-	}
-	return marketCap(&spot, totalSupply)
+	return marketCap(&p.ReserveQuote, totalSupply, &p.ReserveToken)
 }
 
 func spotPrice(quote, token *uint256.Int) (uint256.Int, error) {
@@ -72,12 +68,15 @@ func spotPrice(quote, token *uint256.Int) (uint256.Int, error) {
 	return z, nil
 }
 
-func marketCap(spot, supply *uint256.Int) (uint256.Int, error) {
+// marketCap returns quote * supply / token with a 512-bit intermediate.
+func marketCap(quote, supply, token *uint256.Int) (uint256.Int, error) {
 	var z uint256.Int
-	if _, over := z.MulOverflow(spot, supply); over {
+	if token.IsZero() {
+		return z, ErrInsufficientReserve
+	}
+	if _, over := z.MulDivOverflow(quote, supply, token); over {
 		return uint256.Int{}, ErrOverflow
 	}
-	z.Div(&z, &tokenUnit)
 	return z, nil
 }
 

@@ -23,8 +23,9 @@ func (t *Token) SpotPrice() uint256.Int {
 	return saturate(t.State.SpotPrice())
 }
 
-// MarketCap returns SpotPrice*TotalSupply/1e18 in pairing-asset base units, 0 and 2^256-1 in
-// the same cases as SpotPrice.
+// MarketCap returns the spot price times TotalSupply in pairing-asset base units, computed from
+// the reserves without rounding the price first (vQ*supply/vT, or the pool's reserves); 0 and
+// 2^256-1 in the same cases as SpotPrice.
 func (t *Token) MarketCap() uint256.Int {
 	if t.State.Graduated {
 		return saturate(t.pool().MarketCap(&t.TotalSupply))

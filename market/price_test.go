@@ -45,13 +45,13 @@ func TestDerivedValues(t *testing.T) {
 		progress       uint16
 		phaseGraduated bool
 	}{
-		{"launch", launched, dec("27958993476"), dec("27958993476000000000"), 0, false},
-		{"curve reserves, not real ones, price it", half, dec("27958993476"), dec("27958993476000000000"), 4941, false},
+		{"launch", launched, dec("27958993476"), dec("27958993476234855545"), 0, false},
+		{"curve reserves, not real ones, price it", half, dec("27958993476"), dec("27958993476234855545"), 4941, false},
 		{"graduated: the pool prices it", grad, dec("450000000000"), dec("449999550000000000000"), 10_000, true},
 		{"empty pool", emptyPool, uint256.Int{}, uint256.Int{}, 10_000, true},
 		{"overflow saturates", huge, max, max, 0, false},
-		{"progress is capped", over, dec("27958993476"), dec("27958993476000000000"), 10_000, false},
-		{"no threshold", noThreshold, dec("27958993476"), dec("27958993476000000000"), 0, false},
+		{"progress is capped", over, dec("27958993476"), dec("27958993476234855545"), 10_000, false},
+		{"no threshold", noThreshold, dec("27958993476"), dec("27958993476234855545"), 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,9 +17,13 @@ import (
 	"github.com/curvekit/curvekit/txbuild"
 )
 
-// Wallets reads what a build needs to know about the sending wallet. The chain adapter
-// implements it; a Service without one builds without allowance checks or gas estimates.
-type Wallets interface {
+// Live reads the chain as it is now, for builds: the indexed state may be a poll interval
+// behind, and a trade built on it would carry a stale minimum output. The chain adapter implements
+// it; a Service without one builds from the indexed state, without allowance checks or gas
+// estimates.
+type Live interface {
+	CurveState(ctx context.Context, curveAddr common.Address) (curve.State, error)
+	PoolReserves(ctx context.Context, pair, quote common.Address) (reserveQuote, reserveToken uint256.Int, err error)
 	Allowance(ctx context.Context, asset, owner, spender common.Address) (uint256.Int, error)
 	EstimateGas(ctx context.Context, tx *txbuild.Tx) (uint64, error)
 }
@@ -28,8 +32,8 @@ type Wallets interface {
 type ServiceConfig struct {
 	Store   Store
 	Builder *txbuild.Builder
-	// Wallets is optional; see Wallets.
-	Wallets Wallets
+	// Live is optional; see Live.
+	Live Live
 	// Now is the clock of 24h windows; default time.Now.
 	Now func() time.Time
 }
@@ -240,6 +244,11 @@ func (s *Service) BuildTx(ctx context.Context, addr common.Address, r BuildReque
 	if err != nil {
 		return BuildResult{}, err
 	}
+	if s.cfg.Live != nil {
+		if err := s.refresh(ctx, &t); err != nil {
+			return BuildResult{}, err
+		}
+	}
 	m := t.Market()
 	from := r.Wallet
 	if from == (common.Address{}) {
@@ -250,9 +259,9 @@ func (s *Service) BuildTx(ctx context.Context, addr common.Address, r BuildReque
 	}
 	trade := txbuild.Trade{Side: r.Side, Amount: in, SlippageBps: r.SlippageBps, From: from, Recipient: r.Recipient}
 	trade.Deadline = s.cfg.Builder.Config().Now().Add(s.cfg.Builder.Config().Deadline).Unix()
-	if s.cfg.Wallets != nil && from != (common.Address{}) {
+	if s.cfg.Live != nil && from != (common.Address{}) {
 		if spent, spender := spendOf(&t, &m, r.Side, s.cfg.Builder.Config().Router); spent != (common.Address{}) {
-			a, err := s.cfg.Wallets.Allowance(ctx, spent, from, spender)
+			a, err := s.cfg.Live.Allowance(ctx, spent, from, spender)
 			if err != nil {
 				return BuildResult{}, fmt.Errorf("market: read allowance: %w", err)
 			}
@@ -266,13 +275,38 @@ func (s *Service) BuildTx(ctx context.Context, addr common.Address, r BuildReque
 		}
 		return BuildResult{}, tradeError(err)
 	}
-	if s.cfg.Wallets != nil && from != (common.Address{}) && plan.Approval == nil {
+	if s.cfg.Live != nil && from != (common.Address{}) && plan.Approval == nil {
 		// An estimate fails when the wallet cannot afford the trade; the build stays valid.
-		if g, err := s.cfg.Wallets.EstimateGas(ctx, &plan.Tx); err == nil {
+		if g, err := s.cfg.Live.EstimateGas(ctx, &plan.Tx); err == nil {
 			plan.Tx.Gas = g
 		}
 	}
 	return BuildResult{Token: s.view(t, Activity{}), Quote: q, MinOut: txbuild.MinOut(&q.Out, r.SlippageBps), Deadline: trade.Deadline, Plan: plan}, nil
+}
+
+// refresh replaces t's indexed reserves with the chain's current ones.
+func (s *Service) refresh(ctx context.Context, t *Token) error {
+	st, err := s.cfg.Live.CurveState(ctx, t.Curve)
+	if err != nil {
+		return fmt.Errorf("market: read curve state: %w", err)
+	}
+	if st.Graduated && t.Pool == (common.Address{}) {
+		// Graduated since the last sync: the indexer has not seen the pool yet.
+		return fmt.Errorf("%w: the token is graduating; try again in a moment", curvekit.ErrInvalid)
+	}
+	t.State = st
+	if st.Graduated {
+		quote := t.Quote.Address
+		if quote == (common.Address{}) {
+			quote = s.cfg.Builder.Config().WETH
+		}
+		rq, rt, err := s.cfg.Live.PoolReserves(ctx, t.Pool, quote)
+		if err != nil {
+			return fmt.Errorf("market: read pool reserves: %w", err)
+		}
+		t.PoolReserveQuote, t.PoolReserveToken = rq, rt
+	}
+	return nil
 }
 
 // spendOf returns the ERC-20 a trade spends and who pulls it, or the zero address when the trade

@@ -329,17 +329,36 @@ func (c *Chain) Launch(ctx context.Context, token common.Address) (market.Launch
 	if err != nil {
 		return market.LaunchInfo{}, fmt.Errorf("evm: decimals of %s: %w", token, err)
 	}
-	poolFactory, err := call(ctx, c, c.cfg.Factory, c.factory.PackPoolFactory(), c.factory.UnpackPoolFactory)
+	poolFee, err := c.PoolFeeBps(ctx)
 	if err != nil {
-		return market.LaunchInfo{}, fmt.Errorf("evm: pool factory: %w", err)
-	}
-	poolFee, err := call(ctx, c, poolFactory, c.poolf.PackFeeBps(), c.poolf.UnpackFeeBps)
-	if err != nil {
-		return market.LaunchInfo{}, fmt.Errorf("evm: pool fee: %w", err)
+		return market.LaunchInfo{}, err
 	}
 	info := market.LaunchInfo{Params: CurveParams(p), Decimals: decimals, Quote: asset, PoolFeeBps: poolFee}
 	info.TotalSupply = info.Params.TokenSupply
 	return info, nil
+}
+
+// PoolFeeBps reads the swap fee of the factory's pools.
+func (c *Chain) PoolFeeBps(ctx context.Context) (uint16, error) {
+	poolFactory, err := call(ctx, c, c.cfg.Factory, c.factory.PackPoolFactory(), c.factory.UnpackPoolFactory)
+	if err != nil {
+		return 0, fmt.Errorf("evm: pool factory: %w", err)
+	}
+	fee, err := call(ctx, c, poolFactory, c.poolf.PackFeeBps(), c.poolf.UnpackFeeBps)
+	if err != nil {
+		return 0, fmt.Errorf("evm: pool fee: %w", err)
+	}
+	return fee, nil
+}
+
+// LaunchParams reads the curve parameters the factory gives new launches paired with asset (the
+// zero address for native ETH), and whether that pairing is enabled.
+func (c *Chain) LaunchParams(ctx context.Context, asset common.Address) (curve.Params, bool, error) {
+	out, err := call(ctx, c, c.cfg.Factory, c.factory.PackQuoteAssetParams(asset), c.factory.UnpackQuoteAssetParams)
+	if err != nil {
+		return curve.Params{}, false, fmt.Errorf("evm: launch params for %s: %w", asset, err)
+	}
+	return CurveParams(out.Params), out.Enabled, nil
 }
 
 // CurveParams converts the contracts' parameter struct.

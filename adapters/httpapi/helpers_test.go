@@ -176,7 +176,7 @@ type testEnv struct {
 type envOptions struct {
 	policy  auth.Policy
 	proxies []netip.Prefix
-	wallets market.Wallets
+	live    *fakeLive
 	extra   []group
 	// wrap, when set, wraps the API handler (to rewrite RemoteAddr as a dual-stack listener would).
 	wrap    func(http.Handler) http.Handler
@@ -195,7 +195,12 @@ func newEnv(t *testing.T, o envOptions) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := market.NewService(market.ServiceConfig{Store: store, Builder: b, Wallets: o.wallets, Now: clock})
+	var live market.Live
+	if o.live != nil {
+		o.live.store = store
+		live = o.live
+	}
+	svc, err := market.NewService(market.ServiceConfig{Store: store, Builder: b, Live: live, Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ const (
 		"phase": "curve", "pool": null,
 		"totalSupply": "1000000000",
 		"price": 2.7958993476234855e-08,
-		"marketCap": "27.958993476", "liquidity": "0", "volume24h": "1.1",
+		"marketCap": "27.958993476234855545", "liquidity": "0", "volume24h": "1.1",
 		"buys24h": 1, "sells24h": 1, "progressBps": 0,
 		"reserves": {"virtualQuote": "30", "virtualToken": "1073000000", "realQuote": "0", "realToken": "793100000"},
 		"poolReserves": null,
@@ -46,8 +46,6 @@ const (
 		"launchBlock": 100,
 		"launchTx": "0x0000000000000000000000000000000000000000000000000000000000000001"
 	}`
-	// marketCap "0": market.Token.MarketCap multiplies the spot price rounded down to whole
-	// base units (here 0 micro-TUSD per token), not vQ*supply/vT: a known limitation of the market package.
 	tusdTokenJSON = `{
 		"address": "0xBbbb000000000000000000000000000000000002",
 		"curve": "0xBBbB0000000000000000000000000000000000C2",
@@ -57,7 +55,7 @@ const (
 		"phase": "curve", "pool": null,
 		"totalSupply": "1000000000",
 		"price": 4.945911783100653e-08,
-		"marketCap": "0", "liquidity": "9.90099", "volume24h": "0",
+		"marketCap": "49.459117", "liquidity": "9.90099", "volume24h": "0",
 		"buys24h": 0, "sells24h": 0, "progressBps": 1164,
 		"reserves": {"virtualQuote": "39.90099", "virtualToken": "806746900.264880645818562397",
 			"realQuote": "9.90099", "realToken": "526846900.264880645818562397"},
@@ -75,7 +73,7 @@ const (
 		"phase": "graduated", "pool": "0xccCC0000000000000000000000000000000000F3",
 		"totalSupply": "1000000000",
 		"price": 4.108264862252296e-07,
-		"marketCap": "410.826486225", "liquidity": "85", "volume24h": "0",
+		"marketCap": "410.826486225229579507", "liquidity": "85", "volume24h": "0",
 		"buys24h": 0, "sells24h": 0, "progressBps": 10000,
 		"reserves": null,
 		"poolReserves": {"quote": "85", "token": "206900000"},
@@ -252,11 +250,11 @@ func TestStats(t *testing.T) {
 		"token": "0xAAaA000000000000000000000000000000000001", "phase": "curve",
 		"price": 2.7958993476234855e-08, "price24hAgo": 3.3333333333333334e-08, "change24h": -0.16123019571295438,
 		"volume24h": "1.1", "buys24h": 1, "sells24h": 1, "trades24h": 2,
-		"marketCap": "27.958993476", "liquidity": "0", "progressBps": 0}`)
+		"marketCap": "27.958993476234855545", "liquidity": "0", "progressBps": 0}`)
 	// A young token without trades compares with its opening price.
 	e.get(t, "/tokens/"+gradToken.Hex()+"/stats").want(t, http.StatusOK, `{
 		"token": "0xccCc000000000000000000000000000000000003", "phase": "graduated",
 		"price": 4.108264862252296e-07, "price24hAgo": 2.7958993476234855e-08, "change24h": 13.693893990655713,
 		"volume24h": "0", "buys24h": 0, "sells24h": 0, "trades24h": 0,
-		"marketCap": "410.826486225", "liquidity": "85", "progressBps": 10000}`)
+		"marketCap": "410.826486225229579507", "liquidity": "85", "progressBps": 10000}`)
 }

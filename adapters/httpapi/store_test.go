@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/curve"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
 )
@@ -187,19 +189,42 @@ func (s *fakeStore) Activity(_ context.Context, tokens []common.Address, since i
 	return out, nil
 }
 
-// fakeWallets reports a fixed allowance and gas estimate, so builds show their approval step and
-// gas field.
-type fakeWallets struct {
+// fakeLive reports a fixed allowance and gas estimate, so builds show their approval step and
+// gas field, and the fake store's reserves as the chain's current state.
+type fakeLive struct {
 	allowance uint256.Int
 	gas       uint64
+	store     *fakeStore
 }
 
-var _ market.Wallets = (*fakeWallets)(nil)
+var _ market.Live = (*fakeLive)(nil)
 
-func (w *fakeWallets) Allowance(context.Context, common.Address, common.Address, common.Address) (uint256.Int, error) {
+func (w *fakeLive) CurveState(ctx context.Context, curveAddr common.Address) (curve.State, error) {
+	w.store.mu.Lock()
+	defer w.store.mu.Unlock()
+	for _, t := range w.store.tokens {
+		if t.Curve == curveAddr {
+			return t.State, nil
+		}
+	}
+	return curve.State{}, errors.New("fake: unknown curve")
+}
+
+func (w *fakeLive) PoolReserves(ctx context.Context, pair, quote common.Address) (uint256.Int, uint256.Int, error) {
+	w.store.mu.Lock()
+	defer w.store.mu.Unlock()
+	for _, t := range w.store.tokens {
+		if t.Pool == pair {
+			return t.PoolReserveQuote, t.PoolReserveToken, nil
+		}
+	}
+	return uint256.Int{}, uint256.Int{}, errors.New("fake: unknown pool")
+}
+
+func (w *fakeLive) Allowance(context.Context, common.Address, common.Address, common.Address) (uint256.Int, error) {
 	return w.allowance, nil
 }
 
-func (w *fakeWallets) EstimateGas(context.Context, *txbuild.Tx) (uint64, error) {
+func (w *fakeLive) EstimateGas(context.Context, *txbuild.Tx) (uint64, error) {
 	return w.gas, nil
 }

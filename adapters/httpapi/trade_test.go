@@ -117,7 +117,7 @@ func TestBuildTx(t *testing.T) {
 	t.Parallel()
 	const rcpt = "0x7ade000000000000000000000000000000000008"
 	plain := newEnv(t, envOptions{})
-	wallet := newEnv(t, envOptions{wallets: &fakeWallets{gas: 150000}})
+	wallet := newEnv(t, envOptions{live: &fakeLive{gas: 150000}})
 	path := func(tok string) string { return "/tokens/" + tok + "/build-tx" }
 
 	t.Run("curve buy, anonymous", func(t *testing.T) {
