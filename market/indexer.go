@@ -49,9 +49,17 @@ func (c *IndexerConfig) validate() error {
 	return nil
 }
 
-// Sync is what one Apply wrote: the batch, for live consumers.
+// Sync tells live consumers (the streams) what the indexer just did to the store. It is
+// delivered after the store committed it, so a consumer that reads the store sees at least this.
 type Sync struct {
+	// Batch is what one Apply wrote; nil for a rollback.
 	Batch *Batch
+	// Reorged lists the tokens whose stored history a chain reorganization rewrote: their
+	// trades after Cursor were removed and will be indexed again from the new chain. Streams of
+	// these tokens must send reset and rebuild from the store.
+	Reorged []common.Address
+	// Cursor is the store's cursor after this step.
+	Cursor Cursor
 }
 
 // Indexer follows the chain from the store's cursor and writes launches, trades, graduations and
@@ -194,7 +202,7 @@ func (ix *Indexer) index(ctx context.Context, from, to uint64) (Cursor, error) {
 		ix.remember(t)
 	}
 	if ix.cfg.OnSync != nil && (len(b.Launches) > 0 || len(b.Trades) > 0 || len(b.Claims) > 0) {
-		ix.cfg.OnSync(Sync{Batch: b})
+		ix.cfg.OnSync(Sync{Batch: b, Cursor: b.Cursor})
 	}
 	return b.Cursor, nil
 }
