@@ -15,6 +15,7 @@ var purePackages = []string{
 	"./txbuild",
 	"./contracts",
 	"./auth",
+	"./market",
 }
 
 // forbidden lists import path prefixes that pure packages must not reach, directly or not.

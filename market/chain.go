@@ -27,6 +27,10 @@ type Chain interface {
 	// Launch reads what a Launched event does not carry: the token's parameters, supply and
 	// decimals of its pairing asset.
 	Launch(ctx context.Context, token common.Address) (LaunchInfo, error)
+	// StateAt returns t with the fields an indexer update writes (State, Pool, PoolFeeBps,
+	// PoolReserveQuote, PoolReserveToken, TotalSupply) read from the chain as of the given block.
+	// The indexer uses it to restore tokens when a reorganization removes blocks.
+	StateAt(ctx context.Context, t Token, block uint64) (Token, error)
 }
 
 // BlockRef identifies a block.

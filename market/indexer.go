@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/curve"
 )
 
@@ -23,6 +24,10 @@ type IndexerConfig struct {
 	StartBlock uint64
 	// BatchBlocks is the most blocks one Apply covers; default 2,000.
 	BatchBlocks uint64
+	// Confirmations is how many blocks the indexer stays behind the head: 0 indexes the head
+	// itself (the devnet), a few on a chain whose recent blocks may still be replaced. Deeper
+	// reorganizations are handled too (see Sync); confirmations only make them rarer.
+	Confirmations uint64
 	// PollInterval is how often Run looks for new blocks; default 1s.
 	PollInterval time.Duration
 	// ResetOnChainChange lets the indexer wipe a store that indexes another chain instead of
@@ -152,8 +157,10 @@ func (ix *Indexer) Run(ctx context.Context) error {
 	}
 }
 
-// Sync indexes every block from the cursor to the head, batch by batch, and returns the new
-// cursor.
+// Sync indexes every block from the cursor to the head (less the confirmation depth), batch by
+// batch, and returns the new cursor. When the chain no longer holds the block at the cursor, a
+// reorganization replaced it: Sync first rolls the store back to the last block both chains share
+// (see reorg), then indexes the new chain from there.
 func (ix *Indexer) Sync(ctx context.Context) (Cursor, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -161,16 +168,31 @@ func (ix *Indexer) Sync(ctx context.Context) (Cursor, error) {
 	if err != nil {
 		return cur, fmt.Errorf("market: read cursor: %w", err)
 	}
+	if cur != (Cursor{}) {
+		canonical, err := ix.canonical(ctx, cur)
+		if err != nil {
+			return cur, err
+		}
+		if !canonical {
+			if cur, err = ix.reorg(ctx); err != nil {
+				return cur, err
+			}
+		}
+	}
 	head, err := ix.cfg.Chain.Head(ctx)
 	if err != nil {
 		return cur, fmt.Errorf("market: read head: %w", err)
 	}
+	if head.Number < ix.cfg.Confirmations {
+		return cur, nil
+	}
+	target := head.Number - ix.cfg.Confirmations
 	next := ix.cfg.StartBlock
 	if cur != (Cursor{}) {
 		next = cur.Block + 1
 	}
-	for next <= head.Number {
-		to := min(next+ix.cfg.BatchBlocks-1, head.Number)
+	for next <= target {
+		to := min(next+ix.cfg.BatchBlocks-1, target)
 		c, err := ix.index(ctx, next, to)
 		if err != nil {
 			return cur, err
@@ -178,6 +200,73 @@ func (ix *Indexer) Sync(ctx context.Context) (Cursor, error) {
 		cur, next = c, to+1
 	}
 	return cur, nil
+}
+
+// canonical reports whether the chain still holds the block at c.
+func (ix *Indexer) canonical(ctx context.Context, c Cursor) (bool, error) {
+	b, err := ix.cfg.Chain.Block(ctx, c.Block)
+	if errors.Is(err, curvekit.ErrNotFound) {
+		return false, nil // the new chain is shorter than the old one was
+	}
+	if err != nil {
+		return false, fmt.Errorf("market: read block %d: %w", c.Block, err)
+	}
+	return b.Hash == c.Hash, nil
+}
+
+// reorgDepth is how far back the indexer looks for the block both chains share.
+const reorgDepth = 1024
+
+// reorg rolls the store back to the newest recorded cursor that is still on the chain, restoring
+// the tokens touched after it to their state at that block (read from the chain), and tells the
+// streams which tokens to rebuild. Everything after it is indexed again by the caller.
+func (ix *Indexer) reorg(ctx context.Context) (Cursor, error) {
+	recent, err := ix.cfg.Store.RecentBlocks(ctx, reorgDepth)
+	if err != nil {
+		return Cursor{}, fmt.Errorf("market: read recent blocks: %w", err)
+	}
+	var to Cursor
+	found := false
+	for _, c := range recent {
+		ok, err := ix.canonical(ctx, c)
+		if err != nil {
+			return Cursor{}, err
+		}
+		if ok {
+			to, found = c, true
+			break
+		}
+	}
+	if !found {
+		return Cursor{}, fmt.Errorf("market: the chain reorganized deeper than the %d recorded blocks; reset the store", len(recent))
+	}
+	touched, err := ix.cfg.Store.Touched(ctx, to.Block)
+	if err != nil {
+		return Cursor{}, fmt.Errorf("market: read touched tokens: %w", err)
+	}
+	r := &Rollback{To: to}
+	for _, addr := range touched {
+		t, ok := ix.tokens[addr]
+		if !ok || t.LaunchBlock > to.Block {
+			continue // launched in a removed block: the rollback deletes it
+		}
+		st, err := ix.cfg.Chain.StateAt(ctx, *t, to.Block)
+		if err != nil {
+			return Cursor{}, fmt.Errorf("market: read %s at block %d: %w", addr, to.Block, err)
+		}
+		r.Tokens = append(r.Tokens, st)
+	}
+	if err := ix.cfg.Store.Rollback(ctx, r); err != nil {
+		return Cursor{}, fmt.Errorf("market: roll back to block %d: %w", to.Block, err)
+	}
+	ix.cfg.Logger.Warn("chain reorganized; rolled back", "to", to.Block, "tokens", len(touched))
+	if err := ix.load(ctx); err != nil {
+		return Cursor{}, err
+	}
+	if ix.cfg.OnSync != nil {
+		ix.cfg.OnSync(Sync{Reorged: touched, Cursor: to})
+	}
+	return to, nil
 }
 
 // index builds and applies the batch for blocks [from, to].

@@ -34,6 +34,17 @@ type Store interface {
 	// nothing.
 	Apply(ctx context.Context, b *Batch) error
 
+	// RecentBlocks returns the most recent cursors Apply wrote, newest first, at most limit: the
+	// indexer walks them back to find where a reorganized chain forked.
+	RecentBlocks(ctx context.Context, limit int) ([]Cursor, error)
+	// Touched returns the tokens with a launch, trade or fee claim in a block after the given one.
+	Touched(ctx context.Context, after uint64) ([]common.Address, error)
+	// Rollback undoes everything written for blocks after r.To in one transaction: it deletes
+	// those blocks' launches (with their tokens), trades, claims and recorded cursors, stores the
+	// given token states, recomputes those tokens' LastTradeAt from the trades left, and moves the
+	// cursor to r.To.
+	Rollback(ctx context.Context, r *Rollback) error
+
 	Token(ctx context.Context, addr common.Address) (Token, error)
 	// Tokens returns a page of tokens in the order of q.Sort (see TokenSort). An unknown sort or
 	// phase, or a cursor that a query with the same sort did not return, is curvekit.ErrInvalid.
@@ -66,6 +77,15 @@ type Batch struct {
 	// TotalSupply, State, Pool, PoolFeeBps, PoolReserveQuote, PoolReserveToken, LastTradeAt - and
 	// leave the launch fields alone. Updates are applied after Launches.
 	Updates []Token
+}
+
+// Rollback is what the indexer writes when the chain reorganized below its cursor.
+type Rollback struct {
+	// To is the last block both chains share: the new cursor.
+	To Cursor
+	// Tokens are the states at To of the tokens launched at or before To that Touched reported;
+	// only the fields an Update may change are used.
+	Tokens []Token
 }
 
 // TokenSort orders a token list. Every order is descending, and ties (tokens without trades in

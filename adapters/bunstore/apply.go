@@ -74,15 +74,7 @@ func (s *Store) Apply(ctx context.Context, b *market.Batch) error {
 		if err := updateTokens(ctx, tx, updates); err != nil {
 			return fmt.Errorf("updates: %w", err)
 		}
-		cur := cursorRow{ID: 1, Block: cursorBlock, Hash: b.Cursor.Hash}
-		if _, err := tx.NewInsert().Model(&cur).
-			On("CONFLICT (id) DO UPDATE").
-			Set("block_number = EXCLUDED.block_number").
-			Set("block_hash = EXCLUDED.block_hash").
-			Exec(ctx); err != nil {
-			return fmt.Errorf("cursor: %w", err)
-		}
-		return nil
+		return writeCursor(ctx, tx, cursorBlock, b.Cursor.Hash)
 	})
 	if err != nil {
 		return fmt.Errorf("bunstore: apply batch to block %d: %w", b.Cursor.Block, err)
@@ -170,6 +162,119 @@ func checkTokensExist(ctx context.Context, tx bun.Tx, b *market.Batch) error {
 	}
 	for a, what := range need {
 		return fmt.Errorf("%w: %s of token %s, which is not launched", curvekit.ErrInvalid, what, a)
+	}
+	return nil
+}
+
+// keptBlocks is how many recent cursors the store remembers for tracing a reorganization back.
+const keptBlocks = 1024
+
+// writeCursor moves the cursor and records it among the recent blocks, forgetting old ones.
+func writeCursor(ctx context.Context, tx bun.Tx, block int64, hash common.Hash) error {
+	cur := cursorRow{ID: 1, Block: block, Hash: hash}
+	if _, err := tx.NewInsert().Model(&cur).
+		On("CONFLICT (id) DO UPDATE").
+		Set("block_number = EXCLUDED.block_number").
+		Set("block_hash = EXCLUDED.block_hash").
+		Exec(ctx); err != nil {
+		return fmt.Errorf("cursor: %w", err)
+	}
+	rec := blockRow{Block: block, Hash: hash}
+	if _, err := tx.NewInsert().Model(&rec).
+		On("CONFLICT (block_number) DO UPDATE").
+		Set("block_hash = EXCLUDED.block_hash").
+		Exec(ctx); err != nil {
+		return fmt.Errorf("recent blocks: %w", err)
+	}
+	if _, err := tx.NewDelete().Model((*blockRow)(nil)).
+		Where("block_number <= ?", block-keptBlocks).Exec(ctx); err != nil {
+		return fmt.Errorf("recent blocks: %w", err)
+	}
+	return nil
+}
+
+// RecentBlocks returns the most recent cursors Apply wrote, newest first.
+func (s *Store) RecentBlocks(ctx context.Context, limit int) ([]market.Cursor, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("%w: limit must be positive", curvekit.ErrInvalid)
+	}
+	var rows []blockRow
+	if err := s.db.NewSelect().Model(&rows).Order("block_number DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("bunstore: recent blocks: %w", err)
+	}
+	out := make([]market.Cursor, len(rows))
+	for i, r := range rows {
+		out[i] = market.Cursor{Block: uint64(r.Block), Hash: r.Hash}
+	}
+	return out, nil
+}
+
+// Touched returns the tokens with a launch, trade or fee claim in a block after the given one.
+func (s *Store) Touched(ctx context.Context, after uint64) ([]common.Address, error) {
+	b, err := toInt64("block", after)
+	if err != nil {
+		return nil, err
+	}
+	var out []common.Address
+	err = s.db.NewRaw(`SELECT address FROM tokens WHERE launch_block > ?
+		UNION SELECT token FROM trades WHERE block_number > ?
+		UNION SELECT token FROM fee_claims WHERE block_number > ?`, b, b, b).Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("bunstore: touched tokens: %w", err)
+	}
+	return out, nil
+}
+
+// Rollback undoes the blocks after r.To in one transaction.
+func (s *Store) Rollback(ctx context.Context, r *market.Rollback) error {
+	if r == nil {
+		return fmt.Errorf("%w: nil rollback", curvekit.ErrInvalid)
+	}
+	to, err := toInt64("rollback block", r.To.Block)
+	if err != nil {
+		return err
+	}
+	states := make([]tokenRow, len(r.Tokens))
+	addrs := make([]common.Address, len(r.Tokens))
+	for i := range r.Tokens {
+		if states[i], err = newTokenRow(&r.Tokens[i]); err != nil {
+			return err
+		}
+		addrs[i] = r.Tokens[i].Address
+	}
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for _, q := range []*bun.DeleteQuery{
+			tx.NewDelete().Model((*tradeRow)(nil)).Where("block_number > ?", to),
+			tx.NewDelete().Model((*claimRow)(nil)).Where("block_number > ?", to),
+			tx.NewDelete().Model((*tokenRow)(nil)).Where("launch_block > ?", to),
+			tx.NewDelete().Model((*blockRow)(nil)).Where("block_number > ?", to),
+		} {
+			if _, err := q.Exec(ctx); err != nil {
+				return fmt.Errorf("delete: %w", err)
+			}
+		}
+		if len(states) > 0 {
+			var n int
+			if err := tx.NewSelect().Model((*tokenRow)(nil)).ColumnExpr("count(*)").
+				Where("address IN (?)", bun.List(addrs)).Scan(ctx, &n); err != nil {
+				return fmt.Errorf("check tokens: %w", err)
+			}
+			if n != len(states) {
+				return fmt.Errorf("%w: rollback states a token launched after block %d or not at all", curvekit.ErrInvalid, to)
+			}
+			if err := updateTokens(ctx, tx, states); err != nil {
+				return fmt.Errorf("token states: %w", err)
+			}
+			if _, err := tx.NewUpdate().Model((*tokenRow)(nil)).
+				Set("last_trade_at = COALESCE((SELECT MAX(block_time) FROM trades WHERE trades.token = t.address), 0)").
+				Where("address IN (?)", bun.List(addrs)).Exec(ctx); err != nil {
+				return fmt.Errorf("last trade times: %w", err)
+			}
+		}
+		return writeCursor(ctx, tx, to, r.To.Hash)
+	})
+	if err != nil {
+		return fmt.Errorf("bunstore: roll back to block %d: %w", r.To.Block, err)
 	}
 	return nil
 }

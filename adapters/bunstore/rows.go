@@ -32,6 +32,14 @@ type cursorRow struct {
 	Hash  common.Hash `bun:"block_hash"`
 }
 
+// blockRow is one cursor Apply wrote, kept so a reorganization can be traced back.
+type blockRow struct {
+	bun.BaseModel `bun:"table:indexed_blocks"`
+
+	Block int64       `bun:"block_number,pk"`
+	Hash  common.Hash `bun:"block_hash"`
+}
+
 type tokenRow struct {
 	bun.BaseModel `bun:"table:tokens,alias:t"`
 

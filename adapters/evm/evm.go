@@ -93,7 +93,12 @@ func (c *Chain) Client() Client { return c.cfg.Client }
 
 // call runs a view call at the latest block and decodes its result.
 func call[T any](ctx context.Context, c *Chain, to common.Address, data []byte, unpack func([]byte) (T, error)) (T, error) {
-	out, err := c.cfg.Client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
+	return callAt(ctx, c, nil, to, data, unpack)
+}
+
+// callAt runs a view call at the given block (nil: the latest) and decodes its result.
+func callAt[T any](ctx context.Context, c *Chain, block *big.Int, to common.Address, data []byte, unpack func([]byte) (T, error)) (T, error) {
+	out, err := c.cfg.Client.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, block)
 	if err != nil {
 		var zero T
 		return zero, err
@@ -359,6 +364,43 @@ func (c *Chain) LaunchParams(ctx context.Context, asset common.Address) (curve.P
 		return curve.Params{}, false, fmt.Errorf("evm: launch params for %s: %w", asset, err)
 	}
 	return CurveParams(out.Params), out.Enabled, nil
+}
+
+// StateAt reads a token's mutable state as of the given block: the curve's reserves, the pool and
+// its reserves once graduated, and the total supply.
+func (c *Chain) StateAt(ctx context.Context, t market.Token, block uint64) (market.Token, error) {
+	at := new(big.Int).SetUint64(block)
+	r, err := callAt(ctx, c, at, t.Curve, c.curve.PackReserves(), c.curve.UnpackReserves)
+	if err != nil {
+		return t, fmt.Errorf("evm: reserves of %s at %d: %w", t.Curve, block, err)
+	}
+	t.State = curve.State{VirtualQuote: u256(r.VirtualQuote), VirtualToken: u256(r.VirtualToken), RealQuote: u256(r.RealQuote), RealToken: u256(r.RealToken), Graduated: r.Graduated}
+	supply, err := callAt(ctx, c, at, t.Address, c.token.PackTotalSupply(), c.token.UnpackTotalSupply)
+	if err != nil {
+		return t, fmt.Errorf("evm: supply of %s at %d: %w", t.Address, block, err)
+	}
+	t.TotalSupply = u256(supply)
+	t.Pool, t.PoolReserveQuote, t.PoolReserveToken = common.Address{}, uint256.Int{}, uint256.Int{}
+	if !r.Graduated {
+		return t, nil
+	}
+	if t.Pool, err = callAt(ctx, c, at, t.Curve, c.curve.PackPool(), c.curve.UnpackPool); err != nil {
+		return t, fmt.Errorf("evm: pool of %s at %d: %w", t.Curve, block, err)
+	}
+	res, err := callAt(ctx, c, at, t.Pool, c.pair.PackGetReserves(), c.pair.UnpackGetReserves)
+	if err != nil {
+		return t, fmt.Errorf("evm: reserves of pair %s at %d: %w", t.Pool, block, err)
+	}
+	token0, err := callAt(ctx, c, at, t.Pool, c.pair.PackToken0(), c.pair.UnpackToken0)
+	if err != nil {
+		return t, fmt.Errorf("evm: token0 of pair %s: %w", t.Pool, err)
+	}
+	if token0 == t.Address {
+		t.PoolReserveToken, t.PoolReserveQuote = u256(res.Reserve0), u256(res.Reserve1)
+	} else {
+		t.PoolReserveQuote, t.PoolReserveToken = u256(res.Reserve0), u256(res.Reserve1)
+	}
+	return t, nil
 }
 
 // CurveParams converts the contracts' parameter struct.

@@ -40,8 +40,12 @@ func (s *fakeStore) add(t market.Token, trades ...market.Trade) {
 	s.trades[t.Address] = append(s.trades[t.Address], trades...)
 }
 
-func (s *fakeStore) Bind(context.Context, market.ChainInfo) error { return nil }
-func (s *fakeStore) Reset(context.Context) error                  { return nil }
+// The indexer's methods are not exercised by the handler tests.
+func (s *fakeStore) RecentBlocks(context.Context, int) ([]market.Cursor, error) { return nil, nil }
+func (s *fakeStore) Touched(context.Context, uint64) ([]common.Address, error)  { return nil, nil }
+func (s *fakeStore) Rollback(context.Context, *market.Rollback) error           { return nil }
+func (s *fakeStore) Bind(context.Context, market.ChainInfo) error               { return nil }
+func (s *fakeStore) Reset(context.Context) error                                { return nil }
 func (s *fakeStore) Cursor(context.Context) (market.Cursor, error) {
 	return market.Cursor{}, nil
 }

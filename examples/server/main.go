@@ -49,6 +49,7 @@ type options struct {
 	factory        string
 	router         string
 	startBlock     uint64
+	confirmations  uint64
 	simulate       time.Duration
 	poll           time.Duration
 	rateLimit      int
@@ -81,6 +82,7 @@ func parseOptions(args []string, getenv func(string) string) (options, error) {
 	fs.StringVar(&o.factory, "factory", env("CURVEKIT_FACTORY", ""), "LaunchFactory address on the real chain (CURVEKIT_FACTORY)")
 	fs.StringVar(&o.router, "router", env("CURVEKIT_ROUTER", ""), "Router address on the real chain (CURVEKIT_ROUTER)")
 	fs.Uint64Var(&o.startBlock, "start-block", 0, "first block to index on an empty store, the factory's deployment block (CURVEKIT_START_BLOCK)")
+	fs.Uint64Var(&o.confirmations, "confirmations", 0, "blocks the indexer stays behind the head; reorganizations below are rolled back either way (CURVEKIT_CONFIRMATIONS)")
 	fs.DurationVar(&o.simulate, "simulate", envDuration("CURVEKIT_SIMULATE", 2*time.Second), "interval of simulated devnet trades; 0 turns it off (CURVEKIT_SIMULATE)")
 	fs.DurationVar(&o.poll, "poll", envDuration("CURVEKIT_POLL", 500*time.Millisecond), "indexer poll interval (CURVEKIT_POLL)")
 	fs.IntVar(&o.rateLimit, "rate-limit", 600, "default rate limit: requests per window (CURVEKIT_RATE_LIMIT)")
@@ -90,6 +92,11 @@ func parseOptions(args []string, getenv func(string) string) (options, error) {
 	if v := getenv("CURVEKIT_START_BLOCK"); v != "" {
 		if _, err := fmt.Sscan(v, &o.startBlock); err != nil {
 			return o, fmt.Errorf("CURVEKIT_START_BLOCK: %w", err)
+		}
+	}
+	if v := getenv("CURVEKIT_CONFIRMATIONS"); v != "" {
+		if _, err := fmt.Sscan(v, &o.confirmations); err != nil {
+			return o, fmt.Errorf("CURVEKIT_CONFIRMATIONS: %w", err)
 		}
 	}
 	if v := getenv("CURVEKIT_RATE_LIMIT"); v != "" {
@@ -220,7 +227,7 @@ func wire(ctx context.Context, o options, log *slog.Logger) (_ *app, err error) 
 	a.closers = append(a.closers, store.Close)
 
 	ix, err := market.NewIndexer(ctx, market.IndexerConfig{
-		Chain: chain, Store: store, StartBlock: o.startBlock, PollInterval: o.poll,
+		Chain: chain, Store: store, StartBlock: o.startBlock, PollInterval: o.poll, Confirmations: o.confirmations,
 		// A new devnet is a new chain: start its store afresh instead of refusing it.
 		ResetOnChainChange: dev != nil,
 		Logger:             log.With("component", "indexer"),

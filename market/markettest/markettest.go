@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) market.Store) {
 		{"TradesBetween", testTradesBetween},
 		{"Activity", testActivity},
 		{"ConcurrentApply", testConcurrentApply},
+		{"Rollback", testRollback},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
