@@ -23,6 +23,8 @@ import (
 	"github.com/curvekit/curvekit/candles"
 )
 
+func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
 // testServer wires the reference server on a devnet without the simulator and serves it on a
 // loopback socket.
 type testServer struct {
@@ -38,8 +40,7 @@ func startServer(t *testing.T) *testServer {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a, err := wire(ctx, o, log)
+	a, err := wire(ctx, o, discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
