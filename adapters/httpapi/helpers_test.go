@@ -181,6 +181,7 @@ type envOptions struct {
 	// wrap, when set, wraps the API handler (to rewrite RemoteAddr as a dual-stack listener would).
 	wrap    func(http.Handler) http.Handler
 	limiter auth.Limiter
+	keys    KeyIdentifier
 }
 
 func newEnv(t *testing.T, o envOptions) *testEnv {
@@ -214,7 +215,7 @@ func newEnv(t *testing.T, o envOptions) *testEnv {
 	}
 	logs := &bytes.Buffer{}
 	s, err := newServer(Config{
-		Market: svc, Limiter: limiter, Policy: o.policy, TrustedProxies: o.proxies,
+		Market: svc, Limiter: limiter, Policy: o.policy, TrustedProxies: o.proxies, Keys: o.keys,
 		Settings: Settings{
 			Tiers:       Tiers{Free: Tier{LaunchesPerDay: 3}, Pro: Tier{LaunchesPerDay: 50}},
 			Fees:        Fees{CurveBps: 100, CreatorShareBps: 5000, PoolBps: 30},

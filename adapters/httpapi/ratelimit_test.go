@@ -1,12 +1,15 @@
 package httpapi
 
 import (
+	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"io"
 	"net/http"
 	"net/netip"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/uptrace/bunrouter"
 
+	"github.com/curvekit/curvekit/adapters/ratelimit"
 	"github.com/curvekit/curvekit/auth"
 )
 
@@ -42,11 +46,38 @@ func policy(defaultN int) auth.Policy {
 	return p
 }
 
-// 200 concurrent requests against a default limit of N admit exactly N.
+// 200 concurrent requests against a default limit of N admit exactly N, with the real limiters:
+// in memory always, on Redis when CURVEKIT_TEST_REDIS names one.
 func TestRateLimitConcurrent(t *testing.T) {
 	t.Parallel()
-	const n, callers = 37, 200
-	e := newEnv(t, envOptions{policy: policy(n)})
+	mem, err := ratelimit.NewMemory(ratelimit.MemoryConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limiters := map[string]auth.Limiter{"memory": mem}
+	if addr := os.Getenv("CURVEKIT_TEST_REDIS"); addr != "" {
+		var prefix [8]byte
+		_, _ = rand.Read(prefix[:])
+		r, err := ratelimit.NewRedis(ratelimit.RedisConfig{Addr: addr, Prefix: "httpapi-test-" + hex.EncodeToString(prefix[:]) + ":"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close() })
+		limiters["redis"] = r
+	}
+	for name, lim := range limiters {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			concurrentAgainstLimit(t, lim)
+		})
+	}
+}
+
+func concurrentAgainstLimit(t *testing.T, lim auth.Limiter) {
+	// 30 per hour: a whole-second emission interval, which GCRA's float arithmetic (redis_rate's
+	// and the in-memory copy of it) counts exactly.
+	const n, callers = 30, 200
+	e := newEnv(t, envOptions{policy: policy(n), limiter: lim})
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: callers}}
 	defer client.CloseIdleConnections()
 
@@ -140,11 +171,20 @@ func TestRateLimitSkipsMisses(t *testing.T) {
 	}
 }
 
+// knownKeys identifies the keys it maps to an id.
+type knownKeys map[string]string
+
+func (k knownKeys) IdentifyKey(_ context.Context, raw string) (string, bool, error) {
+	id, ok := k[raw]
+	return id, ok, nil
+}
+
 func TestRateLimitAPIKey(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{policy: policy(2)})
 	keyA := "svc_" + strings.Repeat("a1", 24)
 	keyB := "svc_" + strings.Repeat("b2", 24)
+	forged := "svc_" + strings.Repeat("c3", 24)
+	e := newEnv(t, envOptions{policy: policy(2), keys: knownKeys{keyA: "key-a", keyB: "key-b"}})
 	for range 2 {
 		e.get(t, "/config", "X-API-Key", keyA).decode(t, new(configJSON))
 	}
@@ -152,17 +192,25 @@ func TestRateLimitAPIKey(t *testing.T) {
 	// Another key, and the caller's IP, have buckets of their own.
 	e.get(t, "/config", "X-API-Key", keyB).decode(t, new(configJSON))
 	e.get(t, "/config").decode(t, new(configJSON))
-	// A value that is not an API key at all is counted by IP: junk in the header buys nothing.
+	// A value that is not an API key at all, or a well-formed key nobody issued, is counted by
+	// IP: junk or forged keys in the header buy nothing.
 	e.get(t, "/config", "X-API-Key", "let-me-in").decode(t, new(configJSON))
-	e.get(t, "/config", "X-API-Key", "let-me-in-again").want(t, http.StatusTooManyRequests, throttled)
+	e.get(t, "/config", "X-API-Key", forged).want(t, http.StatusTooManyRequests, throttled)
 
-	sum := func(k string) string {
-		h := sha256.Sum256([]byte(k))
+	sum := func(id string) string {
+		h := sha256.Sum256([]byte(id))
 		return "default:key:" + hex.EncodeToString(h[:])
 	}
-	a, b, ip := sum(keyA), sum(keyB), "default:ip:127.0.0.1"
+	a, b, ip := sum("key-a"), sum("key-b"), "default:ip:127.0.0.1"
 	if diff := cmp.Diff([]string{a, a, a, b, ip, ip, ip}, e.limiter.seen()); diff != "" {
 		t.Errorf("limiter keys (-want +got):\n%s", diff)
+	}
+
+	// Without a key identifier every caller is counted by IP.
+	noKeys := newEnv(t, envOptions{policy: policy(2)})
+	noKeys.get(t, "/config", "X-API-Key", keyA).decode(t, new(configJSON))
+	if diff := cmp.Diff([]string{ip}, noKeys.limiter.seen()); diff != "" {
+		t.Errorf("limiter keys without identifier (-want +got):\n%s", diff)
 	}
 }
 

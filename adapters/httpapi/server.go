@@ -22,6 +22,9 @@ type Config struct {
 	// Limiter errors (auth.DefaultPolicy gives SPEC section 8). Its ClassDefault limit is the
 	// platform.rateLimit that GET /config shows, so its period must be whole seconds.
 	Policy auth.Policy
+	// Keys, when set, lets rate limits count per API key; without it every caller is counted by
+	// client IP.
+	Keys KeyIdentifier
 	// TrustedProxies are the peers whose X-Forwarded-For is believed (see clientIP). Empty: the
 	// TCP peer is the client.
 	TrustedProxies []netip.Prefix
