@@ -36,11 +36,16 @@ type ServiceConfig struct {
 	Live Live
 	// Now is the clock of 24h windows; default time.Now.
 	Now func() time.Time
+	// CacheTokens keeps up to this many token rows in memory, kept current by Observe. Set it
+	// only when an indexer in the same process calls Observe after every sync; 0 reads the store
+	// every time.
+	CacheTokens int
 }
 
 // Service answers the market API: tokens, quotes, builds, trades, candles and stats.
 type Service struct {
-	cfg ServiceConfig
+	cfg   ServiceConfig
+	cache *tokenCache // nil without CacheTokens
 }
 
 // NewService returns a Service for cfg.
@@ -51,7 +56,11 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Service{cfg: cfg}, nil
+	s := &Service{cfg: cfg}
+	if cfg.CacheTokens > 0 {
+		s.cache = newTokenCache(cfg.CacheTokens)
+	}
+	return s, nil
 }
 
 // Builder returns the transaction builder the service uses.
@@ -109,7 +118,7 @@ func ratio(quote, token *uint256.Int, quoteDecimals, tokenDecimals uint8) float6
 
 // Token returns one token; curvekit.ErrNotFound when unknown.
 func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) {
-	t, err := s.cfg.Store.Token(ctx, addr)
+	t, err := s.token(ctx, addr)
 	if err != nil {
 		return View{}, err
 	}
@@ -158,7 +167,7 @@ type QuoteResult struct {
 // asset for a buy, tokens for a sell) against the token's current venue. Input errors wrap
 // curvekit.ErrInvalid; an unknown token is curvekit.ErrNotFound.
 func (s *Service) Quote(ctx context.Context, addr common.Address, side curvekit.Side, amount string) (QuoteResult, error) {
-	t, err := s.cfg.Store.Token(ctx, addr)
+	t, err := s.token(ctx, addr)
 	if err != nil {
 		return QuoteResult{}, err
 	}
@@ -236,7 +245,7 @@ type BuildResult struct {
 // and a Wallets reader, the approval appears only when the allowance is short, and the main
 // transaction carries a gas estimate when it needs no approval first.
 func (s *Service) BuildTx(ctx context.Context, addr common.Address, r BuildRequest) (BuildResult, error) {
-	t, err := s.cfg.Store.Token(ctx, addr)
+	t, err := s.token(ctx, addr)
 	if err != nil {
 		return BuildResult{}, err
 	}
@@ -324,7 +333,7 @@ func spendOf(t *Token, m *txbuild.Market, side curvekit.Side, router common.Addr
 
 // Trades returns a page of a token's trades, newest first.
 func (s *Service) Trades(ctx context.Context, q TradeQuery) (TradePage, Token, error) {
-	t, err := s.cfg.Store.Token(ctx, q.Token)
+	t, err := s.token(ctx, q.Token)
 	if err != nil {
 		return TradePage{}, Token{}, err
 	}
@@ -367,7 +376,7 @@ func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
 	if !q.Resolution.Valid() {
 		return Series{}, fmt.Errorf("%w: unknown resolution", curvekit.ErrInvalid)
 	}
-	t, err := s.cfg.Store.Token(ctx, q.Token)
+	t, err := s.token(ctx, q.Token)
 	if err != nil {
 		return Series{}, err
 	}

@@ -226,7 +226,15 @@ func wire(ctx context.Context, o options, log *slog.Logger) (_ *app, err error) 
 	}
 	a.closers = append(a.closers, store.Close)
 
+	// What the indexer writes reaches the in-process readers (the service's token cache, the
+	// streams) through observers, called in order after each commit.
+	var observers []func(market.Sync)
 	ix, err := market.NewIndexer(ctx, market.IndexerConfig{
+		OnSync: func(s market.Sync) {
+			for _, o := range observers {
+				o(s)
+			}
+		},
 		Chain: chain, Store: store, StartBlock: o.startBlock, PollInterval: o.poll, Confirmations: o.confirmations,
 		// A new devnet is a new chain: start its store afresh instead of refusing it.
 		ResetOnChainChange: dev != nil,
@@ -252,10 +260,11 @@ func wire(ctx context.Context, o options, log *slog.Logger) (_ *app, err error) 
 	if err != nil {
 		return nil, err
 	}
-	svc, err := market.NewService(market.ServiceConfig{Store: store, Builder: builder, Live: chain, Now: clock})
+	svc, err := market.NewService(market.ServiceConfig{Store: store, Builder: builder, Live: chain, Now: clock, CacheTokens: 100_000})
 	if err != nil {
 		return nil, err
 	}
+	observers = append(observers, svc.Observe)
 
 	var limiter auth.Limiter
 	if o.redis != "" {
