@@ -367,9 +367,13 @@ func (c *Chain) LaunchParams(ctx context.Context, asset common.Address) (curve.P
 }
 
 // StateAt reads a token's mutable state as of the given block: the curve's reserves, the pool and
-// its reserves once graduated, and the total supply.
+// its reserves once graduated, and the total supply. Block 0 reads the latest block (no token
+// exists at genesis).
 func (c *Chain) StateAt(ctx context.Context, t market.Token, block uint64) (market.Token, error) {
-	at := new(big.Int).SetUint64(block)
+	var at *big.Int // nil: the latest block
+	if block > 0 {
+		at = new(big.Int).SetUint64(block)
+	}
 	r, err := callAt(ctx, c, at, t.Curve, c.curve.PackReserves(), c.curve.UnpackReserves)
 	if err != nil {
 		return t, fmt.Errorf("evm: reserves of %s at %d: %w", t.Curve, block, err)
@@ -401,6 +405,39 @@ func (c *Chain) StateAt(ctx context.Context, t market.Token, block uint64) (mark
 		t.PoolReserveQuote, t.PoolReserveToken = u256(res.Reserve0), u256(res.Reserve1)
 	}
 	return t, nil
+}
+
+// Market reads everything pricing and building need about a token as the chain holds it now:
+// its curve, pairing asset and parameters, the curve's reserves and, once graduated, the pool's.
+func (c *Chain) Market(ctx context.Context, token common.Address) (txbuild.Market, error) {
+	curveAddr, err := call(ctx, c, c.cfg.Factory, c.factory.PackCurveOf(token), c.factory.UnpackCurveOf)
+	if err != nil {
+		return txbuild.Market{}, fmt.Errorf("evm: curve of %s: %w", token, err)
+	}
+	if curveAddr == (common.Address{}) {
+		return txbuild.Market{}, fmt.Errorf("evm: token %s: %w", token, curvekit.ErrNotFound)
+	}
+	p, err := call(ctx, c, curveAddr, c.curve.PackCurveParams(), c.curve.UnpackCurveParams)
+	if err != nil {
+		return txbuild.Market{}, fmt.Errorf("evm: curve params of %s: %w", token, err)
+	}
+	quote, err := call(ctx, c, curveAddr, c.curve.PackQuoteAsset(), c.curve.UnpackQuoteAsset)
+	if err != nil {
+		return txbuild.Market{}, fmt.Errorf("evm: quote asset of %s: %w", token, err)
+	}
+	t, err := c.StateAt(ctx, market.Token{Address: token, Curve: curveAddr}, 0)
+	if err != nil {
+		return txbuild.Market{}, err
+	}
+	m := txbuild.Market{Token: token, Curve: curveAddr, Quote: quote, Params: CurveParams(p), State: t.State}
+	if t.State.Graduated {
+		fee, err := c.PoolFeeBps(ctx)
+		if err != nil {
+			return txbuild.Market{}, err
+		}
+		m.Pool = curve.Pool{ReserveQuote: t.PoolReserveQuote, ReserveToken: t.PoolReserveToken, FeeBps: fee}
+	}
+	return m, nil
 }
 
 // CurveParams converts the contracts' parameter struct.

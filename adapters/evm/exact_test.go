@@ -116,7 +116,6 @@ type token struct {
 	addr, curve common.Address
 	quote       common.Address // zero for ETH
 	params      curve.Params
-	poolFee     uint16
 }
 
 // launch launches a fresh token through a txbuild launch plan.
@@ -138,31 +137,15 @@ func (h *harness) launch(creator devnet.Account, quote common.Address, name stri
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	return token{addr: evs[0].Launched.Token, curve: evs[0].Launched.Curve, quote: quote, params: info.Params, poolFee: info.PoolFeeBps}
+	return token{addr: evs[0].Launched.Token, curve: evs[0].Launched.Curve, quote: quote, params: info.Params}
 }
 
 // market reads a token's tradable state from the chain.
 func (h *harness) market(tk *token) txbuild.Market {
 	h.t.Helper()
-	st, err := h.chain.CurveState(h.ctx, tk.curve)
+	m, err := h.chain.Market(h.ctx, tk.addr)
 	if err != nil {
 		h.t.Fatal(err)
-	}
-	m := txbuild.Market{Token: tk.addr, Curve: tk.curve, Quote: tk.quote, Params: tk.params, State: st}
-	if st.Graduated {
-		pair, err := h.chain.Pool(h.ctx, tk.curve)
-		if err != nil {
-			h.t.Fatal(err)
-		}
-		q := tk.quote
-		if q == (common.Address{}) {
-			q = h.dev.Addrs.WETH
-		}
-		rq, rt, err := h.chain.PoolReserves(h.ctx, pair, q)
-		if err != nil {
-			h.t.Fatal(err)
-		}
-		m.Pool = curve.Pool{ReserveQuote: rq, ReserveToken: rt, FeeBps: tk.poolFee}
 	}
 	return m
 }

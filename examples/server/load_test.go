@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"io"
 	"net"
 	"net/http"
@@ -63,7 +62,7 @@ func load(b *testing.B, url string, conns int, d time.Duration) (reqPerSec float
 //	go test -run XXX -bench QuoteVersusBareRouter -benchtime 1x ./examples/server
 func BenchmarkQuoteVersusBareRouter(b *testing.B) {
 	const conns, d = 32, 5 * time.Second
-	s := startBenchServer(b)
+	s := startServer(b)
 	bare := bunrouter.New()
 	body := []byte(`{"token":"0x0000000000000000000000000000000000000001","type":"buy","amountOut":"1"}`)
 	bare.GET("/quote", func(w http.ResponseWriter, _ bunrouter.Request) error {
@@ -89,33 +88,4 @@ func BenchmarkQuoteVersusBareRouter(b *testing.B) {
 		b.ReportMetric(float64(quoteP99.Microseconds()), "quote-p99-µs")
 		b.ReportMetric(quoteRPS/bareRPS, "quote/bare")
 	}
-}
-
-// startBenchServer is startServer for benchmarks.
-func startBenchServer(b *testing.B) *testServer {
-	b.Helper()
-	o, err := parseOptions([]string{"--db", b.TempDir() + "/load.db", "--simulate", "0", "--rate-limit", "100000000"}, func(string) string { return "" })
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	a, err := wire(ctx, o, discardLogger())
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := a.ix.Sync(ctx); err != nil {
-		b.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- a.serve(ctx, ln, o) }()
-	b.Cleanup(func() {
-		cancel()
-		<-done
-		a.close()
-	})
-	return &testServer{app: a, base: "http://" + ln.Addr().String()}
 }

@@ -28,14 +28,17 @@ func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Disca
 // testServer wires the reference server on a devnet without the simulator and serves it on a
 // loopback socket.
 type testServer struct {
-	t    *testing.T
+	t    testing.TB
 	app  *app
 	base string
 }
 
-func startServer(t *testing.T) *testServer {
+// startServer wires the server with a SQLite file of its own plus the given flags, indexes the
+// devnet's launches, and serves on a free loopback port until the test ends.
+func startServer(t testing.TB, flags ...string) *testServer {
 	t.Helper()
-	o, err := parseOptions([]string{"--db", filepath.Join(t.TempDir(), "e2e.db"), "--simulate", "0", "--poll", "20ms", "--rate-limit", "100000"}, func(string) string { return "" })
+	args := append([]string{"--db", filepath.Join(t.TempDir(), "e2e.db"), "--simulate", "0", "--poll", "20ms", "--rate-limit", "100000000"}, flags...)
+	o, err := parseOptions(args, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,6 @@ type simulator struct {
 type simToken struct {
 	token, curve, quote common.Address
 	params              curve.Params
-	poolFee             uint16
 }
 
 func newSimulator(dev *devnet.Devnet, chain *evm.Chain, b *txbuild.Builder, log *slog.Logger) (*simulator, error) {
@@ -48,7 +47,7 @@ func newSimulator(dev *devnet.Devnet, chain *evm.Chain, b *txbuild.Builder, log 
 		if err != nil {
 			return nil, err
 		}
-		s.tokens = append(s.tokens, simToken{token: l.Token, curve: l.Curve, quote: info.Quote.Address, params: info.Params, poolFee: info.PoolFeeBps})
+		s.tokens = append(s.tokens, simToken{token: l.Token, curve: l.Curve, quote: info.Quote.Address, params: info.Params})
 	}
 	return s, nil
 }
@@ -73,7 +72,7 @@ func (s *simulator) run(ctx context.Context, every time.Duration) error {
 func (s *simulator) step(ctx context.Context) error {
 	tk := s.tokens[s.rand.IntN(len(s.tokens))]
 	acc := s.traders[s.rand.IntN(len(s.traders))]
-	m, err := s.market(ctx, &tk)
+	m, err := s.chain.Market(ctx, tk.token)
 	if err != nil {
 		return err
 	}
@@ -125,29 +124,4 @@ func (s *simulator) step(ctx context.Context) error {
 	}
 	s.log.Debug("simulated trade", "token", tk.token, "side", side, "venue", q.Venue, "in", amount.Dec(), "out", q.Out.Dec())
 	return nil
-}
-
-func (s *simulator) market(ctx context.Context, tk *simToken) (txbuild.Market, error) {
-	st, err := s.chain.CurveState(ctx, tk.curve)
-	if err != nil {
-		return txbuild.Market{}, err
-	}
-	m := txbuild.Market{Token: tk.token, Curve: tk.curve, Quote: tk.quote, Params: tk.params, State: st}
-	if !st.Graduated {
-		return m, nil
-	}
-	pool, err := s.chain.Pool(ctx, tk.curve)
-	if err != nil {
-		return m, err
-	}
-	quote := tk.quote
-	if quote == (common.Address{}) {
-		quote = s.builder.Config().WETH
-	}
-	rq, rt, err := s.chain.PoolReserves(ctx, pool, quote)
-	if err != nil {
-		return m, err
-	}
-	m.Pool = curve.Pool{ReserveQuote: rq, ReserveToken: rt, FeeBps: tk.poolFee}
-	return m, nil
 }
