@@ -317,7 +317,7 @@ func (ix *Indexer) fetch(ctx context.Context, from, to uint64) ([]Event, map[com
 		}
 		fresh[l.Token] = &Token{
 			Address: l.Token, Curve: l.Curve, Creator: l.Creator, Quote: info.Quote,
-			Name: l.Name, Symbol: l.Symbol, URI: l.URI, Decimals: 18,
+			Name: l.Name, Symbol: l.Symbol, URI: l.URI, Decimals: info.Decimals,
 			TotalSupply: info.TotalSupply, Params: info.Params, State: info.Params.Initial(),
 			PoolFeeBps: info.PoolFeeBps, LaunchBlock: ev.Block, LaunchTx: ev.TxHash, LaunchLog: ev.LogIndex,
 			CreatedAt: ev.Time,
