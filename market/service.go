@@ -367,6 +367,9 @@ type Series struct {
 	// NoData reports a window without bars. With Prev 0 as well, the token has no history up to
 	// To at all.
 	NoData bool
+	// Last is the newest trade the bars include (the window's last, or the one before it), nil
+	// when none: a live stream that replays this series takes the trades after it live.
+	Last *Trade
 }
 
 // Candles returns the bars of a window, computed from the stored trades by package candles:
@@ -421,6 +424,10 @@ func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
 	out := Series{Token: t, Resolution: q.Resolution, From: from, To: to, Bars: bars, NoData: len(bars) == 0}
 	if r.Before != nil {
 		out.Prev = from - res
+		out.Last = r.Before
+	}
+	if n := len(r.Trades); n > 0 {
+		out.Last = &r.Trades[n-1]
 	}
 	return out, nil
 }

@@ -33,7 +33,7 @@ func (s *Server) groups() []group {
 		{routes: []route{
 			{http.MethodGet, "/config", auth.ClassDefault, s.getConfig},
 		}},
-		{prefix: "/tokens", routes: []route{
+		{prefix: "/tokens", routes: append([]route{
 			{http.MethodGet, "", auth.ClassDefault, s.listTokens},
 			{http.MethodGet, "/:address", auth.ClassDefault, s.getToken},
 			{http.MethodGet, "/:address/quote", auth.ClassDefault, s.getQuote},
@@ -41,7 +41,19 @@ func (s *Server) groups() []group {
 			{http.MethodGet, "/:address/trades", auth.ClassDefault, s.listTrades},
 			{http.MethodGet, "/:address/candles", auth.ClassDefault, s.getCandles},
 			{http.MethodGet, "/:address/stats", auth.ClassDefault, s.getStats},
-		}},
+		}, s.streamRoutes()...)},
+	}
+}
+
+// streamRoutes are the SSE endpoints (SPEC section 6), routed when the server has Streams. They
+// are limited in the default class on connect; a stream's events are not counted.
+func (s *Server) streamRoutes() []route {
+	if s.cfg.Streams == nil {
+		return nil
+	}
+	return []route{
+		{http.MethodGet, "/stream", auth.ClassDefault, s.globalStream},
+		{http.MethodGet, "/:address/stream", auth.ClassDefault, s.tokenStream},
 	}
 }
 

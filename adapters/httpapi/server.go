@@ -10,6 +10,7 @@ import (
 
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/stream"
 )
 
 // Config configures a Server.
@@ -30,6 +31,13 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// Settings is what GET /config shows beyond the rate limit.
 	Settings Settings
+	// Streams serves the SSE endpoints GET /tokens/stream and /tokens/:address/stream; without
+	// it they are not routed.
+	Streams *stream.Service
+	// StreamWriteTimeout bounds each write to a stream (the server has no WriteTimeout, which
+	// would cut every stream): a client that stops reading for this long loses its stream.
+	// Default 10s.
+	StreamWriteTimeout time.Duration
 	// Logger receives server-side errors (a client only sees a generic message); default
 	// slog.Default().
 	Logger *slog.Logger
@@ -59,6 +67,12 @@ func (c *Config) validate() error {
 	c.TrustedProxies = proxies
 	if err := c.Settings.complete(c.Market.Builder().Config()); err != nil {
 		return fmt.Errorf("httpapi: settings: %w", err)
+	}
+	if c.StreamWriteTimeout < 0 {
+		return errors.New("httpapi: negative stream write timeout")
+	}
+	if c.StreamWriteTimeout == 0 {
+		c.StreamWriteTimeout = 10 * time.Second
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -37,6 +37,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/ratelimit"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/txbuild"
 )
 
@@ -56,6 +57,8 @@ type options struct {
 	rateWindow     time.Duration
 	trustedProxies string
 	logLevel       string
+	heartbeat      time.Duration
+	streamBuffer   int
 }
 
 func parseOptions(args []string, getenv func(string) string) (options, error) {
@@ -89,6 +92,13 @@ func parseOptions(args []string, getenv func(string) string) (options, error) {
 	fs.DurationVar(&o.rateWindow, "rate-window", time.Minute, "default rate limit window, whole seconds (CURVEKIT_RATE_WINDOW)")
 	fs.StringVar(&o.trustedProxies, "trusted-proxies", env("CURVEKIT_TRUSTED_PROXIES", ""), "comma-separated CIDRs whose X-Forwarded-For is believed (CURVEKIT_TRUSTED_PROXIES)")
 	fs.StringVar(&o.logLevel, "log-level", env("CURVEKIT_LOG_LEVEL", "info"), "debug, info, warn or error (CURVEKIT_LOG_LEVEL)")
+	fs.DurationVar(&o.heartbeat, "heartbeat", envDuration("CURVEKIT_HEARTBEAT", 15*time.Second), "idle time after which a stream sends a heartbeat comment (CURVEKIT_HEARTBEAT)")
+	fs.IntVar(&o.streamBuffer, "stream-buffer", 1000, "messages a stream subscriber may fall behind before it is cut off (CURVEKIT_STREAM_BUFFER)")
+	if v := getenv("CURVEKIT_STREAM_BUFFER"); v != "" {
+		if _, err := fmt.Sscan(v, &o.streamBuffer); err != nil {
+			return o, fmt.Errorf("CURVEKIT_STREAM_BUFFER: %w", err)
+		}
+	}
 	if v := getenv("CURVEKIT_START_BLOCK"); v != "" {
 		if _, err := fmt.Sscan(v, &o.startBlock); err != nil {
 			return o, fmt.Errorf("CURVEKIT_START_BLOCK: %w", err)
@@ -113,6 +123,9 @@ func parseOptions(args []string, getenv func(string) string) (options, error) {
 	}
 	if o.rateLimit <= 0 || o.rateWindow < time.Second {
 		return o, errors.New("--rate-limit must be positive and --rate-window at least 1s")
+	}
+	if o.heartbeat <= 0 || o.streamBuffer <= 0 {
+		return o, errors.New("--heartbeat and --stream-buffer must be positive")
 	}
 	return o, nil
 }
@@ -164,6 +177,7 @@ type app struct {
 	ix      *market.Indexer
 	builder *txbuild.Builder
 	svc     *market.Service
+	hub     *stream.Hub
 	api     *httpapi.Server
 	closers []func() error
 }
@@ -266,6 +280,23 @@ func wire(ctx context.Context, o options, log *slog.Logger) (_ *app, err error) 
 	}
 	observers = append(observers, svc.Observe)
 
+	// The streams are fed by the indexer alone, after the service's cache: what a client sees
+	// live is what REST answers afterwards.
+	hub, err := stream.NewHub(stream.HubConfig{Buffer: o.streamBuffer})
+	if err != nil {
+		return nil, err
+	}
+	codec := httpapi.StreamCodec()
+	feed, err := stream.NewFeed(stream.FeedConfig{Hub: hub, Store: store, Market: svc, Codec: codec, Logger: log.With("component", "feed")})
+	if err != nil {
+		return nil, err
+	}
+	observers = append(observers, feed.Apply)
+	streams, err := stream.New(stream.Config{Hub: hub, Store: store, Market: svc, Codec: codec, Heartbeat: o.heartbeat, Logger: log.With("component", "stream")})
+	if err != nil {
+		return nil, err
+	}
+
 	var limiter auth.Limiter
 	if o.redis != "" {
 		r, err := ratelimit.NewRedis(ratelimit.RedisConfig{Addr: o.redis})
@@ -290,7 +321,7 @@ func wire(ctx context.Context, o options, log *slog.Logger) (_ *app, err error) 
 		return nil, err
 	}
 	api, err := httpapi.New(httpapi.Config{
-		Market: svc, Limiter: limiter, TrustedProxies: proxies, Settings: settings,
+		Market: svc, Streams: streams, Limiter: limiter, TrustedProxies: proxies, Settings: settings,
 		Policy: auth.DefaultPolicy(auth.Every(o.rateLimit, o.rateWindow)),
 		Logger: log.With("component", "http"),
 	})
@@ -298,7 +329,7 @@ func wire(ctx context.Context, o options, log *slog.Logger) (_ *app, err error) 
 		return nil, err
 	}
 
-	a.dev, a.chain, a.store, a.ix, a.builder, a.svc, a.api = dev, chain, store, ix, builder, svc, api
+	a.dev, a.chain, a.store, a.ix, a.builder, a.svc, a.hub, a.api = dev, chain, store, ix, builder, svc, hub, api
 	return a, nil
 }
 
@@ -312,6 +343,8 @@ func (a *app) serve(ctx context.Context, ln net.Listener, o options) error {
 		IdleTimeout:       2 * time.Minute,
 		// No WriteTimeout: it would cut long-lived streams; handlers set per-write deadlines.
 	}
+	// Shutdown waits for handlers, and a stream's never ends by itself: closing the hub ends them.
+	srv.RegisterOnShutdown(a.hub.Close)
 	errc := make(chan error, 3)
 	go func() { errc <- a.ix.Run(ctx) }()
 	if a.dev != nil && o.simulate > 0 {

@@ -1,0 +1,437 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/candles"
+	"github.com/curvekit/curvekit/market"
+)
+
+// Config configures a Service.
+type Config struct {
+	Hub    *Hub
+	Store  Store
+	Market Market
+	Codec  Codec
+	// Heartbeat is how long a stream may stay silent before it sends a comment; default 15s.
+	Heartbeat time.Duration
+	// MaxResumeTrades is the most trades a resume replays; an id further back gets a full
+	// rebuild (reason too-old). Default 1000.
+	MaxResumeTrades int
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+}
+
+func (c *Config) validate() error {
+	if c.Hub == nil || c.Store == nil || c.Market == nil || c.Codec == nil {
+		return errors.New("stream: service needs a Hub, a Store, a Market and a Codec")
+	}
+	if c.Heartbeat < 0 || c.MaxResumeTrades < 0 {
+		return errors.New("stream: negative heartbeat or resume limit")
+	}
+	if c.Heartbeat == 0 {
+		c.Heartbeat = 15 * time.Second
+	}
+	if c.MaxResumeTrades == 0 {
+		c.MaxResumeTrades = 1000
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return nil
+}
+
+// Service opens streams: it subscribes a connection to the hub, replays what the client lacks from
+// the store, and turns the hub's messages into the events of that connection.
+type Service struct {
+	cfg Config
+}
+
+// New returns a Service for cfg.
+func New(cfg Config) (*Service, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return &Service{cfg: cfg}, nil
+}
+
+// Hub returns the hub the service subscribes to.
+func (s *Service) Hub() *Hub { return s.cfg.Hub }
+
+// Writer sends a stream's output to its client. adapters/httpapi implements it over an
+// http.ResponseWriter.
+type Writer interface {
+	// Write sends events, in order, and flushes them: none may wait in a buffer once Write
+	// returns.
+	Write(events []Event) error
+	// Heartbeat sends the Heartbeat comment and flushes it.
+	Heartbeat() error
+}
+
+// TokenRequest is what a client asks of a token stream.
+type TokenRequest struct {
+	Token      common.Address
+	Resolution candles.Resolution // an invalid one means candles.DefaultResolution
+	// From, when positive, is where the first replay starts (Unix seconds).
+	From int64
+	// LastEventID is the Last-Event-ID header; empty on a first connection.
+	LastEventID string
+}
+
+// Conn is one open stream. Run it, then (or instead) Close it.
+type Conn struct {
+	s      *Service
+	sub    *Subscription
+	global bool
+	// Token streams.
+	req   TokenRequest
+	ri    int
+	pos   Pos  // newest trade the client's bars include
+	has   bool // pos is set
+	bar   candles.Bar
+	hasB  bool  // bar is the newest bar sent
+	from  int64 // first bucket of the client's series since the last reset
+	first []Event
+}
+
+// Token opens a token stream: it checks the token exists (curvekit.ErrNotFound otherwise, before
+// anything is sent), subscribes, and prepares the reset and replay that Run sends first.
+func (s *Service) Token(ctx context.Context, req TokenRequest) (*Conn, error) {
+	if !req.Resolution.Valid() {
+		req.Resolution = candles.DefaultResolution
+	}
+	tok, err := s.cfg.Store.Token(ctx, req.Token)
+	if err != nil {
+		return nil, err
+	}
+	sub, cur := s.cfg.Hub.Subscribe(TokenTopic(req.Token))
+	c := &Conn{s: s, sub: sub, req: req, ri: resIndex(req.Resolution)}
+	reason, id := ReasonConnect, (*ID)(nil)
+	if req.LastEventID != "" {
+		if v, err := ParseID(req.LastEventID); err != nil {
+			reason = ReasonUnknownID
+		} else {
+			reason, id = ReasonResume, &v
+		}
+	}
+	if c.first, err = c.replay(ctx, &tok, cur, reason, id); err != nil {
+		sub.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Global opens the global stream. It starts with a refresh (reason connect): whatever the client
+// missed, re-fetching /tokens covers it; ticks and refreshes follow live.
+func (s *Service) Global(ctx context.Context) (*Conn, error) {
+	sub, cur := s.cfg.Hub.Subscribe(GlobalTopic)
+	data, err := s.cfg.Codec.Refresh(&Refresh{Reason: ReasonConnect})
+	if err != nil {
+		sub.Close()
+		return nil, err
+	}
+	return &Conn{s: s, sub: sub, global: true, first: []Event{{Name: EventRefresh, ID: cur.Last.String(), Data: data}}}, nil
+}
+
+// Close unsubscribes. Run closes the connection when it returns.
+func (c *Conn) Close() { c.sub.Close() }
+
+// batch is the most hub messages one write carries when the connection has fallen behind.
+const batch = 64
+
+// Run sends the opening events, then the live ones, until ctx ends (nil), a write fails, or the
+// subscription ends (ErrSlow when the hub cut the connection off, ErrClosed on shutdown). It sends
+// the heartbeat comment after every Config.Heartbeat of silence.
+func (c *Conn) Run(ctx context.Context, w Writer) error {
+	defer c.Close()
+	if err := w.Write(c.first); err != nil {
+		return err
+	}
+	c.first = nil
+	hb := time.NewTicker(c.s.cfg.Heartbeat)
+	defer hb.Stop()
+	var evs []Event
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-hb.C:
+			if err := w.Heartbeat(); err != nil {
+				return err
+			}
+			continue
+		case m, ok := <-c.sub.C():
+			if !ok {
+				return c.sub.Err()
+			}
+			evs = evs[:0]
+			var err error
+			if evs, err = c.handle(ctx, evs, m); err != nil {
+				return err
+			}
+			// Take what else is waiting, so that a connection that fell behind writes in batches.
+		drain:
+			for range batch - 1 {
+				select {
+				case m, ok := <-c.sub.C():
+					if !ok {
+						break drain // reported at the next receive
+					}
+					if evs, err = c.handle(ctx, evs, m); err != nil {
+						return err
+					}
+				default:
+					break drain
+				}
+			}
+			if len(evs) == 0 {
+				continue
+			}
+			if err := w.Write(evs); err != nil {
+				return err
+			}
+			hb.Reset(c.s.cfg.Heartbeat)
+			if cap(evs) > 4*batch {
+				evs = nil // a rebuild's replay is not kept for the connection's lifetime
+			}
+		}
+	}
+}
+
+// handle appends the events a message means for this connection.
+func (c *Conn) handle(ctx context.Context, evs []Event, m *Message) ([]Event, error) {
+	if c.global {
+		switch m.Kind {
+		case KindTick:
+			return append(evs, Event{Name: EventTick, ID: m.IDText, Data: m.Data}), nil
+		case KindRefresh:
+			return append(evs, Event{Name: EventRefresh, ID: m.IDText, Data: m.Data}), nil
+		}
+		return evs, nil
+	}
+	switch m.Kind {
+	case KindReset:
+		return c.rebuild(ctx, evs, m.Reason)
+	case KindTrade:
+	default:
+		return evs, nil
+	}
+	if c.has && !c.pos.Less(m.ID.Pos) {
+		return evs, nil // the replay included it
+	}
+	u := &m.Bars[c.ri]
+	sec := c.req.Resolution.Seconds()
+	if c.hasB {
+		switch {
+		case u.Bar.Time < c.bar.Time:
+			// Cannot happen while trades arrive in chain order; the store settles it.
+			return c.rebuild(ctx, evs, ReasonFeed)
+		case u.Bar.Time > c.bar.Time+sec && (len(u.Quiet) == 0 || u.Quiet[0].Time > c.bar.Time+sec):
+			return c.rebuild(ctx, evs, ReasonGap) // quiet buckets the message does not carry
+		}
+	}
+	for i := range u.Quiet {
+		q := &u.Quiet[i]
+		// The client may hold some of them already (a replay extends quiet bars to the hub's time).
+		if c.hasB && q.Time <= c.bar.Time || !c.hasB && q.Time < c.from {
+			continue
+		}
+		evs = append(evs, Event{Name: EventBar, Data: q.Data})
+	}
+	evs = append(evs,
+		Event{Name: EventTrade, ID: m.IDText, Data: m.Data},
+		Event{Name: EventBar, ID: m.IDText, Data: u.Bar.Data})
+	c.pos, c.has = m.ID.Pos, true
+	c.bar, c.hasB = u.Bar.Bar, true
+	return evs, nil
+}
+
+// rebuild answers a reset message or an inconsistency: a full reset and the replay of the
+// connection's window, read from the store now.
+func (c *Conn) rebuild(ctx context.Context, evs []Event, reason string) ([]Event, error) {
+	tok, err := c.s.cfg.Store.Token(ctx, c.req.Token)
+	if errors.Is(err, curvekit.ErrNotFound) {
+		// A reorganization removed the launch itself: nothing to show until it comes back.
+		data, err := c.s.cfg.Codec.Reset(&Reset{Token: c.req.Token, Resolution: c.req.Resolution, Reason: reason, Full: true})
+		if err != nil {
+			return nil, err
+		}
+		c.has, c.hasB, c.from = false, false, 0
+		return append(evs, Event{Name: EventReset, Data: data, ClearID: true}), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	more, err := c.replay(ctx, &tok, c.s.cfg.Hub.Cursor(TokenTopic(c.req.Token)), reason, nil)
+	if err != nil {
+		return nil, err
+	}
+	return append(evs, more...), nil
+}
+
+// replay returns the reset and the events that rebuild the client's state, and records that state.
+//
+// The series comes from Market.Candles (the REST computation) over [start, to], where to is the
+// newest of the hub's time, the token's last trade and a resumed id's time: no later trade can
+// fall in an earlier bucket, so live bars never go back in time (a chain reorganization can break
+// that; the trade that would is answered with a full rebuild). The series reports the newest trade it includes; live
+// messages up to it are skipped, those after it sent, so the boundary has neither a gap nor a
+// duplicate whichever way the store and the hub raced.
+//
+// A resume (a valid Last-Event-ID) is a partial reset: start is the bucket of the id's time (not
+// before From), and the trades after the id follow the bars. Anything else is a full reset: on
+// connect, start is From or the current bucket; on a rebuild (a bad id, a reorganization, a gap),
+// From or the latest market.MaxBars buckets. An id the store cannot vouch for - unknown, from
+// another block at that height, reaching beyond to, or further back than a window or
+// MaxResumeTrades trades, or followed by a trade older than its time (the chain reorganized under
+// the client's bars) - turns into such a rebuild.
+func (c *Conn) replay(ctx context.Context, tok *market.Token, cur Cursor, reason string, id *ID) ([]Event, error) {
+	res := c.req.Resolution
+	sec := res.Seconds()
+	to := max(cur.Time, tok.LastTradeAt)
+	full := reason != ReasonResume
+	var start int64
+	switch {
+	case id != nil:
+		// The id's time is a trade's time (this token's, or the hub's newest when it was sent),
+		// so no later trade is older: the replay may reach it even when this process has not
+		// seen it (it restarted, or the token row lags the trades).
+		to = max(to, id.Time)
+		start = res.Bucket(id.Time)
+		if c.req.From > 0 {
+			start = max(start, res.Bucket(c.req.From))
+		}
+		if (res.Bucket(to)-start)/sec >= market.MaxBars {
+			return c.replay(ctx, tok, cur, ReasonTooOld, nil)
+		}
+	case c.req.From > 0:
+		start = res.Bucket(c.req.From)
+	case reason == ReasonConnect:
+		start = res.Bucket(to)
+	default:
+		start = res.Bucket(to) - (market.MaxBars-1)*sec
+	}
+	start = min(start, res.Bucket(to))
+
+	var series market.Series
+	if to > 0 {
+		var err error
+		series, err = c.s.cfg.Market.Candles(ctx, market.CandleQuery{Token: tok.Address, Resolution: res, From: start, To: to, Limit: market.MaxBars})
+		if err != nil {
+			return nil, fmt.Errorf("stream: replay %s: %w", tok.Address.Hex(), err)
+		}
+	}
+	if series.Last != nil && series.Last.Time > to {
+		// A trade committed after the token was read: the window's last bucket holds it, and
+		// the replay's id must say that its bars reach it.
+		to = series.Last.Time
+	}
+	var trades []market.Trade
+	if id != nil {
+		var why string
+		var err error
+		if trades, why, err = c.tradesSince(ctx, *id, series.Last); err != nil {
+			return nil, err
+		}
+		if why != "" {
+			return c.replay(ctx, tok, cur, why, nil)
+		}
+	}
+
+	from := series.From
+	if to == 0 {
+		from = 0
+	}
+	data, err := c.s.cfg.Codec.Reset(&Reset{Token: tok.Address, Resolution: res, Reason: reason, From: from, Full: full})
+	if err != nil {
+		return nil, err
+	}
+	evs := make([]Event, 0, 1+len(series.Bars)+len(trades))
+	evs = append(evs, Event{Name: EventReset, Data: data, ClearID: full})
+	for i := range series.Bars {
+		b, err := c.s.cfg.Codec.Bar(tok, &series.Bars[i])
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, Event{Name: EventBar, Data: b})
+	}
+	for i := range trades {
+		b, err := c.s.cfg.Codec.Trade(tok, &trades[i])
+		if err != nil {
+			return nil, err
+		}
+		// Each trade's id says what it says live: a resume from it replays from its bucket.
+		evs = append(evs, Event{Name: EventTrade, ID: IDOf(&trades[i], trades[i].Time).String(), Data: b})
+	}
+	// Only the last event carries the replay's id: a client cut off before it keeps the id it
+	// came with and gets the same replay again.
+	if series.Last != nil && len(evs) > 1 {
+		evs[len(evs)-1].ID = IDOf(series.Last, to).String()
+	}
+
+	c.has = series.Last != nil
+	if c.has {
+		c.pos = PosOf(series.Last)
+	}
+	c.hasB = len(series.Bars) > 0
+	if c.hasB {
+		c.bar = series.Bars[len(series.Bars)-1]
+	}
+	c.from = from
+	return evs, nil
+}
+
+// tradesSince returns the token's trades after id up to last, oldest first, walking the store
+// newest first. It returns a reason instead when the store does not hold the id's trade, or holds
+// a later one older than the id's time (ReasonUnknownID), or more than MaxResumeTrades follow it
+// (ReasonTooOld).
+func (c *Conn) tradesSince(ctx context.Context, id ID, last *market.Trade) ([]market.Trade, string, error) {
+	if last == nil || PosOf(last).Less(id.Pos) {
+		return nil, ReasonUnknownID, nil
+	}
+	lastPos := PosOf(last)
+	var out []market.Trade
+	q := market.TradeQuery{Token: c.req.Token, Limit: market.MaxLimit}
+	for {
+		page, err := c.s.cfg.Store.Trades(ctx, q)
+		if err != nil {
+			return nil, "", fmt.Errorf("stream: read trades of %s: %w", c.req.Token.Hex(), err)
+		}
+		for i := range page.Trades {
+			tr := &page.Trades[i]
+			p := PosOf(tr)
+			switch {
+			case lastPos.Less(p):
+				continue // after the replay: it comes live
+			case p == id.Pos:
+				if !id.Matches(tr) || tr.Time > id.Time {
+					return nil, ReasonUnknownID, nil
+				}
+				slices.Reverse(out)
+				return out, "", nil
+			case p.Less(id.Pos):
+				return nil, ReasonUnknownID, nil
+			}
+			if tr.Time < id.Time {
+				// The client's bars reach past this trade without it: history changed under them.
+				return nil, ReasonUnknownID, nil
+			}
+			if len(out) == c.s.cfg.MaxResumeTrades {
+				return nil, ReasonTooOld, nil
+			}
+			out = append(out, *tr)
+		}
+		if page.Next == "" {
+			return nil, ReasonUnknownID, nil
+		}
+		q.Cursor = page.Next
+	}
+}

@@ -1,0 +1,53 @@
+// Package stream is the live side of the market API: the server-sent-event streams of SPEC section
+// 6, fed by the indexer, with the same bars as the REST candles.
+//
+// Three parts, wired by hand (examples/server):
+//
+//   - Hub fans messages out per topic (GlobalTopic, TokenTopic). Each subscriber has a bounded
+//     buffer (HubConfig.Buffer, 1000 messages by default); Publish never blocks, and a subscriber
+//     whose buffer is full is cut off with ErrSlow instead of slowing anyone. The hub keeps no
+//     history: a client that missed something resumes from the store.
+//   - Feed turns each market.Sync into messages: per trade, in chain order, the raw trade and the
+//     bar it moved at all six resolutions (with the flat bars of the quiet buckets it closed),
+//     folded by candles.Folder from a state seeded in the store, so that each bar is what
+//     market.Service.Candles returns for its bucket; per sync, a tick per token that traded and a
+//     refresh; on a chain reorganization, a reset for every token it rewrote.
+//   - Service opens a connection: it subscribes, replays from the store through
+//     market.Service.Candles (the REST computation), then turns live messages into events, with a
+//     heartbeat comment when idle. The HTTP adapter writes the events (adapters/httpapi).
+//
+// # Token stream protocol
+//
+// Events are reset, bar and trade. A client keeps a map of bars by time and a list of trades:
+//
+//   - reset {from, full, reason, resolution}: drop every bar at or after from; when full, drop all
+//     bars and the trade list. Then rebuild from the events that follow.
+//   - bar: upsert by time (the current bucket's bar is sent again, updated in place, as trades
+//     land; a quiet bucket arrives as a flat bar at the previous close).
+//   - trade: append.
+//
+// A connection sends reset, then the replay (bars oldest first, then on a resume the trades after
+// the Last-Event-ID), then live events. Between two resets bar times never decrease, and each trade
+// is sent once. The replay reaches the bucket of the newer of the hub's time (the newest trade
+// published, any token) and the token's last trade, and no later trade can fall in an earlier
+// bucket, so live bars continue where the replay ends.
+//
+// Replay windows: with a valid Last-Event-ID, from the bucket of the id's time (not before the
+// request's From); otherwise from From, or from the current bucket. An id that is malformed, names
+// a trade the store does not hold (a reorganization removed it), or lies further back than a window
+// (market.MaxBars buckets) or MaxResumeTrades trades gets a full reset and the window from From or
+// the latest market.MaxBars buckets: never silence.
+//
+// # Event ids
+//
+// See ID: "<block>-<logIndex>-<time>-<tag>", the newest trade the client holds and how far its
+// bars reach. A live trade and its bar carry the trade's id; quiet bars and resets carry none (the
+// client keeps its last id); the replay sets one on its last event only, so a client cut off in the
+// middle of a replay resumes from where it was before it.
+//
+// # Global stream
+//
+// tick (a token's price state after a sync, with the cursor of its last trade) and refresh (the
+// token list changed: re-fetch it). Every connection starts with a refresh (reason connect), which
+// covers whatever a resuming client missed.
+package stream

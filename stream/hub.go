@@ -1,0 +1,297 @@
+package stream
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/curvekit/curvekit/candles"
+)
+
+// Topic names what a subscriber listens to: the global price feed (GlobalTopic) or one token
+// (TokenTopic).
+type Topic string
+
+// GlobalTopic carries tick and refresh messages for every token.
+const GlobalTopic Topic = "tokens"
+
+// TokenTopic carries the trade (with its bars) and reset messages of one token.
+func TokenTopic(token common.Address) Topic { return Topic(strings.ToLower(token.Hex())) }
+
+// Kind says what a Message is.
+type Kind uint8
+
+const (
+	// KindTrade is one trade with the bar it moved at every resolution (token topics).
+	KindTrade Kind = iota + 1
+	// KindReset tells a token's subscribers that its history changed (a chain reorganization, or
+	// the feed lost track): they rebuild from the store.
+	KindReset
+	// KindTick is a token's price state after a sync (GlobalTopic).
+	KindTick
+	// KindRefresh signals that the token list changed (GlobalTopic).
+	KindRefresh
+)
+
+// Message is what the feed publishes. It is shared by every subscriber of its topic and never
+// modified after Publish; payloads are encoded once, by the feed.
+type Message struct {
+	Kind Kind
+	// ID is the id of the trade the message ends with (trade, tick, refresh); zero for a reset.
+	ID ID
+	// IDText is ID.String(), computed once.
+	IDText string
+	// Data is the payload of a trade, tick or refresh event.
+	Data []byte
+	// Bars holds, for a trade, the bar it moved at each resolution, in the order of
+	// candles.Resolutions().
+	Bars [numRes]BarUpdate
+	// Reason says why a reset or refresh was sent.
+	Reason string
+	// At is when Publish delivered the message (for delivery-lag measurements).
+	At time.Time
+}
+
+// BarUpdate is the bar a trade moved at one resolution, with the quiet buckets it closed.
+type BarUpdate struct {
+	// Quiet are the flat bars of the quiet buckets between the previous bar and Bar, oldest first:
+	// the newest MaxQuiet of them when there were more.
+	Quiet []Bar
+	Bar   Bar
+}
+
+// Bar is a bar and its encoded payload.
+type Bar struct {
+	candles.Bar
+	Data []byte
+}
+
+const numRes = 6
+
+// resIndex returns the index of r in candles.Resolutions(), or -1.
+func resIndex(r candles.Resolution) int {
+	for i, x := range candles.Resolutions() {
+		if x == r {
+			return i
+		}
+	}
+	return -1
+}
+
+// ErrSlow is why the hub cut a subscriber off: its buffer was full. The client reconnects with
+// Last-Event-ID and resumes from the store.
+var ErrSlow = errors.New("stream: subscriber too slow: buffer full")
+
+// ErrClosed is why a subscription ended when the hub shut down.
+var ErrClosed = errors.New("stream: hub closed")
+
+// HubConfig configures a Hub.
+type HubConfig struct {
+	// Buffer is how many messages a subscriber may fall behind before it is cut off; default
+	// 1000 (Mercure's default). A trade with its bars is one message.
+	Buffer int
+}
+
+// Hub fans messages out to the subscribers of each topic. Publish never blocks: a subscriber whose
+// buffer is full is cut off (its channel closed, Err says ErrSlow) instead of slowing the
+// publisher or anyone else. The hub keeps no history; memory is the subscribers' buffers.
+type Hub struct {
+	buffer int
+
+	mu     sync.Mutex
+	topics map[Topic]*topic
+	time   int64 // newest trade time published since start or the last Rewind
+	closed bool
+}
+
+type topic struct {
+	subs []*Subscription
+	last ID // id of the newest message published here
+}
+
+// Cursor is where a topic stood when a subscriber joined it: every later message reaches the
+// subscriber, none before.
+type Cursor struct {
+	// Last is the id of the newest message published on the topic (zero when none, or after a
+	// reset).
+	Last ID
+	// Time is the newest trade time published on any topic since the hub started or last
+	// rewound. Every trade published later has a time at least as large (block times never
+	// decrease), so a replay may extend quiet bars up to it without ever sending a bar that a
+	// later trade would precede.
+	Time int64
+}
+
+// NewHub returns a Hub.
+func NewHub(cfg HubConfig) (*Hub, error) {
+	if cfg.Buffer < 0 {
+		return nil, fmt.Errorf("stream: negative buffer %d", cfg.Buffer)
+	}
+	if cfg.Buffer == 0 {
+		cfg.Buffer = 1000
+	}
+	return &Hub{buffer: cfg.Buffer, topics: make(map[Topic]*topic)}, nil
+}
+
+// Subscription is one subscriber's place on a topic.
+type Subscription struct {
+	hub   *Hub
+	topic Topic
+	c     chan *Message
+	idx   int   // index in topic.subs; -1 once removed (guarded by hub.mu)
+	err   error // why it ended (guarded by hub.mu)
+}
+
+// Subscribe registers a subscriber on t and returns the topic's cursor, both under one lock: the
+// subscriber receives exactly the messages published after the cursor. On a closed hub the
+// subscription is already over (Err is ErrClosed).
+func (h *Hub) Subscribe(t Topic) (*Subscription, Cursor) {
+	s := &Subscription{hub: h, topic: t, c: make(chan *Message, h.buffer), idx: -1}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		s.err = ErrClosed
+		close(s.c)
+		return s, Cursor{}
+	}
+	tp := h.topics[t]
+	if tp == nil {
+		tp = &topic{}
+		h.topics[t] = tp
+	}
+	s.idx = len(tp.subs)
+	tp.subs = append(tp.subs, s)
+	return s, Cursor{Last: tp.last, Time: h.time}
+}
+
+// Cursor returns t's cursor now.
+func (h *Hub) Cursor(t Topic) Cursor {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c := Cursor{Time: h.time}
+	if tp := h.topics[t]; tp != nil {
+		c.Last = tp.last
+	}
+	return c
+}
+
+// Publish delivers m to every subscriber of t without blocking, cutting off those whose buffer
+// is full, and returns how many received it. A trade advances the hub's time; a reset clears the
+// topic's last id.
+func (h *Hub) Publish(t Topic, m *Message) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return 0
+	}
+	m.At = time.Now()
+	tp := h.topics[t]
+	if tp == nil {
+		tp = &topic{}
+		h.topics[t] = tp
+	}
+	switch m.Kind {
+	case KindTrade:
+		h.time = max(h.time, m.ID.Time)
+		tp.last = m.ID
+	case KindReset:
+		tp.last = ID{}
+	default:
+		if !m.ID.IsZero() {
+			tp.last = m.ID
+		}
+	}
+	n := 0
+	for i := 0; i < len(tp.subs); {
+		s := tp.subs[i]
+		select {
+		case s.c <- m:
+			n++
+			i++
+		default:
+			h.remove(tp, s, ErrSlow) // moves the last subscriber to i
+		}
+	}
+	if len(tp.subs) == 0 && tp.last.IsZero() {
+		delete(h.topics, t)
+	}
+	return n
+}
+
+// Rewind forgets the hub's time. The feed calls it when the chain reorganized: the new chain's
+// blocks may be older than the trades published from the old one.
+func (h *Hub) Rewind() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.time = 0
+}
+
+// Subscribers returns how many subscribers t has.
+func (h *Hub) Subscribers(t Topic) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if tp := h.topics[t]; tp != nil {
+		return len(tp.subs)
+	}
+	return 0
+}
+
+// Close ends every subscription with ErrClosed; later subscriptions end at once. The server
+// calls it on shutdown so that open streams return.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return
+	}
+	h.closed = true
+	for name, tp := range h.topics {
+		for len(tp.subs) > 0 {
+			h.remove(tp, tp.subs[len(tp.subs)-1], ErrClosed)
+		}
+		delete(h.topics, name)
+	}
+}
+
+// remove takes s off tp and closes its channel with err. h.mu must be held.
+func (h *Hub) remove(tp *topic, s *Subscription, err error) {
+	i := s.idx
+	last := len(tp.subs) - 1
+	tp.subs[i] = tp.subs[last]
+	tp.subs[i].idx = i
+	tp.subs[last] = nil
+	tp.subs = tp.subs[:last]
+	s.idx = -1
+	s.err = err
+	close(s.c)
+}
+
+// C returns the channel of messages. It is closed when the subscription ends: by Close, by the
+// hub cutting a slow subscriber off, or by the hub shutting down (see Err).
+func (s *Subscription) C() <-chan *Message { return s.c }
+
+// Err returns why the subscription ended, or nil while it runs (and after Close).
+func (s *Subscription) Err() error {
+	s.hub.mu.Lock()
+	defer s.hub.mu.Unlock()
+	return s.err
+}
+
+// Close unsubscribes. It may be called more than once, and after the hub cut the subscriber off.
+func (s *Subscription) Close() {
+	h := s.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if s.idx < 0 {
+		return
+	}
+	tp := h.topics[s.topic]
+	h.remove(tp, s, nil)
+	if len(tp.subs) == 0 && tp.last.IsZero() {
+		delete(h.topics, s.topic)
+	}
+}
