@@ -144,12 +144,10 @@ func (s *Service) Global(ctx context.Context) (*Conn, error) {
 // Close unsubscribes. Run closes the connection when it returns.
 func (c *Conn) Close() { c.sub.Close() }
 
-// batch is the most hub messages one write carries when the connection has fallen behind.
-const batch = 64
-
 // Run sends the opening events, then the live ones, until ctx ends (nil), a write fails, or the
-// subscription ends (ErrSlow when the hub cut the connection off, ErrClosed on shutdown). It sends
-// the heartbeat comment after every Config.Heartbeat of silence.
+// subscription ends (ErrSlow when the hub cut the connection off, ErrClosed on shutdown). Messages
+// that arrived together are written together, so a connection that fell behind catches up in
+// large writes. It sends the heartbeat comment after every Config.Heartbeat of silence.
 func (c *Conn) Run(ctx context.Context, w Writer) error {
 	defer c.Close()
 	if err := w.Write(c.first); err != nil {
@@ -158,7 +156,11 @@ func (c *Conn) Run(ctx context.Context, w Writer) error {
 	c.first = nil
 	hb := time.NewTicker(c.s.cfg.Heartbeat)
 	defer hb.Stop()
-	var evs []Event
+	var (
+		msgs  []*Message
+		evs   []Event
+		ended bool
+	)
 	for {
 		select {
 		case <-ctx.Done():
@@ -168,40 +170,29 @@ func (c *Conn) Run(ctx context.Context, w Writer) error {
 				return err
 			}
 			continue
-		case m, ok := <-c.sub.C():
-			if !ok {
-				return c.sub.Err()
-			}
-			evs = evs[:0]
+		case <-c.sub.Ready():
+		}
+		if msgs, ended = c.sub.Take(msgs); ended {
+			return c.sub.Err()
+		}
+		evs = evs[:0]
+		for _, m := range msgs {
 			var err error
 			if evs, err = c.handle(ctx, evs, m); err != nil {
 				return err
 			}
-			// Take what else is waiting, so that a connection that fell behind writes in batches.
-		drain:
-			for range batch - 1 {
-				select {
-				case m, ok := <-c.sub.C():
-					if !ok {
-						break drain // reported at the next receive
-					}
-					if evs, err = c.handle(ctx, evs, m); err != nil {
-						return err
-					}
-				default:
-					break drain
-				}
-			}
-			if len(evs) == 0 {
-				continue
-			}
-			if err := w.Write(evs); err != nil {
-				return err
-			}
-			hb.Reset(c.s.cfg.Heartbeat)
-			if cap(evs) > 4*batch {
-				evs = nil // a rebuild's replay is not kept for the connection's lifetime
-			}
+		}
+		if len(evs) == 0 {
+			continue
+		}
+		if err := w.Write(evs); err != nil {
+			return err
+		}
+		hb.Reset(c.s.cfg.Heartbeat)
+		if cap(evs) > 64 {
+			evs = nil // a catch-up or a rebuild is not kept for the connection's lifetime
+		} else {
+			clear(evs)
 		}
 	}
 }

@@ -296,7 +296,7 @@ func TestRunEndsWhenCutOff(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() { _ = fast.Run(ctx, rec) }()
-	<-rec.ch // the opening
+	<-rec.ch        // the opening
 	for range 101 { // the env's buffer is 100
 		w.trade(5)
 		<-rec.ch // the fast one keeps up
@@ -326,7 +326,7 @@ func TestUnknownToken(t *testing.T) {
 		t.Fatalf("opening %v", c.first)
 	}
 	tr := w.trade(1)
-	evs, err := c.handle(context.Background(), nil, <-c.sub.C())
+	evs, err := c.handle(context.Background(), nil, recv(t, c.sub))
 	if err != nil || len(evs) != 2 || evs[1].ID != IDOf(&tr, tr.Time).String() {
 		t.Fatalf("first trade: %v, %v", evs, err)
 	}
@@ -341,7 +341,7 @@ func TestReorgResets(t *testing.T) {
 	to := w.ch.block - 2
 	touched := w.store.rollback(to)
 	w.feed.Apply(market.Sync{Reorged: touched, Cursor: market.Cursor{Block: to}})
-	evs, err := c.handle(context.Background(), nil, <-c.sub.C())
+	evs, err := c.handle(context.Background(), nil, recv(t, c.sub))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestReorgResets(t *testing.T) {
 	delete(w.store.tokens, w.tok.Address)
 	w.store.mu.Unlock()
 	w.feed.Apply(market.Sync{Reorged: []common.Address{w.tok.Address}, Cursor: market.Cursor{Block: to - 1}})
-	evs, err = c.handle(context.Background(), nil, <-c.sub.C())
+	evs, err = c.handle(context.Background(), nil, recv(t, c.sub))
 	if err != nil || len(evs) != 1 || !resetOf(t, evs).Full {
 		t.Fatalf("reset of a removed token: %v, %v", evs, err)
 	}
@@ -375,7 +375,7 @@ func TestFeedFailureResets(t *testing.T) {
 	w.store.mu.Lock()
 	w.store.fail = nil
 	w.store.mu.Unlock()
-	m := <-c.sub.C()
+	m := recv(t, c.sub)
 	if m.Kind != KindReset || m.Reason != ReasonFeed {
 		t.Fatalf("message %+v", m)
 	}
@@ -384,7 +384,7 @@ func TestFeedFailureResets(t *testing.T) {
 		t.Fatalf("rebuild %v, %v at %v", evs, err, c.pos)
 	}
 	tr := w.trade(3)
-	evs, err = c.handle(context.Background(), nil, <-c.sub.C())
+	evs, err = c.handle(context.Background(), nil, recv(t, c.sub))
 	if err != nil || len(evs) != 2 || evs[0].ID != IDOf(&tr, tr.Time).String() {
 		t.Fatalf("after recovery: %v, %v", evs, err)
 	}
@@ -411,7 +411,7 @@ func TestGlobalStream(t *testing.T) {
 	w.apply(batchOf(w.ch, w.all, a, b, a2))
 	var got []Event
 	for range 3 {
-		evs, err := c.handle(context.Background(), nil, <-c.sub.C())
+		evs, err := c.handle(context.Background(), nil, recv(t, c.sub))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -458,7 +458,7 @@ func TestReplayIncludesATradeTheTokenReadMissed(t *testing.T) {
 	}
 	w.all[w.tok.Address].LastTradeAt = tr.Time
 	w.feed.Apply(market.Sync{Batch: batchOf(w.ch, w.all, tr)})
-	if evs, err := c.handle(context.Background(), nil, <-c.sub.C()); err != nil || len(evs) != 0 {
+	if evs, err := c.handle(context.Background(), nil, recv(t, c.sub)); err != nil || len(evs) != 0 {
 		t.Fatalf("live message of a replayed trade: %v, %v", evs, err)
 	}
 }
@@ -490,7 +490,7 @@ func TestReorgUnderADisconnectedClient(t *testing.T) {
 	w.ch.rewind(fork)
 	c := w.open(t, TokenRequest{Resolution: candles.Res1m})
 	tr := w.trade(30) // on the new chain: before the removed trade's time
-	evs, err := c.handle(context.Background(), nil, <-c.sub.C())
+	evs, err := c.handle(context.Background(), nil, recv(t, c.sub))
 	if err != nil || len(evs) < 2 || evs[len(evs)-2].Name != EventTrade || evs[0].Name == EventReset {
 		t.Fatalf("live trade after the reorg: %v, %v", evs, err)
 	}

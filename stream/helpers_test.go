@@ -326,3 +326,56 @@ func decode[T any](t testing.TB, data []byte) T {
 	}
 	return v
 }
+
+// taken holds messages a test took from a subscription but has not looked at yet.
+var (
+	takenMu sync.Mutex
+	taken   = map[*Subscription][]*Message{}
+)
+
+// poll returns s's next message without waiting; ok is false when none is waiting.
+func poll(s *Subscription) (m *Message, ok bool) {
+	takenMu.Lock()
+	defer takenMu.Unlock()
+	if len(taken[s]) == 0 {
+		msgs, _ := s.Take(nil)
+		taken[s] = msgs
+	}
+	if q := taken[s]; len(q) > 0 {
+		taken[s] = q[1:]
+		return q[0], true
+	}
+	return nil, false
+}
+
+// recv waits for s's next message; it fails the test when the subscription ends first.
+func recv(t testing.TB, s *Subscription) *Message {
+	t.Helper()
+	for {
+		if m, ok := poll(s); ok {
+			return m
+		}
+		s.mu.Lock()
+		ended := s.ended
+		s.mu.Unlock()
+		if ended {
+			t.Fatalf("subscription ended: %v", s.Err())
+		}
+		<-s.Ready()
+	}
+}
+
+// drained returns the messages left on an ended subscription and reports whether it ended.
+func drained(s *Subscription) ([]*Message, bool) {
+	var out []*Message
+	for {
+		m, ok := poll(s)
+		if !ok {
+			break
+		}
+		out = append(out, m)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return out, s.ended
+}

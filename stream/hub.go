@@ -97,8 +97,10 @@ type HubConfig struct {
 }
 
 // Hub fans messages out to the subscribers of each topic. Publish never blocks: a subscriber whose
-// buffer is full is cut off (its channel closed, Err says ErrSlow) instead of slowing the
-// publisher or anyone else. The hub keeps no history; memory is the subscribers' buffers.
+// buffer is full is cut off (Err says ErrSlow) instead of slowing the publisher or anyone else.
+// The hub keeps no history. A subscriber's buffer grows with how far it lags and shrinks back once
+// it catches up, so an idle one costs a few hundred bytes, and none holds more than Buffer
+// messages.
 type Hub struct {
 	buffer int
 
@@ -137,25 +139,28 @@ func NewHub(cfg HubConfig) (*Hub, error) {
 	return &Hub{buffer: cfg.Buffer, topics: make(map[Topic]*topic)}, nil
 }
 
-// Subscription is one subscriber's place on a topic.
+// Subscription is one subscriber's place on a topic. Wait on Ready, then Take what arrived.
 type Subscription struct {
 	hub   *Hub
 	topic Topic
-	c     chan *Message
-	idx   int   // index in topic.subs; -1 once removed (guarded by hub.mu)
-	err   error // why it ended (guarded by hub.mu)
+	idx   int // index in topic.subs; -1 once removed (guarded by hub.mu)
+	ready chan struct{}
+
+	mu    sync.Mutex
+	queue []*Message // published, not yet taken; oldest first
+	ended bool
+	err   error // why it ended
 }
 
 // Subscribe registers a subscriber on t and returns the topic's cursor, both under one lock: the
 // subscriber receives exactly the messages published after the cursor. On a closed hub the
 // subscription is already over (Err is ErrClosed).
 func (h *Hub) Subscribe(t Topic) (*Subscription, Cursor) {
-	s := &Subscription{hub: h, topic: t, c: make(chan *Message, h.buffer), idx: -1}
+	s := &Subscription{hub: h, topic: t, idx: -1, ready: make(chan struct{}, 1)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		s.err = ErrClosed
-		close(s.c)
+		s.end(ErrClosed)
 		return s, Cursor{}
 	}
 	tp := h.topics[t]
@@ -208,13 +213,19 @@ func (h *Hub) Publish(t Topic, m *Message) int {
 	n := 0
 	for i := 0; i < len(tp.subs); {
 		s := tp.subs[i]
-		select {
-		case s.c <- m:
-			n++
-			i++
-		default:
-			h.remove(tp, s, ErrSlow) // moves the last subscriber to i
+		s.mu.Lock()
+		full := len(s.queue) >= h.buffer
+		if !full {
+			s.queue = append(s.queue, m)
 		}
+		s.mu.Unlock()
+		if full {
+			h.remove(tp, s, ErrSlow) // moves the last subscriber to i
+			continue
+		}
+		s.wake()
+		n++
+		i++
 	}
 	if len(tp.subs) == 0 && tp.last.IsZero() {
 		delete(h.topics, t)
@@ -257,7 +268,7 @@ func (h *Hub) Close() {
 	}
 }
 
-// remove takes s off tp and closes its channel with err. h.mu must be held.
+// remove takes s off tp and ends it with err. h.mu must be held.
 func (h *Hub) remove(tp *topic, s *Subscription, err error) {
 	i := s.idx
 	last := len(tp.subs) - 1
@@ -266,18 +277,50 @@ func (h *Hub) remove(tp *topic, s *Subscription, err error) {
 	tp.subs[last] = nil
 	tp.subs = tp.subs[:last]
 	s.idx = -1
-	s.err = err
-	close(s.c)
+	s.end(err)
 }
 
-// C returns the channel of messages. It is closed when the subscription ends: by Close, by the
-// hub cutting a slow subscriber off, or by the hub shutting down (see Err).
-func (s *Subscription) C() <-chan *Message { return s.c }
+func (s *Subscription) end(err error) {
+	s.mu.Lock()
+	s.ended, s.err = true, err
+	s.mu.Unlock()
+	s.wake()
+}
 
-// Err returns why the subscription ended, or nil while it runs (and after Close).
+func (s *Subscription) wake() {
+	select {
+	case s.ready <- struct{}{}:
+	default: // already signalled
+	}
+}
+
+// Ready is signalled when messages arrive or the subscription ends; Take then collects them.
+func (s *Subscription) Ready() <-chan struct{} { return s.ready }
+
+// keepQueue is the capacity a drained queue keeps; a larger one (a subscriber that lagged) goes
+// back to the garbage collector.
+const keepQueue = 16
+
+// Take returns the messages published since the last Take, oldest first (pass the previous
+// result back as dst to reuse its array), and whether the subscription has ended; it does not
+// block. After the end there is nothing more to wait for.
+func (s *Subscription) Take(dst []*Message) (msgs []*Message, ended bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	msgs = s.queue
+	if cap(dst) > keepQueue {
+		dst = nil
+	}
+	clear(dst[:cap(dst)])
+	s.queue = dst[:0]
+	return msgs, s.ended
+}
+
+// Err returns why the subscription ended: ErrSlow, ErrClosed, or nil while it runs and after
+// Close.
 func (s *Subscription) Err() error {
-	s.hub.mu.Lock()
-	defer s.hub.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return s.err
 }
 

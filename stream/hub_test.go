@@ -32,13 +32,11 @@ func TestHubDeliversAfterTheCursor(t *testing.T) {
 	}
 	h.Publish(topic, tradeMsg(2, 90)) // an older time does not move the hub's time back
 	h.Publish("other", tradeMsg(3, 200))
-	if m := <-s.C(); m.ID.Block != 2 {
+	if m := recv(t, s); m.ID.Block != 2 {
 		t.Fatalf("got block %d, want 2", m.ID.Block)
 	}
-	select {
-	case m := <-s.C():
+	if m, ok := poll(s); ok {
 		t.Fatalf("unexpected message %+v", m)
-	default:
 	}
 	if c := h.Cursor(topic); c.Last.Block != 2 || c.Time != 200 {
 		t.Fatalf("cursor %+v", c)
@@ -47,7 +45,7 @@ func TestHubDeliversAfterTheCursor(t *testing.T) {
 	if c := h.Cursor(topic); !c.Last.IsZero() {
 		t.Fatalf("a reset left the cursor at %+v", c.Last)
 	}
-	if m := <-s.C(); m.Kind != KindReset {
+	if m := recv(t, s); m.Kind != KindReset {
 		t.Fatalf("got %+v, want the reset", m)
 	}
 	h.Rewind()
@@ -59,8 +57,8 @@ func TestHubDeliversAfterTheCursor(t *testing.T) {
 	if n := h.Subscribers(topic); n != 0 {
 		t.Fatalf("%d subscribers after Close", n)
 	}
-	if _, ok := <-s.C(); ok {
-		t.Fatal("channel open after Close")
+	if _, ended := drained(s); !ended {
+		t.Fatal("subscription runs after Close")
 	}
 	if err := s.Err(); err != nil {
 		t.Fatalf("Err after Close = %v", err)
@@ -95,8 +93,9 @@ func TestHubSubscribeRacesPublish(t *testing.T) {
 	}
 	wg.Wait()
 	for _, g := range subs {
+		msgs, _ := drained(g.s)
 		g.s.Close()
-		for m := range g.s.C() {
+		for _, m := range msgs {
 			g.seen = append(g.seen, m.ID.Block)
 		}
 		for i, b := range g.seen {
@@ -125,17 +124,14 @@ func TestHubCutsOffSlowSubscriber(t *testing.T) {
 		if d := time.Since(start); d > time.Second {
 			t.Fatalf("Publish took %v", d)
 		}
-		got = append(got, (<-fast.C()).ID.Block)
+		got = append(got, recv(t, fast).ID.Block)
 	}
 	if len(got) != 10 || got[9] != 10 {
 		t.Fatalf("fast subscriber got %v", got)
 	}
-	n := 0
-	for range slow.C() {
-		n++
-	}
-	if n != 4 {
-		t.Fatalf("slow subscriber drained %d messages, want its buffer of 4", n)
+	msgs, ended := drained(slow)
+	if n := len(msgs); n != 4 || !ended {
+		t.Fatalf("slow subscriber drained %d messages (ended %v), want its buffer of 4", len(msgs), ended)
 	}
 	if !errors.Is(slow.Err(), ErrSlow) {
 		t.Fatalf("slow Err = %v", slow.Err())
@@ -154,12 +150,12 @@ func TestHubClose(t *testing.T) {
 	h := newHub(t, 4)
 	a, _ := h.Subscribe("a")
 	h.Close()
-	if _, ok := <-a.C(); ok || !errors.Is(a.Err(), ErrClosed) {
-		t.Fatalf("after Close: open channel or Err %v", a.Err())
+	if _, ended := drained(a); !ended || !errors.Is(a.Err(), ErrClosed) {
+		t.Fatalf("after Close: ended %v, Err %v", ended, a.Err())
 	}
 	b, _ := h.Subscribe("a")
-	if _, ok := <-b.C(); ok || !errors.Is(b.Err(), ErrClosed) {
-		t.Fatalf("subscribe after Close: open channel or Err %v", b.Err())
+	if _, ended := drained(b); !ended || !errors.Is(b.Err(), ErrClosed) {
+		t.Fatalf("subscribe after Close: ended %v, Err %v", ended, b.Err())
 	}
 	if n := h.Publish("a", tradeMsg(1, 1)); n != 0 {
 		t.Fatalf("Publish after Close delivered %d", n)
@@ -171,5 +167,37 @@ func TestNewHubRejectsNegativeBuffer(t *testing.T) {
 	t.Parallel()
 	if _, err := NewHub(HubConfig{Buffer: -1}); err == nil {
 		t.Fatal("no error")
+	}
+}
+
+// A subscriber's queue grows while it lags and is released once it catches up, so idle
+// subscribers hold no buffer; Take reuses the array it is given.
+func TestSubscriptionQueueShrinks(t *testing.T) {
+	t.Parallel()
+	h := newHub(t, 1000)
+	s, _ := h.Subscribe("t")
+	for i := range 500 {
+		h.Publish("t", tradeMsg(uint64(i+1), 1))
+	}
+	<-s.Ready()
+	msgs, ended := s.Take(nil)
+	if len(msgs) != 500 || ended {
+		t.Fatalf("took %d (ended %v)", len(msgs), ended)
+	}
+	s.mu.Lock()
+	if cap(s.queue) != 0 {
+		t.Errorf("queue keeps capacity %d after a 500-message catch-up", cap(s.queue))
+	}
+	s.mu.Unlock()
+	small := make([]*Message, 0, 4)
+	h.Publish("t", tradeMsg(501, 1))
+	got, _ := s.Take(small)
+	h.Publish("t", tradeMsg(502, 1))
+	again, _ := s.Take(got)
+	if len(got) != 1 || len(again) != 1 || again[0].ID.Block != 502 {
+		t.Fatalf("takes %v, %v", got, again)
+	}
+	if &again[0] != &small[:1][0] {
+		t.Error("Take did not reuse the array it was given")
 	}
 }

@@ -121,20 +121,19 @@ func (cl *client) feed(evs []Event, rng *rand.Rand, cutP float64) bool {
 // drain handles every message waiting on the connection.
 func (cl *client) drain(rng *rand.Rand, cutP float64) {
 	for cl.conn != nil {
-		select {
-		case m, ok := <-cl.conn.sub.C():
-			if !ok {
-				cl.t.Fatalf("%s: subscription ended: %v", cl.name, cl.conn.sub.Err())
+		m, ok := poll(cl.conn.sub)
+		if !ok {
+			if err := cl.conn.sub.Err(); err != nil {
+				cl.t.Fatalf("%s: subscription ended: %v", cl.name, err)
 			}
-			evs, err := cl.conn.handle(context.Background(), nil, m)
-			if err != nil {
-				cl.t.Fatalf("%s: %v", cl.name, err)
-			}
-			cl.pending = cl.conn.pos
-			if len(evs) > 0 && !cl.feed(evs, rng, cutP) {
-				return
-			}
-		default:
+			return
+		}
+		evs, err := cl.conn.handle(context.Background(), nil, m)
+		if err != nil {
+			cl.t.Fatalf("%s: %v", cl.name, err)
+		}
+		cl.pending = cl.conn.pos
+		if len(evs) > 0 && !cl.feed(evs, rng, cutP) {
 			return
 		}
 	}

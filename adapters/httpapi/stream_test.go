@@ -37,7 +37,7 @@ type streamOptions struct {
 	writeTimeout time.Duration
 }
 
-func newStreamEnv(t *testing.T, o streamOptions) *streamEnv {
+func newStreamEnv(t testing.TB, o streamOptions) *streamEnv {
 	t.Helper()
 	eth, tusd, grad, trades := fixtureTokens(t)
 	store := newFakeStore()
