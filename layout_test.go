@@ -16,6 +16,7 @@ var purePackages = []string{
 	"./contracts",
 	"./auth",
 	"./market",
+	"./stream",
 }
 
 // forbidden lists import path prefixes that pure packages must not reach, directly or not.
