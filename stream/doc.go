@@ -4,9 +4,10 @@
 // Three parts, wired by hand (examples/server):
 //
 //   - Hub fans messages out per topic (GlobalTopic, TokenTopic). Each subscriber has a bounded
-//     buffer (HubConfig.Buffer, 1000 messages by default); Publish never blocks, and a subscriber
-//     whose buffer is full is cut off with ErrSlow instead of slowing anyone. The hub keeps no
-//     history: a client that missed something resumes from the store.
+//     buffer (HubConfig.Buffer, 1000 messages by default) that grows only while it lags; Publish
+//     never blocks, and a subscriber whose buffer is full is cut off with ErrSlow instead of
+//     slowing anyone. The hub keeps no history: a client that missed something resumes from the
+//     store.
 //   - Feed turns each market.Sync into messages: per trade, in chain order, the raw trade and the
 //     bar it moved at all six resolutions (with the flat bars of the quiet buckets it closed),
 //     folded by candles.Folder from a state seeded in the store, so that each bar is what
@@ -20,30 +21,37 @@
 //
 // Events are reset, bar and trade. A client keeps a map of bars by time and a list of trades:
 //
-//   - reset {from, full, reason, resolution}: drop every bar at or after from; when full, drop all
-//     bars and the trade list. Then rebuild from the events that follow.
+//   - reset {from, full, reason, resolution}: when full, drop all bars and the trade list;
+//     otherwise drop the bars at or after from. Then rebuild from the events that follow.
 //   - bar: upsert by time (the current bucket's bar is sent again, updated in place, as trades
 //     land; a quiet bucket arrives as a flat bar at the previous close).
 //   - trade: append.
 //
 // A connection sends reset, then the replay (bars oldest first, then on a resume the trades after
 // the Last-Event-ID), then live events. Between two resets bar times never decrease, and each trade
-// is sent once. The replay reaches the bucket of the newer of the hub's time (the newest trade
-// published, any token) and the token's last trade, and no later trade can fall in an earlier
-// bucket, so live bars continue where the replay ends.
+// is sent once. The replay reaches the bucket of the newest of the hub's time (the newest trade
+// published, any token), the token's last trade and a resumed id's time; no later trade can fall
+// in an earlier bucket, so live bars continue where the replay ends. The replay's bars come with
+// the newest trade they include (market.Series.Last): live messages up to it are skipped, later
+// ones sent, so the replay/live boundary has no gap and no duplicate however the store and the hub
+// raced.
 //
-// Replay windows: with a valid Last-Event-ID, from the bucket of the id's time (not before the
-// request's From); otherwise from From, or from the current bucket. An id that is malformed, names
-// a trade the store does not hold (a reorganization removed it), or lies further back than a window
-// (market.MaxBars buckets) or MaxResumeTrades trades gets a full reset and the window from From or
-// the latest market.MaxBars buckets: never silence.
+// A valid Last-Event-ID resumes: a partial reset from the bucket of the id's time (not before the
+// request's From), the bars since and the trades after the id. Anything else is a full reset: a
+// connect replays from From or the current bucket; an id that is malformed, names a trade the
+// store does not hold (a reorganization removed it), is followed by a trade older than its time,
+// or lies further back than a window (market.MaxBars buckets) or MaxResumeTrades trades gets the
+// window from From or the latest market.MaxBars buckets: never silence. Reorganizations, a quiet
+// stretch longer than MaxQuiet buckets and a feed failure rebuild a running connection the same
+// way.
 //
 // # Event ids
 //
 // See ID: "<block>-<logIndex>-<time>-<tag>", the newest trade the client holds and how far its
-// bars reach. A live trade and its bar carry the trade's id; quiet bars and resets carry none (the
-// client keeps its last id); the replay sets one on its last event only, so a client cut off in the
-// middle of a replay resumes from where it was before it.
+// bars reach. A live trade and its bar carry the trade's id; quiet bars carry none (the client
+// keeps its last id); a full reset carries an empty id field (Event.ClearID), so that a client cut
+// off during the rebuild reconnects as new; the replay sets one on its last event and on each
+// replayed trade only, so a client cut off in the middle resumes from where it was before.
 //
 // # Global stream
 //
