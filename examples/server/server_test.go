@@ -250,7 +250,7 @@ func TestCandlesEqualBruteForce(t *testing.T) {
 	var last common.Hash
 	for i, d := range steps {
 		if d > 0 {
-			if err := dev.Backend.AdjustTime(d); err != nil {
+			if err := dev.AdjustTime(d); err != nil {
 				t.Fatal(err)
 			}
 		}

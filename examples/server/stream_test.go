@@ -286,11 +286,11 @@ func trader(s *testServer, seed uint64, stop <-chan struct{}, sent *atomic.Int64
 		}
 		switch r := rng.IntN(100); {
 		case r < 2:
-			if err := adjustTime(dev, time.Duration(1800+rng.IntN(5400))*time.Second); err != nil {
+			if err := dev.AdjustTime(time.Duration(1800+rng.IntN(5400)) * time.Second); err != nil {
 				return err
 			}
 		case r < 27:
-			if err := adjustTime(dev, time.Duration(20+rng.IntN(580))*time.Second); err != nil {
+			if err := dev.AdjustTime(time.Duration(20+rng.IntN(580)) * time.Second); err != nil {
 				return err
 			}
 		}
@@ -309,19 +309,6 @@ func trader(s *testServer, seed uint64, stop <-chan struct{}, sent *atomic.Int64
 		bought[[2]int{ti, ai}] = true
 		sent.Add(1)
 		time.Sleep(time.Duration(rng.IntN(15)) * time.Millisecond)
-	}
-}
-
-// adjustTime moves the devnet's clock forward. The simulated backend refuses while its
-// transaction pool still lists a transaction that the last block already mined (the pool resets
-// in the background, which lags on a loaded machine), so it tries again for a while.
-func adjustTime(dev *devnet.Devnet, d time.Duration) error {
-	for i := 0; ; i++ {
-		err := dev.Backend.AdjustTime(d)
-		if err == nil || !strings.Contains(err.Error(), "non-empty block") || i == 200 {
-			return err
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"sync"
 	"time"
 
@@ -214,6 +215,22 @@ func (d *Devnet) Mine() common.Hash {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.Backend.Commit()
+}
+
+// AdjustTime moves the chain's clock forward by d and seals an empty block there. The simulated
+// backend refuses while its transaction pool still holds transactions, which it clears in the
+// background after each block (later on a loaded machine), so AdjustTime tries again for up to
+// a second.
+func (d *Devnet) AdjustTime(dt time.Duration) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i := 0; ; i++ {
+		err := d.Backend.AdjustTime(dt)
+		if err == nil || !strings.Contains(err.Error(), "non-empty block") || i == 200 {
+			return err
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // Deadline returns the latest block's timestamp plus ahead, for the deadline parameter of curve
