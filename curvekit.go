@@ -25,3 +25,11 @@ const (
 	Buy  Side = "buy"
 	Sell Side = "sell"
 )
+
+// Venue is where a token trades: on its bonding curve, or on the pool after graduation.
+type Venue string
+
+const (
+	VenueCurve Venue = "curve"
+	VenuePool  Venue = "pool"
+)

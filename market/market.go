@@ -31,12 +31,12 @@ const (
 	Sell = curvekit.Sell
 )
 
-// Venue is where a trade executed.
-type Venue string
+// Venue is where a trade executed (curvekit.VenueCurve or curvekit.VenuePool).
+type Venue = curvekit.Venue
 
 const (
-	VenueCurve Venue = "curve"
-	VenuePool  Venue = "pool"
+	VenueCurve = curvekit.VenueCurve
+	VenuePool  = curvekit.VenuePool
 )
 
 // Asset describes a pairing asset. The zero Address is the chain's native asset (ETH).

@@ -10,12 +10,12 @@ import (
 	"github.com/curvekit/curvekit/curve"
 )
 
-// Venue is where a trade executes.
-type Venue string
+// Venue is where a trade executes (curvekit.VenueCurve or curvekit.VenuePool).
+type Venue = curvekit.Venue
 
 const (
-	VenueCurve Venue = "curve"
-	VenuePool  Venue = "pool"
+	VenueCurve = curvekit.VenueCurve
+	VenuePool  = curvekit.VenuePool
 )
 
 // Market is what pricing and building need to know about one token.
