@@ -263,24 +263,7 @@ func TestCandlesEqualBruteForce(t *testing.T) {
 	}
 	s.waitTrade(tk.Token, last)
 
-	var all []trade
-	cursor := ""
-	for {
-		var page struct {
-			Trades     []trade
-			NextCursor *string
-		}
-		s.get("/tokens/"+tk.Token.Hex()+"/trades?limit=4"+cursor, &page)
-		all = append(all, page.Trades...)
-		if page.NextCursor == nil {
-			break
-		}
-		cursor = "&cursor=" + *page.NextCursor
-	}
-	// Oldest first.
-	for i, j := 0, len(all)-1; i < j; i, j = i+1, j-1 {
-		all[i], all[j] = all[j], all[i]
-	}
+	all := s.allTrades(tk.Token)
 	first, end := all[0].Time, all[len(all)-1].Time
 	for _, res := range candles.Resolutions() {
 		sec := res.Seconds()
