@@ -50,6 +50,9 @@ func (s *Store) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenPa
 	default:
 		return market.TokenPage{}, fmt.Errorf("%w: unknown phase %q", curvekit.ErrInvalid, q.Phase)
 	}
+	if q.Quote != nil {
+		sel.Where("t.quote_address = ?", *q.Quote)
+	}
 	if q.Search != "" {
 		pattern := "%" + escapeLike(strings.ToLower(cleanText(q.Search))) + "%"
 		sel.Where("(t.name_lower LIKE ? ESCAPE '!' OR t.symbol_lower LIKE ? ESCAPE '!')", pattern, pattern)

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/uptrace/bunrouter"
@@ -68,6 +69,21 @@ func (s *Server) listTokens(w http.ResponseWriter, req bunrouter.Request) error 
 		default:
 			return badRequest("phase must be curve or graduated")
 		}
+	}
+	quote, hasQuote, err := q.get("quote")
+	if err != nil {
+		return badRequest("%s", err)
+	}
+	if hasQuote {
+		// The pairing asset: "ETH" for native ether, or an ERC-20's address.
+		var a common.Address
+		if !strings.EqualFold(quote, "ETH") {
+			var ok bool
+			if a, ok = parseAddress(quote); !ok {
+				return badRequest("quote must be ETH or a pairing asset's address")
+			}
+		}
+		tq.Quote = &a
 	}
 	if tq.Search, err = q.str("q", ""); err != nil {
 		return badRequest("%s", err)

@@ -114,6 +114,8 @@ func TestTokenList(t *testing.T) {
 	e.get(t, "/tokens?phase=graduated").want(t, http.StatusOK, `{"tokens": [`+gradTokenJSON+`], "nextCursor": null}`)
 	e.get(t, "/tokens?phase=curve&q=frog").want(t, http.StatusOK, `{"tokens": [`+ethTokenJSON+`], "nextCursor": null}`)
 	e.get(t, "/tokens?q=nothing-like-it").want(t, http.StatusOK, `{"tokens": [], "nextCursor": null}`)
+	e.get(t, "/tokens?quote="+tusdAddr.Hex()).want(t, http.StatusOK, `{"tokens": [`+tusdTokenJSON+`], "nextCursor": null}`)
+	e.get(t, "/tokens?quote=eth&phase=curve").want(t, http.StatusOK, `{"tokens": [`+ethTokenJSON+`], "nextCursor": null}`)
 
 	// Paging: two, then the last one.
 	e.get(t, "/tokens?limit=2").want(t, http.StatusOK, `{"tokens": [`+gradTokenJSON+`,`+tusdTokenJSON+`], "nextCursor": "newest:2"}`)
@@ -124,6 +126,8 @@ func TestTokenList(t *testing.T) {
 		{"sort=oldest", "sort must be one of newest, volume24h, marketCap, progress"},
 		{"sort=", "sort must be one of newest, volume24h, marketCap, progress"},
 		{"phase=pool", "phase must be curve or graduated"},
+		{"quote=USD", "quote must be ETH or a pairing asset's address"},
+		{"quote=0x12", "quote must be ETH or a pairing asset's address"},
 		{"phase=", "phase must be curve or graduated"},
 		{"limit=0", "limit must be an integer from 1 to 100"},
 		{"limit=101", "limit must be an integer from 1 to 100"},

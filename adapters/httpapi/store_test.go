@@ -117,6 +117,9 @@ func (s *fakeStore) Tokens(_ context.Context, q market.TokenQuery) (market.Token
 		if q.Phase != "" && t.Phase() != q.Phase {
 			continue
 		}
+		if q.Quote != nil && t.Quote.Address != *q.Quote {
+			continue
+		}
 		if q.Search != "" && !strings.Contains(strings.ToLower(t.Name+" "+t.Symbol), strings.ToLower(q.Search)) {
 			continue
 		}

@@ -46,6 +46,9 @@ func buildMarket(t *testing.T, s market.Store) market23 {
 		if nm, ok := searchNames[i]; ok {
 			launches[i].Name, launches[i].Symbol = nm[0], nm[1]
 		}
+		if i%4 == 1 {
+			launches[i].Quote = tusd
+		}
 	}
 	apply(t, s, &market.Batch{Cursor: market.Cursor{Block: 1011}, Launches: launches})
 
@@ -111,6 +114,9 @@ func (m *market23) expect(q market.TokenQuery) []common.Address {
 		if q.Phase != "" && tok.Phase() != q.Phase {
 			continue
 		}
+		if q.Quote != nil && tok.Quote.Address != *q.Quote {
+			continue
+		}
 		if needle != "" && !strings.Contains(strings.ToLower(tok.Name), needle) &&
 			!strings.Contains(strings.ToLower(tok.Symbol), needle) {
 			continue
@@ -148,6 +154,9 @@ func (m *market23) expect(q market.TokenQuery) []common.Address {
 var (
 	allSorts  = []market.TokenSort{"", market.SortNewest, market.SortVolume24h, market.SortMarketCap, market.SortProgress}
 	allPhases = []market.Phase{"", market.PhaseCurve, market.PhaseGraduated}
+	// tusd pairs a quarter of the fixture tokens; the rest are paired with native ETH.
+	tusd      = market.Asset{Address: address(kindQuote, 1), Symbol: "TUSD", Decimals: 6}
+	allQuotes = []*common.Address{nil, {}, &tusd.Address}
 )
 
 func testTokenOrders(t *testing.T, s market.Store) {
@@ -166,11 +175,17 @@ func testTokenOrders(t *testing.T, s market.Store) {
 	}
 	for _, srt := range allSorts {
 		for _, phase := range allPhases {
-			for _, limit := range []int{0, 1, 4, 7} {
-				q := market.TokenQuery{Sort: srt, Phase: phase, Limit: limit, Now: now}
-				got := addresses(walkTokens(t, s, q))
-				if diff := cmp.Diff(got, m.expect(q), cmpOpts...); diff != "" {
-					t.Errorf("Tokens sort %q phase %q limit %d (-got +want):\n%s", srt, phase, limit, diff)
+			for _, quote := range allQuotes {
+				for _, limit := range []int{0, 1, 4, 7} {
+					q := market.TokenQuery{Sort: srt, Phase: phase, Quote: quote, Limit: limit, Now: now}
+					got := addresses(walkTokens(t, s, q))
+					want := m.expect(q)
+					if diff := cmp.Diff(got, want, cmpOpts...); diff != "" {
+						t.Errorf("Tokens sort %q phase %q quote %v limit %d (-got +want):\n%s", srt, phase, quote, limit, diff)
+					}
+					if quote != nil && len(want) == 0 {
+						t.Fatalf("fixture: no token paired with %s in phase %q", quote, phase)
+					}
 				}
 			}
 		}
