@@ -114,12 +114,12 @@ const (
 
 // TokenQuery selects a page of tokens.
 type TokenQuery struct {
-	Sort   TokenSort
-	Phase  Phase  // empty: all
+	Sort  TokenSort
+	Phase Phase // empty: all
 	// Quote keeps the tokens paired with this asset (the zero address: native ETH); nil keeps
 	// all. Market cap and 24h volume are in the pairing asset's units, so those orders compare
 	// like with like only within one pairing asset.
-	Quote *common.Address
+	Quote  *common.Address
 	Search string // case-insensitive substring of name or symbol; empty: all
 	Cursor string // opaque, from a previous page
 	Limit  int    // see DefaultLimit and MaxLimit
