@@ -89,7 +89,7 @@ type View struct {
 func (t *Token) Market() txbuild.Market {
 	return txbuild.Market{
 		Token: t.Address, Curve: t.Curve, Quote: t.Quote.Address, Params: t.Params, State: t.State,
-		Pool: curve.Pool{ReserveQuote: t.PoolReserveQuote, ReserveToken: t.PoolReserveToken, FeeBps: t.PoolFeeBps},
+		Pool: *t.pool(),
 	}
 }
 
