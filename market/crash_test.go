@@ -130,11 +130,12 @@ func TestIndexerCrashAtEveryStep(t *testing.T) {
 	// Reference: one uninterrupted run, in the same batch size.
 	const batch = 4
 	run := func(name string, f *failpoint) (dump, error) {
-		store, err := bunstore.New(w.ctx, bunstore.Config{DSN: filepath.Join(t.TempDir(), name+".db")})
+		db, err := bunstore.Open(w.ctx, bunstore.Config{DSN: filepath.Join(t.TempDir(), name+".db")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer store.Close()
+		defer db.Close()
+		store := db.Market()
 		var crashErr error
 		if f != nil {
 			ix, err := market.NewIndexer(w.ctx, market.IndexerConfig{Chain: crashChain{w.chain, f}, Store: crashStore{store, f}, BatchBlocks: batch})

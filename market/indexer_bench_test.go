@@ -116,10 +116,11 @@ func BenchmarkIndexer(b *testing.B) {
 			ctx := context.Background()
 			var total time.Duration
 			for i := 0; i < b.N; i++ {
-				store, err := bunstore.New(ctx, bunstore.Config{DSN: dsn(b)})
+				db, err := bunstore.Open(ctx, bunstore.Config{DSN: dsn(b)})
 				if err != nil {
 					b.Fatal(err)
 				}
+				store := db.Market()
 				if err := store.Reset(ctx); err != nil {
 					b.Fatal(err)
 				}
@@ -136,7 +137,7 @@ func BenchmarkIndexer(b *testing.B) {
 				if err != nil || len(page.Trades) != 1 {
 					b.Fatalf("nothing indexed: %v", err)
 				}
-				store.Close()
+				db.Close()
 			}
 			b.ReportMetric(float64(trades*b.N)/total.Seconds(), "trades/s")
 		})

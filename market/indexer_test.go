@@ -25,7 +25,8 @@ type world struct {
 	ctx     context.Context
 	dev     *devnet.Devnet
 	chain   *evm.Chain
-	store   *bunstore.Store
+	store   *bunstore.Market
+	db      *bunstore.DB
 	ix      *market.Indexer
 	builder *txbuild.Builder
 }
@@ -45,11 +46,12 @@ func newWorld(t *testing.T, dsn string) *world {
 	if dsn == "" {
 		dsn = filepath.Join(t.TempDir(), "market.db")
 	}
-	store, err := bunstore.New(ctx, bunstore.Config{DSN: dsn})
+	db, err := bunstore.Open(ctx, bunstore.Config{DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { store.Close() })
+	t.Cleanup(func() { db.Close() })
+	store := db.Market()
 	ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: store, BatchBlocks: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +69,7 @@ func newWorld(t *testing.T, dsn string) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &world{t: t, ctx: ctx, dev: dev, chain: chain, store: store, ix: ix, builder: b}
+	return &world{t: t, ctx: ctx, dev: dev, chain: chain, store: store, db: db, ix: ix, builder: b}
 }
 
 func (w *world) sync() {
@@ -221,7 +223,7 @@ func TestIndexerRefusesAnotherChain(t *testing.T) {
 	dsn := filepath.Join(t.TempDir(), "shared.db")
 	a := newWorld(t, dsn)
 	a.sync()
-	a.store.Close()
+	a.db.Close()
 
 	other, err := devnet.Start(devnet.Config{Accounts: 4})
 	if err != nil {
@@ -233,11 +235,12 @@ func TestIndexerRefusesAnotherChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := bunstore.New(a.ctx, bunstore.Config{DSN: dsn})
+	db, err := bunstore.Open(a.ctx, bunstore.Config{DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
+	defer db.Close()
+	store := db.Market()
 	if _, err := market.NewIndexer(a.ctx, market.IndexerConfig{Chain: chain, Store: store}); !errors.Is(err, market.ErrChainMismatch) {
 		t.Fatalf("another chain: %v, want ErrChainMismatch", err)
 	}

@@ -63,11 +63,12 @@ func dumpStore(t *testing.T, s market.Store) dump {
 // freshIndex indexes the devnet's canonical chain into a new store and dumps it.
 func (w *world) freshIndex() dump {
 	w.t.Helper()
-	store, err := bunstore.New(w.ctx, bunstore.Config{DSN: filepath.Join(w.t.TempDir(), "fresh.db")})
+	db, err := bunstore.Open(w.ctx, bunstore.Config{DSN: filepath.Join(w.t.TempDir(), "fresh.db")})
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	defer store.Close()
+	defer db.Close()
+	store := db.Market()
 	ix, err := market.NewIndexer(w.ctx, market.IndexerConfig{Chain: w.chain, Store: store, BatchBlocks: 5})
 	if err != nil {
 		w.t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 const insertChunk = 1000
 
 // Apply writes the batch and its cursor in one transaction.
-func (s *Store) Apply(ctx context.Context, b *market.Batch) error {
+func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 	if b == nil {
 		return fmt.Errorf("%w: nil batch", curvekit.ErrInvalid)
 	}
@@ -194,7 +194,7 @@ func writeCursor(ctx context.Context, tx bun.Tx, block int64, hash common.Hash) 
 }
 
 // RecentBlocks returns the most recent cursors Apply wrote, newest first.
-func (s *Store) RecentBlocks(ctx context.Context, limit int) ([]market.Cursor, error) {
+func (s *Market) RecentBlocks(ctx context.Context, limit int) ([]market.Cursor, error) {
 	if limit <= 0 {
 		return nil, fmt.Errorf("%w: limit must be positive", curvekit.ErrInvalid)
 	}
@@ -210,7 +210,7 @@ func (s *Store) RecentBlocks(ctx context.Context, limit int) ([]market.Cursor, e
 }
 
 // Touched returns the tokens with a launch, trade or fee claim in a block after the given one.
-func (s *Store) Touched(ctx context.Context, after uint64) ([]common.Address, error) {
+func (s *Market) Touched(ctx context.Context, after uint64) ([]common.Address, error) {
 	b, err := toInt64("block", after)
 	if err != nil {
 		return nil, err
@@ -226,7 +226,7 @@ func (s *Store) Touched(ctx context.Context, after uint64) ([]common.Address, er
 }
 
 // Rollback undoes the blocks after r.To in one transaction.
-func (s *Store) Rollback(ctx context.Context, r *market.Rollback) error {
+func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 	if r == nil {
 		return fmt.Errorf("%w: nil rollback", curvekit.ErrInvalid)
 	}

@@ -20,7 +20,7 @@ func BenchmarkApply(b *testing.B) {
 	b.Run("postgres", func(b *testing.B) { benchApply(b, newPostgres(b)) })
 }
 
-func benchApply(b *testing.B, s *bunstore.Store) {
+func benchApply(b *testing.B, s *bunstore.Market) {
 	const tokens, perBatch = 20, 500
 	ctx := context.Background()
 	p, err := curve.DefaultParams(18)

@@ -1,6 +1,7 @@
 // Package bunstore implements curvekit's store ports on bun, over SQLite (modernc.org/sqlite, no
 // cgo) or PostgreSQL (pgdriver), chosen by the DSN. The schema is embedded as plain SQL, one
-// directory per dialect, and migrated when New opens the database.
+// directory per dialect, and migrated when Open opens the database. A DB is opened once; each port has its
+// store on it (DB.Market, ...).
 //
 // Representation, the same on both databases:
 //   - addresses and hashes are raw bytes (BLOB / BYTEA);

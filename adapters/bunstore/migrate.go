@@ -57,9 +57,9 @@ func loadMigrations(dir string) ([]migration, error) {
 
 // migrate applies the migrations the database has not seen. Concurrent callers are safe: on
 // Postgres an advisory lock serializes them, on SQLite the immediate transaction does.
-func (s *Store) migrate(ctx context.Context) error {
+func (d *DB) migrate(ctx context.Context) error {
 	dir := "migrations/sqlite"
-	if s.dialect == dialectPostgres {
+	if d.dialect == dialectPostgres {
 		dir = "migrations/postgres"
 	}
 	all, err := loadMigrations(dir)
@@ -67,8 +67,8 @@ func (s *Store) migrate(ctx context.Context) error {
 		return err
 	}
 	for _, m := range all {
-		err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			if s.dialect == dialectPostgres {
+		err := d.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if d.dialect == dialectPostgres {
 				// An arbitrary constant key ("curvekit" in ASCII) held until the transaction ends.
 				if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(7166824001451125611)"); err != nil {
 					return err

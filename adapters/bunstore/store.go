@@ -8,72 +8,23 @@ import (
 	"strconv"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
-	"github.com/uptrace/bun/dialect/sqlitedialect"
-	"github.com/uptrace/bun/driver/pgdriver"
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/curvekit/curvekit/market"
 )
 
-// Store is the market.Store on bun. It is safe for concurrent use.
-type Store struct {
+// Market is the market.Store on bun, a view on a DB. It is safe for concurrent use.
+type Market struct {
 	db      *bun.DB
 	dialect dialectKind
 }
 
-var _ market.Store = (*Store)(nil)
+var _ market.Store = (*Market)(nil)
 
-// New opens the database cfg names, brings its schema up to date and returns the store. Close
-// releases it.
-func New(ctx context.Context, cfg Config) (*Store, error) {
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	cfg = cfg.withDefaults()
-	s := &Store{dialect: cfg.dialect()}
-	var sqldb *sql.DB
-	switch s.dialect {
-	case dialectPostgres:
-		// OpenConnector reports a bad DSN as an error where pgdriver.WithDSN would panic.
-		conn, err := pgdriver.NewDriver().OpenConnector(cfg.DSN)
-		if err != nil {
-			return nil, fmt.Errorf("bunstore: postgres DSN: %w", err)
-		}
-		sqldb = sql.OpenDB(conn)
-		s.db = bun.NewDB(sqldb, pgdialect.New())
-	default:
-		var err error
-		sqldb, err = sql.Open("sqlite", cfg.sqliteDSN())
-		if err != nil {
-			return nil, fmt.Errorf("bunstore: open sqlite: %w", err)
-		}
-		s.db = bun.NewDB(sqldb, sqlitedialect.New())
-	}
-	sqldb.SetMaxOpenConns(cfg.MaxOpenConns)
-	sqldb.SetMaxIdleConns(cfg.MaxOpenConns)
-	// An in-memory SQLite database dies with its connection: never recycle it.
-	sqldb.SetConnMaxLifetime(0)
-	sqldb.SetConnMaxIdleTime(0)
-
-	if err := s.db.PingContext(ctx); err != nil {
-		s.db.Close()
-		return nil, fmt.Errorf("bunstore: connect: %w", err)
-	}
-	if err := s.migrate(ctx); err != nil {
-		s.db.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// Close closes the database.
-func (s *Store) Close() error {
-	return s.db.Close()
-}
+// Market returns the market store on d.
+func (d *DB) Market() *Market { return &Market{db: d.bun, dialect: d.dialect} }
 
 // Bind records the chain on first use and refuses another one afterwards.
-func (s *Store) Bind(ctx context.Context, chain market.ChainInfo) error {
+func (s *Market) Bind(ctx context.Context, chain market.ChainInfo) error {
 	want := chainRow{
 		ID:          1,
 		ChainID:     strconv.FormatUint(chain.ChainID, 10),
@@ -98,7 +49,7 @@ func (s *Store) Bind(ctx context.Context, chain market.ChainInfo) error {
 }
 
 // Reset deletes every row, the chain binding included.
-func (s *Store) Reset(ctx context.Context) error {
+func (s *Market) Reset(ctx context.Context) error {
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		// Children before parents: trades and claims reference tokens.
 		for _, table := range []string{"trades", "fee_claims", "tokens", "index_cursor", "chain"} {
@@ -111,7 +62,7 @@ func (s *Store) Reset(ctx context.Context) error {
 }
 
 // Cursor returns the last written block, or the zero Cursor.
-func (s *Store) Cursor(ctx context.Context) (market.Cursor, error) {
+func (s *Market) Cursor(ctx context.Context) (market.Cursor, error) {
 	var row cursorRow
 	err := s.db.NewSelect().Model(&row).Where("id = 1").Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {

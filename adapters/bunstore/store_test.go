@@ -41,22 +41,27 @@ func TestPostgres(t *testing.T) {
 	markettest.Run(t, func(t *testing.T) market.Store { return newPostgres(t) })
 }
 
-func newSQLite(t testing.TB) *bunstore.Store {
+func newSQLite(t testing.TB) *bunstore.Market {
 	return open(t, bunstore.Config{DSN: filepath.Join(t.TempDir(), "market.db")})
 }
 
-func open(t testing.TB, cfg bunstore.Config) *bunstore.Store {
+func open(t testing.TB, cfg bunstore.Config) *bunstore.Market {
 	t.Helper()
-	s, err := bunstore.New(context.Background(), cfg)
+	return openDB(t, cfg).Market()
+}
+
+func openDB(t testing.TB, cfg bunstore.Config) *bunstore.DB {
+	t.Helper()
+	db, err := bunstore.Open(context.Background(), cfg)
 	if err != nil {
-		t.Fatalf("New: %v", err)
+		t.Fatalf("Open: %v", err)
 	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 // newPostgres returns a store in a schema of its own, dropped when the test ends.
-func newPostgres(t testing.TB) *bunstore.Store {
+func newPostgres(t testing.TB) *bunstore.Market {
 	t.Helper()
 	// Registered after the schema's cleanup, so it runs first: the store closes, then the
 	// schema is dropped.
@@ -116,10 +121,10 @@ func TestNewRefusesBadConfig(t *testing.T) {
 		"bad postgres DSN":       {DSN: "postgres://u@h:5432/db?sslmode=sometimes"},
 		"postgres unreachable":   {DSN: "postgres://postgres@127.0.0.1:1/test?sslmode=disable"},
 	} {
-		s, err := bunstore.New(context.Background(), cfg)
+		db, err := bunstore.Open(context.Background(), cfg)
 		if err == nil {
-			s.Close()
-			t.Errorf("%s: New succeeded", name)
+			db.Close()
+			t.Errorf("%s: Open succeeded", name)
 			continue
 		}
 		t.Logf("%s: %v", name, err)
@@ -145,11 +150,11 @@ func TestReopen(t *testing.T) {
 func testReopen(t *testing.T, dsn, again string) {
 	ctx := context.Background()
 	const n = 4
-	stores := make(chan *bunstore.Store, n)
+	stores := make(chan *bunstore.DB, n)
 	errs := make(chan error, n)
 	for range n {
 		go func() {
-			s, err := bunstore.New(ctx, bunstore.Config{DSN: dsn})
+			s, err := bunstore.Open(ctx, bunstore.Config{DSN: dsn})
 			if err != nil {
 				errs <- err
 				return
@@ -165,14 +170,15 @@ func testReopen(t *testing.T, dsn, again string) {
 			s.Close()
 		}
 	}
-	s := open(t, bunstore.Config{DSN: dsn})
+	db := openDB(t, bunstore.Config{DSN: dsn})
+	s := db.Market()
 	if err := s.Bind(ctx, market.ChainInfo{ChainID: 1337}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Apply(ctx, &market.Batch{Cursor: market.Cursor{Block: 7}}); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
+	db.Close()
 	s = open(t, bunstore.Config{DSN: again})
 	if cur, err := s.Cursor(ctx); err != nil || cur.Block != 7 {
 		t.Fatalf("Cursor after reopening = %+v, %v; want block 7", cur, err)

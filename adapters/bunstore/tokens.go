@@ -21,7 +21,7 @@ import (
 const volumeWindow = 86400
 
 // Token returns one token, or curvekit.ErrNotFound.
-func (s *Store) Token(ctx context.Context, addr common.Address) (market.Token, error) {
+func (s *Market) Token(ctx context.Context, addr common.Address) (market.Token, error) {
 	var row tokenRow
 	err := s.db.NewSelect().Model(&row).Where("address = ?", addr).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -38,7 +38,7 @@ const newestKey = "t.launch_block DESC, t.launch_log DESC, t.address DESC"
 
 // Tokens returns a page of tokens. Keyset pagination on (sort key, launch block, launch log,
 // address) for every order but volume24h, which pages by offset.
-func (s *Store) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenPage, error) {
+func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenPage, error) {
 	limit := pageLimit(q.Limit)
 	sel := s.db.NewSelect().Model((*tokenRow)(nil))
 	switch q.Phase {

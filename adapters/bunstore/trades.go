@@ -14,7 +14,7 @@ import (
 )
 
 // Trades returns a page of a token's trades, newest first, by keyset on (block, log index).
-func (s *Store) Trades(ctx context.Context, q market.TradeQuery) (market.TradePage, error) {
+func (s *Market) Trades(ctx context.Context, q market.TradeQuery) (market.TradePage, error) {
 	limit := pageLimit(q.Limit)
 	sel := s.db.NewSelect().Model((*tradeRow)(nil)).
 		Where("tr.token = ?", q.Token).
@@ -57,7 +57,7 @@ func (s *Store) Trades(ctx context.Context, q market.TradeQuery) (market.TradePa
 
 // TradesBetween returns a token's trades with From <= Time < To, oldest first, and the last one
 // before From.
-func (s *Store) TradesBetween(ctx context.Context, q market.RangeQuery) (market.RangeResult, error) {
+func (s *Market) TradesBetween(ctx context.Context, q market.RangeQuery) (market.RangeResult, error) {
 	if q.To < q.From {
 		return market.RangeResult{}, fmt.Errorf("%w: range ends at %d before it starts at %d", curvekit.ErrInvalid, q.To, q.From)
 	}
@@ -96,7 +96,7 @@ func (s *Store) TradesBetween(ctx context.Context, q market.RangeQuery) (market.
 
 // Activity sums the listed tokens' trades since the given time. The amounts are summed here,
 // exactly; the database only filters.
-func (s *Store) Activity(ctx context.Context, tokens []common.Address, since int64) (map[common.Address]market.Activity, error) {
+func (s *Market) Activity(ctx context.Context, tokens []common.Address, since int64) (map[common.Address]market.Activity, error) {
 	out := make(map[common.Address]market.Activity)
 	if len(tokens) == 0 {
 		return out, nil
@@ -130,7 +130,7 @@ func (s *Store) Activity(ctx context.Context, tokens []common.Address, since int
 }
 
 // mustExist returns curvekit.ErrNotFound when the token is not stored.
-func (s *Store) mustExist(ctx context.Context, addr common.Address) error {
+func (s *Market) mustExist(ctx context.Context, addr common.Address) error {
 	ok, err := s.db.NewSelect().Model((*tokenRow)(nil)).Where("address = ?", addr).Exists(ctx)
 	if err != nil {
 		return fmt.Errorf("bunstore: token %s: %w", addr, err)

@@ -173,7 +173,7 @@ type app struct {
 	log     *slog.Logger
 	dev     *devnet.Devnet // nil on a real chain
 	chain   *evm.Chain
-	store   *bunstore.Store
+	store   *bunstore.Market
 	ix      *market.Indexer
 	builder *txbuild.Builder
 	svc     *market.Service
@@ -234,11 +234,12 @@ func wire(ctx context.Context, o options, log *slog.Logger) (_ *app, err error) 
 		return nil, err
 	}
 
-	store, err := bunstore.New(ctx, bunstore.Config{DSN: o.db})
+	db, err := bunstore.Open(ctx, bunstore.Config{DSN: o.db})
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	a.closers = append(a.closers, store.Close)
+	a.closers = append(a.closers, db.Close)
+	store := db.Market()
 
 	// What the indexer writes reaches the in-process readers (the service's token cache, the
 	// streams) through observers, called in order after each commit.
