@@ -15,6 +15,18 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrInvalid reports input that fails validation; the message says which rule.
 	ErrInvalid = errors.New("invalid input")
+	// ErrUnauthorized reports a call that needs a credential and has none that is valid.
+	ErrUnauthorized = errors.New("unauthorized")
+	// ErrForbidden reports a caller who is known but may not do this (a read-only key signing,
+	// another wallet's resource, a key used from an address outside its allowlist).
+	ErrForbidden = errors.New("forbidden")
+	// ErrConflict reports a request that clashes with the current state (cancelling a job that
+	// already runs, reusing an idempotency key with another request).
+	ErrConflict = errors.New("conflict")
+	// ErrTooLarge reports input above a size limit (an image over 5 MB).
+	ErrTooLarge = errors.New("too large")
+	// ErrLimited reports a quota that is used up (daily launches, pending jobs per account).
+	ErrLimited = errors.New("limit reached")
 )
 
 // Side is the direction of a trade, seen from the trader: a buy spends the pairing asset for
