@@ -45,3 +45,22 @@ const (
 	VenueCurve Venue = "curve"
 	VenuePool  Venue = "pool"
 )
+
+// Problems is a validation failure that lists every failing field at once, so a client can fix a
+// request in one round. It matches ErrInvalid under errors.Is; the HTTP API answers it as 400 with
+// message an array of strings (SPEC 7).
+type Problems []string
+
+func (p Problems) Error() string {
+	msg := ErrInvalid.Error() + ": "
+	for i, s := range p {
+		if i > 0 {
+			msg += "; "
+		}
+		msg += s
+	}
+	return msg
+}
+
+// Is makes errors.Is(p, ErrInvalid) true.
+func (p Problems) Is(target error) bool { return target == ErrInvalid }
