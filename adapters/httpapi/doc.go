@@ -1,12 +1,20 @@
 // Package httpapi serves the curvekit HTTP API on bunrouter: the wire format of SPEC.md and
-// docs/API.md on top of the market service (and, later, the auth, agent and launch services).
+// docs/API.md on top of the services (market, streams, and the account, launch and agent services
+// as they are configured).
 //
 // The package owns everything about the wire and nothing about the domain: parsing paths, queries
 // and bodies; turning service results into JSON (exact decimal strings for amounts, JSON numbers
-// for display prices); mapping errors to {statusCode, message} (or to {error} with status 200 for
-// the quote and build-tx validators); and per-class rate limiting through an auth.Limiter, keyed
-// by API key or client IP.
+// for display prices); the request pipeline; and mapping errors to {statusCode, message} (or to
+// {error} with status 200 for the quote and build-tx validators).
 //
-// Every route is declared in one table (routes.go). A feature adds a group there - its prefix,
-// its middleware and its routes with their rate-limit classes - without touching the others.
+// Every route is declared in one table (routes.go) with its method, path, access (Public, Key,
+// Session, SessionOrKey) and rate-limit class. Every request runs one pipeline (pipeline.go):
+//
+//	recover ─► authenticate ─► rate limit ─► authorize ─► handler ─► one error mapping
+//
+// Handlers return errors; services return the root sentinel errors of package curvekit and
+// errors.go maps them to statuses in one table. Bodies are decoded strictly (decode.go: unknown,
+// duplicate and case-variant keys are refused, null is not {}), within a read deadline and a size
+// bound; queries go through one typed binder (params.go) that reports every problem at once.
+// Operations: GET /healthz, GET /readyz (Config.Ready) and Prometheus metrics (Config.Metrics).
 package httpapi

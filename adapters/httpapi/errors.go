@@ -9,15 +9,14 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/uptrace/bunrouter"
-
 	"github.com/curvekit/curvekit"
 )
 
-// errorBody is the error shape of SPEC section 7.
+// errorBody is the error shape of SPEC section 7. Message is a string, or for a validation
+// failure that lists several fields an array of strings.
 type errorBody struct {
-	StatusCode int    `json:"statusCode"`
-	Message    string `json:"message"`
+	StatusCode int `json:"statusCode"`
+	Message    any `json:"message"`
 }
 
 // validationBody is what the quote and build-tx validators answer with status 200 (SPEC 4.4).
@@ -25,7 +24,8 @@ type validationBody struct {
 	Error string `json:"error"`
 }
 
-// httpError is an error a handler returns to answer with a status and a client-safe message.
+// httpError is an error a handler returns to answer with a status and a client-safe message that
+// no sentinel expresses (405, 503).
 type httpError struct {
 	status  int
 	message string
@@ -33,12 +33,75 @@ type httpError struct {
 
 func (e *httpError) Error() string { return fmt.Sprintf("%d %s", e.status, e.message) }
 
-func badRequest(format string, args ...any) error {
-	return &httpError{status: http.StatusBadRequest, message: fmt.Sprintf(format, args...)}
+// invalid is a validation failure: 400, or {error} with status 200 on the quote and build-tx
+// validators.
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", curvekit.ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// errorTable maps the root sentinel errors that services return to a status and the message a
+// client sees when the error carries none of its own. It is the only place that decides a status
+// from an error.
+var errorTable = []struct {
+	sentinel error
+	status   int
+	fallback string
+}{
+	{curvekit.ErrInvalid, http.StatusBadRequest, "invalid request"},
+	{curvekit.ErrUnauthorized, http.StatusUnauthorized, "authentication required"},
+	{curvekit.ErrForbidden, http.StatusForbidden, "forbidden"},
+	{curvekit.ErrNotFound, http.StatusNotFound, "not found"},
+	{curvekit.ErrConflict, http.StatusConflict, "conflict with the current state"},
+	{curvekit.ErrTooLarge, http.StatusRequestEntityTooLarge, "request too large"},
+	{curvekit.ErrLimited, http.StatusTooManyRequests, "limit reached"},
 }
 
 // internalMessage is all a client learns about a failure on our side.
 const internalMessage = "internal server error"
+
+// statusOf maps err to its status and client message; ok is false for an error no row matches
+// (a failure on our side).
+//
+// The message is the text after the sentinel when the sentinel is the outermost wrap
+// (fmt.Errorf("%w: token has graduated", curvekit.ErrInvalid)), because services write those for
+// clients; any other chain ("bunstore: token: not found") gets the row's fallback, so internal
+// context never leaks.
+func statusOf(err error, notFound string) (status int, message any, ok bool) {
+	var he *httpError
+	if errors.As(err, &he) {
+		return he.status, he.message, true
+	}
+	var problems curvekit.Problems
+	if errors.As(err, &problems) && len(problems) > 0 {
+		return http.StatusBadRequest, []string(problems), true
+	}
+	for _, row := range errorTable {
+		if !errors.Is(err, row.sentinel) {
+			continue
+		}
+		msg := row.fallback
+		if row.sentinel == curvekit.ErrNotFound && notFound != "" {
+			msg = notFound
+		}
+		if rest, cut := strings.CutPrefix(err.Error(), row.sentinel.Error()+": "); cut && rest != "" {
+			msg = rest
+		}
+		return row.status, msg, true
+	}
+	return http.StatusInternalServerError, internalMessage, false
+}
+
+// clientMessage is the message of a validation error without the sentinel's generic prefix
+// ("invalid input: amount must be positive" becomes "amount must be positive").
+func clientMessage(err error) string {
+	if _, msg, ok := statusOf(err, ""); ok {
+		if s, isString := msg.(string); isString {
+			return s
+		}
+		return strings.Join(msg.([]string), "; ")
+	}
+	return internalMessage
+}
 
 // writeJSON writes v with the given status. The body is encoded before the header is sent, so an
 // encoding failure can still become a 500.
@@ -57,7 +120,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	return err
 }
 
-func writeError(w http.ResponseWriter, status int, message string) {
+func writeError(w http.ResponseWriter, status int, message any) {
 	_ = writeJSON(w, status, errorBody{StatusCode: status, Message: message})
 }
 
@@ -66,46 +129,20 @@ func writeValidation(w http.ResponseWriter, err error) error {
 	return writeJSON(w, http.StatusOK, validationBody{Error: clientMessage(err)})
 }
 
-// clientMessage is the message of a validation error without the sentinel's generic prefix
-// ("invalid input: amount must be positive" becomes "amount must be positive").
-func clientMessage(err error) string {
-	return strings.TrimPrefix(err.Error(), curvekit.ErrInvalid.Error()+": ")
-}
-
-// errorsMiddleware turns the error a handler returns into a response: an httpError as itself,
-// curvekit.ErrNotFound as 404, anything else as a logged 500 with a generic message. It also
-// turns a panic into a 500, so one bad request never takes a connection's other requests down
-// with it silently.
-func (s *Server) errorsMiddleware(next bunrouter.HandlerFunc) bunrouter.HandlerFunc {
-	return func(w http.ResponseWriter, req bunrouter.Request) (err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				if p == http.ErrAbortHandler {
-					panic(p)
-				}
-				s.log.ErrorContext(req.Context(), "httpapi: panic", slog.String("method", req.Method),
-					slog.String("path", req.URL.Path), slog.Any("panic", p))
-				writeError(w, http.StatusInternalServerError, internalMessage)
-				err = nil
-			}
-		}()
-		if err := next(w, req); err != nil {
-			s.writeErr(w, req, err)
-		}
-		return nil
+// writeErr answers the error a handler returned. Client faults (4xx) are logged at debug level
+// at most; only failures on our side are errors in the log.
+func (s *Server) writeErr(w http.ResponseWriter, r *http.Request, rt *route, err error) {
+	notFound := ""
+	if rt != nil {
+		notFound = rt.notFound
 	}
-}
-
-func (s *Server) writeErr(w http.ResponseWriter, req bunrouter.Request, err error) {
-	var he *httpError
-	switch {
-	case errors.As(err, &he):
-		writeError(w, he.status, he.message)
-	case errors.Is(err, curvekit.ErrNotFound):
-		writeError(w, http.StatusNotFound, "not found")
-	default:
-		s.log.ErrorContext(req.Context(), "httpapi: request failed", slog.String("method", req.Method),
-			slog.String("route", req.Route()), slog.String("path", req.URL.Path), slog.Any("error", err))
-		writeError(w, http.StatusInternalServerError, internalMessage)
+	status, msg, ok := statusOf(err, notFound)
+	if !ok {
+		s.log.ErrorContext(r.Context(), "httpapi: request failed", slog.String("method", r.Method),
+			slog.String("route", routeName(rt)), slog.String("path", r.URL.Path), slog.Any("error", err))
+	} else {
+		s.log.DebugContext(r.Context(), "httpapi: refused", slog.String("method", r.Method),
+			slog.String("route", routeName(rt)), slog.Int("status", status), slog.Any("error", err))
 	}
+	writeError(w, status, msg)
 }

@@ -182,9 +182,11 @@ type envOptions struct {
 	wrap    func(http.Handler) http.Handler
 	limiter auth.Limiter
 	keys    KeyIdentifier
+	// bodyTimeout is Config.BodyTimeout.
+	bodyTimeout time.Duration
 }
 
-func newEnv(t *testing.T, o envOptions) *testEnv {
+func newEnv(t testing.TB, o envOptions) *testEnv {
 	t.Helper()
 	eth, tusd, grad, trades := fixtureTokens(t)
 	store := newFakeStore()
@@ -215,7 +217,7 @@ func newEnv(t *testing.T, o envOptions) *testEnv {
 	}
 	logs := &bytes.Buffer{}
 	s, err := newServer(Config{
-		Market: svc, Limiter: limiter, Policy: o.policy, TrustedProxies: o.proxies, Keys: o.keys,
+		Market: svc, Limiter: limiter, Policy: o.policy, TrustedProxies: o.proxies, Keys: o.keys, BodyTimeout: o.bodyTimeout,
 		Settings: Settings{
 			Tiers:       Tiers{Free: Tier{LaunchesPerDay: 3}, Pro: Tier{LaunchesPerDay: 50}},
 			Fees:        Fees{CurveBps: 100, CreatorShareBps: 5000, PoolBps: 30},

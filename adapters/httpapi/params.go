@@ -7,6 +7,9 @@ import (
 	"strconv"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/uptrace/bunrouter"
+
+	"github.com/curvekit/curvekit"
 )
 
 // parseAddress accepts exactly "0x" followed by 40 hex digits, in any case. The checksum of a
@@ -23,54 +26,97 @@ func parseAddress(s string) (common.Address, bool) {
 	return a, true
 }
 
-// query reads the query string once and answers the typed questions handlers ask of it. Every
+// pathAddress returns the path parameter name as an address; a malformed one is 400.
+func pathAddress(req bunrouter.Request, name, what string) (common.Address, error) {
+	a, ok := parseAddress(req.Param(name))
+	if !ok {
+		return a, invalid("malformed %s address: want 0x followed by 40 hex digits", what)
+	}
+	return a, nil
+}
+
+// query is the typed query binder every handler uses: it reads the query string once, answers
+// typed questions with defaults, and collects every problem, so that err reports them all at once
+// (curvekit.Problems, answered as 400 with message an array, or a single string for one). Every
 // parameter may appear at most once: a repeated one is ambiguous, so it is an error rather than a
 // silent pick.
 type query struct {
-	v url.Values
+	v        url.Values
+	problems curvekit.Problems
 }
 
-func newQuery(u *url.URL) (query, error) {
+func newQuery(u *url.URL) *query {
 	v, err := url.ParseQuery(u.RawQuery)
+	q := &query{v: v}
 	if err != nil {
-		return query{}, fmt.Errorf("malformed query string")
+		q.fail("malformed query string")
 	}
-	return query{v: v}, nil
+	return q
+}
+
+// fail records a problem.
+func (q *query) fail(format string, args ...any) {
+	q.problems = append(q.problems, fmt.Sprintf(format, args...))
+}
+
+// err returns the problems found so far, nil when there are none.
+func (q *query) err() error {
+	switch len(q.problems) {
+	case 0:
+		return nil
+	case 1:
+		return invalid("%s", q.problems[0])
+	}
+	return q.problems
 }
 
 // get returns the single value of name and whether it is present.
-func (q query) get(name string) (string, bool, error) {
+func (q *query) get(name string) (string, bool) {
 	vs, ok := q.v[name]
 	switch {
 	case !ok:
-		return "", false, nil
+		return "", false
 	case len(vs) > 1:
-		return "", true, fmt.Errorf("%s given more than once", name)
+		q.fail("%s given more than once", name)
+		return "", false
 	}
-	return vs[0], true, nil
+	return vs[0], true
 }
 
 // str returns the value of name, or def when it is absent.
-func (q query) str(name, def string) (string, error) {
-	v, ok, err := q.get(name)
-	if err != nil || !ok {
-		return def, err
+func (q *query) str(name, def string) string {
+	if v, ok := q.get(name); ok {
+		return v
 	}
-	return v, nil
+	return def
 }
 
 // intIn returns the value of name as a decimal integer in [lo, hi] (digits only, no sign), or
 // def when it is absent.
-func (q query) intIn(name string, def, lo, hi int64) (int64, error) {
-	v, ok, err := q.get(name)
-	if err != nil || !ok {
-		return def, err
+func (q *query) intIn(name string, def, lo, hi int64) int64 {
+	v, ok := q.get(name)
+	if !ok {
+		return def
 	}
 	n, ok := parseDigits(v)
 	if !ok || n < lo || n > hi {
-		return 0, fmt.Errorf("%s must be an integer from %d to %d", name, lo, hi)
+		q.fail("%s must be an integer from %d to %d", name, lo, hi)
+		return def
 	}
-	return n, nil
+	return n
+}
+
+// address returns the value of name as an address and whether it was present and valid.
+func (q *query) address(name string) (common.Address, bool) {
+	v, ok := q.get(name)
+	if !ok {
+		return common.Address{}, false
+	}
+	a, valid := parseAddress(v)
+	if !valid {
+		q.fail("%s must be an address: 0x followed by 40 hex digits", name)
+	}
+	return a, valid
 }
 
 // parseDigits parses a non-negative decimal integer of ASCII digits only; strconv alone would also

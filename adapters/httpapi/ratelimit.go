@@ -9,39 +9,39 @@ import (
 	"net/netip"
 	"regexp"
 
-	"github.com/uptrace/bunrouter"
-
 	"github.com/curvekit/curvekit/auth"
 )
 
-// limit wraps a route of the given class in its rate limit. The rule is looked up once, here:
-// an exempt class gets no wrapper at all. A throttled caller gets 429 (without Retry-After, per
-// SPEC section 7). When the limiter cannot decide, a fail-closed class answers 503 and any other
-// class lets the request through.
-func (s *Server) limit(class auth.Class, next bunrouter.HandlerFunc) bunrouter.HandlerFunc {
+// allowCall applies the rate limit of class to the request and reports whether it may proceed;
+// when it may not, the answer has been written: 429 when throttled (without Retry-After, per SPEC
+// section 7), 503 when the limiter cannot decide and the class fails closed (a fail-open class
+// lets the request through). subject is who the call counts against (a key id, an account), or ""
+// for the client IP.
+func (s *Server) allowCall(w http.ResponseWriter, r *http.Request, class auth.Class, subject string) bool {
 	rule, throttled := s.cfg.Policy.Lookup(class)
 	if !throttled {
-		return next
+		return true
 	}
-	return func(w http.ResponseWriter, req bunrouter.Request) error {
-		d, err := s.cfg.Limiter.Allow(req.Context(), class.Key(s.subject(req.Request)), rule.Limit)
-		switch {
-		case err != nil && req.Context().Err() != nil:
-			return nil // the client has gone; nobody reads an answer
-		case err != nil && rule.FailClosed:
-			s.log.ErrorContext(req.Context(), "httpapi: rate limiter failed; failing closed",
-				slog.String("class", string(class)), slog.Any("error", err))
-			writeError(w, http.StatusServiceUnavailable, "service temporarily unavailable; retry later")
-			return nil
-		case err != nil:
-			s.log.WarnContext(req.Context(), "httpapi: rate limiter failed; failing open",
-				slog.String("class", string(class)), slog.Any("error", err))
-		case !d.Allowed:
-			writeError(w, http.StatusTooManyRequests, "too many requests; slow down and retry later")
-			return nil
-		}
-		return next(w, req)
+	if subject == "" {
+		subject = s.subject(r)
 	}
+	d, err := s.cfg.Limiter.Allow(r.Context(), class.Key(subject), rule.Limit)
+	switch {
+	case err != nil && r.Context().Err() != nil:
+		return false // the client has gone; nobody reads an answer
+	case err != nil && rule.FailClosed:
+		s.log.ErrorContext(r.Context(), "httpapi: rate limiter failed; failing closed",
+			slog.String("class", string(class)), slog.Any("error", err))
+		writeError(w, http.StatusServiceUnavailable, "service temporarily unavailable; retry later")
+		return false
+	case err != nil:
+		s.log.WarnContext(r.Context(), "httpapi: rate limiter failed; failing open",
+			slog.String("class", string(class)), slog.Any("error", err))
+	case !d.Allowed:
+		writeError(w, http.StatusTooManyRequests, "too many requests; slow down and retry later")
+		return false
+	}
+	return true
 }
 
 // apiKeyShape is the form of an API key (SPEC 2.3): svc_ and 24 random bytes in hex.

@@ -34,9 +34,9 @@ func testRoutes() []group {
 		return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 	}
 	return []group{{prefix: "/test", routes: []route{
-		{http.MethodGet, "/exempt", auth.ClassExempt, ok},
-		{http.MethodGet, "/tight", classTight, ok},
-		{http.MethodGet, "/signing", auth.ClassSigning, ok},
+		{method: http.MethodGet, path: "/exempt", class: auth.ClassExempt, handle: ok},
+		{method: http.MethodGet, path: "/tight", class: classTight, handle: ok},
+		{method: http.MethodGet, path: "/signing", class: auth.ClassSigning, handle: ok},
 	}}}
 }
 
@@ -159,15 +159,18 @@ func TestRateLimitClasses(t *testing.T) {
 	}
 }
 
-// Unknown routes and wrong methods are not endpoints and cost nothing.
-func TestRateLimitSkipsMisses(t *testing.T) {
+// Unknown routes, wrong methods and unroutable paths count against the client like any request:
+// probing paths is not free.
+func TestRateLimitCountsMisses(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{policy: policy(1)})
-	e.get(t, "/nope")
-	e.do(t, http.MethodPost, "/config", "")
-	e.do(t, http.MethodPost, "/tokens/"+ethToken.Hex()+"/quote", "")
-	if got := e.limiter.seen(); len(got) != 0 {
-		t.Errorf("limiter asked about %q", got)
+	e := newEnv(t, envOptions{policy: policy(3)})
+	e.get(t, "/nope").want(t, http.StatusNotFound, `{"statusCode": 404, "message": "route GET /nope not found"}`)
+	e.do(t, http.MethodPost, "/config", "").want(t, http.StatusMethodNotAllowed, `{"statusCode": 405, "message": "method POST not allowed; allowed: GET"}`)
+	e.get(t, "/config%00").want(t, http.StatusNotFound, `{"statusCode": 404, "message": "route not found"}`)
+	e.get(t, "/config").want(t, http.StatusTooManyRequests, throttled)
+	want := []string{"default:ip:127.0.0.1", "default:ip:127.0.0.1", "default:ip:127.0.0.1", "default:ip:127.0.0.1"}
+	if diff := cmp.Diff(want, e.limiter.seen()); diff != "" {
+		t.Errorf("limiter keys (-want +got):\n%s", diff)
 	}
 }
 

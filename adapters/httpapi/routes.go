@@ -10,37 +10,61 @@ import (
 	"github.com/curvekit/curvekit/auth"
 )
 
-// route is one endpoint: its method, path (bunrouter syntax, relative to its group), rate-limit
-// class and handler.
-type route struct {
-	method string
-	path   string
-	class  auth.Class
-	handle bunrouter.HandlerFunc
+// Access is who may call a route: SPEC section 4's Auth column.
+type Access int
+
+const (
+	// Public routes need no credential.
+	Public Access = iota
+	// Key routes need an API key (X-API-Key).
+	Key
+	// Session routes need a signed-in session (the svc_session cookie).
+	Session
+	// SessionOrKey routes take either.
+	SessionOrKey
+)
+
+func (a Access) String() string {
+	return [...]string{"public", "key", "session", "session or key"}[a]
 }
 
-// group is a set of routes under one path prefix that share middleware (an auth check, say).
+// route is one endpoint: its method, path (bunrouter syntax, relative to its group), access,
+// rate-limit class and handler. notFound is the message of a 404 when the handler reports
+// curvekit.ErrNotFound without one of its own ("token not found").
+type route struct {
+	method   string
+	path     string
+	access   Access
+	class    auth.Class
+	handle   bunrouter.HandlerFunc
+	notFound string
+	full     string // method and full path, set at registration: the route's name in logs and metrics
+}
+
+// group is a set of routes under one path prefix.
 type group struct {
 	prefix string
-	use    []bunrouter.MiddlewareFunc
 	routes []route
 }
 
 // groups declares every endpoint of the API, in one place. A feature adds its own group (or
-// routes to an existing one); registration, rate limiting, 404 and 405 follow from this table.
+// routes to an existing one); registration, the pipeline, 404 and 405 follow from this table.
 func (s *Server) groups() []group {
+	const token = "token not found"
 	return []group{
 		{routes: []route{
-			{http.MethodGet, "/config", auth.ClassDefault, s.getConfig},
+			{method: http.MethodGet, path: "/config", access: Public, class: auth.ClassDefault, handle: s.getConfig},
+			{method: http.MethodGet, path: "/healthz", access: Public, class: auth.ClassExempt, handle: s.healthz},
+			{method: http.MethodGet, path: "/readyz", access: Public, class: auth.ClassExempt, handle: s.readyz},
 		}},
 		{prefix: "/tokens", routes: append([]route{
-			{http.MethodGet, "", auth.ClassDefault, s.listTokens},
-			{http.MethodGet, "/:address", auth.ClassDefault, s.getToken},
-			{http.MethodGet, "/:address/quote", auth.ClassDefault, s.getQuote},
-			{http.MethodPost, "/:address/build-tx", auth.ClassDefault, s.buildTx},
-			{http.MethodGet, "/:address/trades", auth.ClassDefault, s.listTrades},
-			{http.MethodGet, "/:address/candles", auth.ClassDefault, s.getCandles},
-			{http.MethodGet, "/:address/stats", auth.ClassDefault, s.getStats},
+			{method: http.MethodGet, path: "", access: Public, class: auth.ClassDefault, handle: s.listTokens, notFound: "quote asset not found"},
+			{method: http.MethodGet, path: "/:address", access: Public, class: auth.ClassDefault, handle: s.getToken, notFound: token},
+			{method: http.MethodGet, path: "/:address/quote", access: Public, class: auth.ClassDefault, handle: s.getQuote, notFound: token},
+			{method: http.MethodPost, path: "/:address/build-tx", access: Public, class: auth.ClassDefault, handle: s.buildTx, notFound: token},
+			{method: http.MethodGet, path: "/:address/trades", access: Public, class: auth.ClassDefault, handle: s.listTrades, notFound: token},
+			{method: http.MethodGet, path: "/:address/candles", access: Public, class: auth.ClassDefault, handle: s.getCandles, notFound: token},
+			{method: http.MethodGet, path: "/:address/stats", access: Public, class: auth.ClassDefault, handle: s.getStats, notFound: token},
 		}, s.streamRoutes()...)},
 	}
 }
@@ -52,8 +76,8 @@ func (s *Server) streamRoutes() []route {
 		return nil
 	}
 	return []route{
-		{http.MethodGet, "/stream", auth.ClassDefault, s.globalStream},
-		{http.MethodGet, "/:address/stream", auth.ClassDefault, s.tokenStream},
+		{method: http.MethodGet, path: "/stream", access: Public, class: auth.ClassDefault, handle: s.globalStream},
+		{method: http.MethodGet, path: "/:address/stream", access: Public, class: auth.ClassDefault, handle: s.tokenStream, notFound: "token not found"},
 	}
 }
 
@@ -63,18 +87,20 @@ type endpoint struct {
 	path   []string // segments; ":name" matches any one segment, "*name" the rest
 }
 
-// register builds the router from the groups. Every handler runs inside errorsMiddleware; rate
-// limiting wraps each route with its own class, so one group can mix classes.
+// register builds the router from the groups; every route runs in the pipeline (pipeline.go).
 func (s *Server) register(groups []group) *bunrouter.Router {
 	r := bunrouter.New(
-		bunrouter.Use(s.errorsMiddleware),
 		bunrouter.WithNotFoundHandler(s.noRoute),
 		bunrouter.WithMethodNotAllowedHandler(s.noRoute),
 	)
 	for _, g := range groups {
-		bg := r.NewGroup(g.prefix, bunrouter.Use(g.use...))
+		bg := r.NewGroup(g.prefix)
 		for _, rt := range g.routes {
-			bg.Handle(rt.method, rt.path, s.limit(rt.class, rt.handle))
+			rt.full = rt.method + " " + g.prefix + rt.path
+			if g.prefix != "" && rt.path == "" {
+				rt.full = rt.method + " " + g.prefix
+			}
+			bg.Handle(rt.method, rt.path, s.pipeline(&rt))
 			s.endpoints = append(s.endpoints, endpoint{method: rt.method, path: splitPath(g.prefix + rt.path)})
 		}
 	}
@@ -85,6 +111,9 @@ func (s *Server) register(groups []group) *bunrouter.Router {
 // methods, 404 otherwise. bunrouter reports some wrong-method requests as not found (a path
 // below a parameter segment), so both cases are decided here from the route table.
 func (s *Server) noRoute(w http.ResponseWriter, req bunrouter.Request) error {
+	if !s.allowCall(w, req.Request, auth.ClassDefault, "") {
+		return nil
+	}
 	if allow := s.allowed(req.URL.EscapedPath()); len(allow) > 0 {
 		w.Header().Set("Allow", strings.Join(allow, ", "))
 		writeError(w, http.StatusMethodNotAllowed, "method "+req.Method+" not allowed; allowed: "+strings.Join(allow, ", "))

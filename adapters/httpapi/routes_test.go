@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/uptrace/bunrouter"
+
+	"github.com/curvekit/curvekit/auth"
 )
 
 // endpoints lists every market path with its method, for the error tests below.
@@ -135,7 +137,7 @@ func TestInternalError(t *testing.T) {
 func TestPanicIsA500(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{extra: []group{{prefix: "/test", routes: []route{
-		{http.MethodGet, "/panic", "", func(http.ResponseWriter, bunrouter.Request) error { panic("secret detail") }},
+		{method: http.MethodGet, path: "/panic", class: auth.ClassDefault, handle: func(http.ResponseWriter, bunrouter.Request) error { panic("secret detail") }},
 	}}}})
 	r := e.get(t, "/test/panic")
 	r.want(t, http.StatusInternalServerError, `{"statusCode": 500, "message": "internal server error"}`)

@@ -8,6 +8,9 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/uptrace/bunrouter"
+
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/stream"
@@ -38,6 +41,14 @@ type Config struct {
 	// would cut every stream): a client that stops reading for this long loses its stream.
 	// Default 10s.
 	StreamWriteTimeout time.Duration
+	// BodyTimeout bounds the time a client may take to send a request body, counted from the
+	// request's arrival; a slower body is cut with 408. Default 10s.
+	BodyTimeout time.Duration
+	// Ready are the conditions GET /readyz checks.
+	Ready []ReadyCheck
+	// Metrics, when set, receives the API's Prometheus collectors (requests by route and status,
+	// latency); the operator serves them on an address of their own.
+	Metrics prometheus.Registerer
 	// Logger receives server-side errors (a client only sees a generic message); default
 	// slog.Default().
 	Logger *slog.Logger
@@ -74,6 +85,12 @@ func (c *Config) validate() error {
 	if c.StreamWriteTimeout == 0 {
 		c.StreamWriteTimeout = 10 * time.Second
 	}
+	if c.BodyTimeout < 0 {
+		return errors.New("httpapi: negative body timeout")
+	}
+	if c.BodyTimeout == 0 {
+		c.BodyTimeout = 10 * time.Second
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
@@ -86,7 +103,8 @@ type Server struct {
 	log       *slog.Logger
 	endpoints []endpoint
 	config    configJSON
-	handler   http.Handler
+	router    *bunrouter.Router
+	metrics   *metrics
 }
 
 // New returns a Server for cfg.
@@ -101,9 +119,16 @@ func newServer(cfg Config, extra []group) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, config: configOf(&cfg.Settings, cfg.Policy)}
-	s.handler = s.register(append(s.groups(), extra...))
+	if cfg.Metrics != nil {
+		m, err := newMetrics(cfg.Metrics)
+		if err != nil {
+			return nil, fmt.Errorf("httpapi: metrics: %w", err)
+		}
+		s.metrics = m
+	}
+	s.router = s.register(append(s.groups(), extra...))
 	return s, nil
 }
 
-// Handler returns the http.Handler that serves the API.
-func (s *Server) Handler() http.Handler { return s.handler }
+// Handler returns the http.Handler that serves the API: the Server itself.
+func (s *Server) Handler() http.Handler { return s }

@@ -32,17 +32,11 @@ func (s *Server) tokenStream(w http.ResponseWriter, req bunrouter.Request) error
 	if err != nil {
 		return err
 	}
-	q, err := newQuery(req.URL)
-	if err != nil {
-		return badRequest("%s", err)
-	}
-	res, err := q.str("res", "")
-	if err != nil {
-		return badRequest("%s", err)
-	}
-	from, err := q.intIn("from", 0, 1, maxUnixTime)
-	if err != nil {
-		return badRequest("%s", err)
+	q := newQuery(req.URL)
+	res := q.str("res", "")
+	from := q.intIn("from", 0, 1, maxUnixTime)
+	if err := q.err(); err != nil {
+		return err
 	}
 	conn, err := s.cfg.Streams.Token(req.Context(), stream.TokenRequest{
 		Token:       addr,
@@ -51,7 +45,7 @@ func (s *Server) tokenStream(w http.ResponseWriter, req bunrouter.Request) error
 		LastEventID: req.Header.Get("Last-Event-ID"),
 	})
 	if err != nil {
-		return readError(err)
+		return err
 	}
 	s.serveStream(w, req, conn)
 	return nil

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -26,19 +25,11 @@ import (
 // maxBodyBytes bounds a build-tx body; a real one is under 300 bytes.
 const maxBodyBytes = 16 << 10
 
-// invalid is a validation failure answered as {error} with status 200.
-func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", curvekit.ErrInvalid, fmt.Sprintf(format, args...))
-}
-
-// tradeResult answers a service error of quote or build-tx: validation failures as {error},
-// an unknown token as 404, anything else as a 500.
+// tradeResult answers a service error of quote or build-tx: validation failures as {error} with
+// status 200; anything else goes to the error table.
 func tradeResult(w http.ResponseWriter, err error) error {
-	switch {
-	case errors.Is(err, curvekit.ErrInvalid):
+	if errors.Is(err, curvekit.ErrInvalid) {
 		return writeValidation(w, err)
-	case errors.Is(err, curvekit.ErrNotFound):
-		return &httpError{status: http.StatusNotFound, message: "token not found"}
 	}
 	return err
 }
@@ -69,23 +60,14 @@ func (s *Server) getQuote(w http.ResponseWriter, req bunrouter.Request) error {
 }
 
 func quoteParams(req bunrouter.Request) (curvekit.Side, string, error) {
-	q, err := newQuery(req.URL)
-	if err != nil {
-		return "", "", invalid("%s", err)
-	}
-	typ, err := q.str("type", string(curvekit.Buy))
-	if err != nil {
-		return "", "", invalid("%s", err)
-	}
-	side, err := parseSide(typ)
-	if err != nil {
+	q := newQuery(req.URL)
+	typ := q.str("type", string(curvekit.Buy))
+	amt := q.str("amount", "1")
+	if err := q.err(); err != nil {
 		return "", "", err
 	}
-	amt, err := q.str("amount", "1")
-	if err != nil {
-		return "", "", invalid("%s", err)
-	}
-	return side, amt, nil
+	side, err := parseSide(typ)
+	return side, amt, err
 }
 
 // buildBody is the build-tx request. Fields are decoded raw so that each gets its own message:
@@ -121,25 +103,17 @@ func (s *Server) buildTx(w http.ResponseWriter, req bunrouter.Request) error {
 
 func decodeBuild(w http.ResponseWriter, r *http.Request) (market.BuildRequest, error) {
 	var br market.BuildRequest
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	raw, err := readBody(w, r, maxBodyBytes)
+	if errors.Is(err, curvekit.ErrTooLarge) {
+		// SPEC 4.4: build-tx answers what it refuses as {error}, an oversized body included.
+		return br, invalid("body is larger than %d bytes", maxBodyBytes)
+	}
 	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return br, invalid("body is larger than %d bytes", maxBodyBytes)
-		}
-		return br, fmt.Errorf("httpapi: read body: %w", err)
+		return br, err
 	}
 	var body buildBody
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&body); err != nil {
-		if errors.Is(err, io.EOF) {
-			return br, invalid("body must be a JSON object")
-		}
-		return br, invalid("body is not a valid JSON object: %s", jsonProblem(err))
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return br, invalid("body must hold a single JSON object")
+	if err := decodeStrict(raw, &body); err != nil {
+		return br, err
 	}
 
 	typ, ok, err := rawString(body.Type, "type")
@@ -219,30 +193,6 @@ func isJSONNumber(raw json.RawMessage) bool {
 	}
 	c := raw[0]
 	return c == '-' || (c >= '0' && c <= '9')
-}
-
-// jsonProblem describes a decoding failure without echoing Go type names.
-func jsonProblem(err error) string {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syntax):
-		return fmt.Sprintf("syntax error at byte %d", syntax.Offset)
-	case errors.As(err, &typ):
-		if typ.Field != "" {
-			return fmt.Sprintf("field %s has the wrong type", typ.Field)
-		}
-		return "want an object"
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "unexpected end of input"
-	}
-	// DisallowUnknownFields reports `json: unknown field "x"`.
-	const prefix = "json: "
-	msg := err.Error()
-	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
-		return msg[len(prefix):]
-	}
-	return "malformed"
 }
 
 func buildOf(r *market.BuildResult) (buildJSON, error) {

@@ -1,0 +1,137 @@
+package httpapi
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// rawRequest writes req on a new connection to the test server and returns the response, read
+// within limit.
+func rawRequest(t *testing.T, e *testEnv, write func(net.Conn) error, limit time.Duration) (*http.Response, []byte, time.Duration) {
+	t.Helper()
+	conn, err := net.Dial("tcp", e.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	_ = conn.SetDeadline(start.Add(limit))
+	werr := make(chan error, 1)
+	go func() { werr <- write(conn) }()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no response within %v: %v", limit, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	return resp, body, time.Since(start)
+}
+
+func wantJSONError(t *testing.T, status int, resp *http.Response, body []byte) {
+	t.Helper()
+	if resp.StatusCode != status {
+		t.Fatalf("status %d, want %d; body %s", resp.StatusCode, status, body)
+	}
+	var eb struct {
+		StatusCode int             `json:"statusCode"`
+		Message    json.RawMessage `json:"message"`
+	}
+	if err := json.Unmarshal(body, &eb); err != nil || eb.StatusCode != status || len(eb.Message) == 0 {
+		t.Fatalf("body %q is not {statusCode, message} with %d", body, status)
+	}
+}
+
+// A path with an encoded NUL or another control character panicked inside bunrouter's lookup,
+// outside every middleware. Now it is a JSON 404, nothing is logged as an error, and it counts
+// against the client.
+func TestControlCharacterPaths(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	for _, path := range []string{
+		"/config%00", "/tokens/" + ethToken.Hex() + "/quote%00", "/%00", "/tokens%00/x", "/tokens/%00",
+		"/tokens/" + ethToken.Hex() + "%0a/stats", "/config%7f", "/tokens/%01/build-tx",
+	} {
+		for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+			r := e.do(t, method, path, "")
+			if r.status != http.StatusNotFound {
+				t.Errorf("%s %s: status %d, body %s", method, path, r.status, r.body)
+			}
+			r.want(t, http.StatusNotFound, `{"statusCode": 404, "message": "route not found"}`)
+		}
+	}
+	if logs := e.logs.String(); strings.Contains(logs, "level=ERROR") {
+		t.Errorf("client input logged as an error:\n%s", logs)
+	}
+	if n := len(e.limiter.seen()); n != 24 {
+		t.Errorf("limiter asked %d times, want 24", n)
+	}
+}
+
+// A body trickled one byte at a time is cut once the body timeout passes: the handler does not
+// wait for it, the client gets a JSON 408, and the connection is closed.
+func TestTrickledBodyIsCut(t *testing.T) {
+	t.Parallel()
+	const timeout = 500 * time.Millisecond
+	e := newEnv(t, envOptions{bodyTimeout: timeout})
+	body := `{"type": "buy", "amount": "1"}`
+	resp, got, took := rawRequest(t, e, func(c net.Conn) error {
+		if _, err := fmt.Fprintf(c, "POST /tokens/%s/build-tx HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", ethToken.Hex(), len(body)); err != nil {
+			return err
+		}
+		for i := 0; i < len(body); i++ {
+			if _, err := c.Write([]byte{body[i]}); err != nil {
+				return err
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		return nil
+	}, 10*time.Second)
+	wantJSONError(t, http.StatusRequestTimeout, resp, got)
+	if took > timeout+2*time.Second {
+		t.Errorf("cut after %v, want about %v", took, timeout)
+	}
+	if !resp.Close {
+		t.Error("the connection stays open after a body timeout")
+	}
+	if logs := e.logs.String(); strings.Contains(logs, "level=ERROR") {
+		t.Errorf("client fault logged as an error:\n%s", logs)
+	}
+}
+
+// A body shorter than its Content-Length, and broken chunked encoding, are the client's fault:
+// 400, never 500, never an ERROR line.
+func TestBrokenBodiesAre400(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{bodyTimeout: 2 * time.Second})
+	path := "/tokens/" + ethToken.Hex() + "/build-tx"
+	for name, raw := range map[string]string{
+		"truncated":   "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"type\": \"buy\"",
+		"bad chunk":   "POST " + path + " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{\"type\"\r\n0\r\n\r\n",
+		"short chunk": "POST " + path + " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n40\r\n{\"type\": \"buy\"}\r\n0\r\n\r\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			resp, body, _ := rawRequest(t, e, func(c net.Conn) error {
+				_, err := io.WriteString(c, raw)
+				// Half-close: the server sees the end of the body early.
+				_ = c.(*net.TCPConn).CloseWrite()
+				return err
+			}, 10*time.Second)
+			// build-tx answers validation failures as {error} with 200 (SPEC 4.4).
+			if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusBadRequest {
+				t.Fatalf("status %d, body %s", resp.StatusCode, body)
+			}
+			if !strings.Contains(string(body), "request body is incomplete or malformed") {
+				t.Errorf("body %s", body)
+			}
+		})
+	}
+	if logs := e.logs.String(); strings.Contains(logs, "level=ERROR") {
+		t.Errorf("client fault logged as an error:\n%s", logs)
+	}
+}

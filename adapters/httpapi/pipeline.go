@@ -1,0 +1,136 @@
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/uptrace/bunrouter"
+
+	"github.com/curvekit/curvekit/auth"
+)
+
+// The pipeline every request runs (ARCHITECTURE.md, "The HTTP pipeline"):
+//
+//	recover ─► authenticate ─► rate limit ─► authorize ─► handler ─► one error mapping
+//
+// ServeHTTP holds what must wrap the router itself: the recover (bunrouter can panic inside its own
+// route lookup, before any route middleware runs), the refusal of paths no route can match, the
+// read deadline of request bodies, and the metrics. pipeline wraps each route with the rest, so
+// the route's access and class come from the route table and nowhere else.
+
+// requestInfo travels in the request's context from ServeHTTP to the route that serves it.
+type requestInfo struct {
+	route string
+}
+
+type infoKey struct{}
+
+// ServeHTTP serves the API. No panic escapes it and every answer it writes is JSON.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	info := &requestInfo{route: "unmatched"}
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.log.ErrorContext(r.Context(), "httpapi: panic", slog.String("method", r.Method),
+				slog.String("path", strconv.Quote(r.URL.Path)), slog.Any("panic", p),
+				slog.String("stack", string(debug.Stack())))
+			if !sw.wrote {
+				writeError(sw, http.StatusInternalServerError, internalMessage)
+			}
+		}
+		if s.metrics != nil {
+			s.metrics.observe(info.route, sw.status(), time.Since(start))
+		}
+	}()
+	if !routablePath(r.URL.Path) {
+		// No route has a control character in its path, and bunrouter's lookup panics on some
+		// (an encoded NUL). Such a request is still counted against its client.
+		if s.allowCall(sw, r, auth.ClassDefault, "") {
+			writeError(sw, http.StatusNotFound, "route not found")
+		}
+		return
+	}
+	if r.Body != nil && r.Body != http.NoBody {
+		// net/http bounds the headers but not the body: a client trickling a body byte by byte
+		// would hold the handler forever. Streams are GETs without a body, so this never cuts them.
+		_ = http.NewResponseController(sw).SetReadDeadline(start.Add(s.cfg.BodyTimeout))
+	}
+	s.router.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), infoKey{}, info)))
+}
+
+// routablePath reports whether path may name a route: no control characters.
+func routablePath(path string) bool {
+	for i := 0; i < len(path); i++ {
+		if c := path[i]; c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// pipeline wraps the handler of rt in rate limiting, the access check and the error mapping.
+func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
+	return func(w http.ResponseWriter, req bunrouter.Request) error {
+		if info, ok := req.Context().Value(infoKey{}).(*requestInfo); ok {
+			info.route = rt.full
+		}
+		if !s.allowCall(w, req.Request, rt.class, "") {
+			return nil
+		}
+		if rt.access != Public {
+			// No credential is resolved yet, so a guarded route is always 401 (SPEC 5 rule 6).
+			writeError(w, http.StatusUnauthorized, "authentication required: "+rt.access.String())
+			return nil
+		}
+		if err := rt.handle(w, req); err != nil {
+			s.writeErr(w, req.Request, rt, err)
+		}
+		return nil
+	}
+}
+
+func routeName(rt *route) string {
+	if rt == nil {
+		return "unmatched"
+	}
+	return rt.full
+}
+
+// statusWriter records whether and with what status the answer was started. Unwrap lets
+// http.ResponseController reach the connection (flushes and deadlines of streams).
+type statusWriter struct {
+	http.ResponseWriter
+	code  int
+	wrote bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.code, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if !w.wrote {
+		w.code, w.wrote = http.StatusOK, true
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *statusWriter) status() int {
+	if !w.wrote {
+		return http.StatusOK
+	}
+	return w.code
+}
