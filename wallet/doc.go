@@ -1,0 +1,17 @@
+// Package wallet holds custodial wallets: one per account, its private key sealed at rest, and
+// sign-and-submit with every check made inside the service before the key is unsealed.
+//
+// Sealing is envelope encryption. Each wallet has a random 32-byte data key; the private key is
+// sealed with it under AES-256-GCM, and the data key is wrapped by a master key behind the
+// KeyWrapper port (Keyring is the local one, from a file or the environment). Both ciphertexts
+// carry associated data that binds the wallet id, its address and the master key version, so a
+// sealed key copied onto another wallet row, or a row whose version was edited, does not open.
+// The version is kept per wallet so that master keys can rotate.
+//
+// SignAndSubmit refuses a read-only caller and a recipient outside the caller's allowlist before
+// it loads the wallet's key (ErrForbidden), checks the chain id and the gas bound, takes a nonce
+// from the Store (ReserveNonce is atomic, so concurrent submissions never collide; a send the
+// chain did not take gives its nonce back, so no gap stays), signs through the Signer seam and
+// broadcasts through the Broadcaster. An idempotency key makes a retried request return the
+// first answer instead of sending twice.
+package wallet

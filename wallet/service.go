@@ -1,0 +1,537 @@
+package wallet
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
+)
+
+// Limits of a submitted transaction.
+const (
+	// MaxGas is the largest gas limit a transaction may carry: Osaka refuses more (EIP-7825).
+	MaxGas = 16_777_216
+	// MaxData bounds the call data; nodes refuse transactions above 128 KiB in all.
+	MaxData = 120 * 1024
+	// MaxIdempotencyKey bounds an idempotency key's length.
+	MaxIdempotencyKey = 255
+	// ExportWindow is how recent a sign-in must be to export a key.
+	ExportWindow = 15 * time.Minute
+)
+
+// Config configures a Service.
+type Config struct {
+	Store       Store
+	Broadcaster Broadcaster
+	Keys        KeyWrapper
+	// Signer signs transactions; default ECDSASigner.
+	Signer Signer
+	// IdempotencyWait is how long a request waits for an earlier one with the same idempotency
+	// key to finish before it answers curvekit.ErrConflict; default 10s.
+	IdempotencyWait time.Duration
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// Logger receives failures the caller does not see; default slog.Default(). Keys never
+	// reach it.
+	Logger *slog.Logger
+}
+
+func (c *Config) withDefaults() {
+	if c.Signer == nil {
+		c.Signer = ECDSASigner{}
+	}
+	if c.IdempotencyWait == 0 {
+		c.IdempotencyWait = 10 * time.Second
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}
+
+func (c *Config) validate() error {
+	if c.Store == nil || c.Broadcaster == nil || c.Keys == nil {
+		return errors.New("wallet: a Store, a Broadcaster and a KeyWrapper are required")
+	}
+	if c.IdempotencyWait < 0 {
+		return fmt.Errorf("wallet: IdempotencyWait %s is negative", c.IdempotencyWait)
+	}
+	return nil
+}
+
+// Service runs the custodial wallets. It is safe for concurrent use.
+type Service struct {
+	cfg     Config
+	chainID atomic.Uint64 // read from the Broadcaster once; 0 until then
+}
+
+// New returns a Service for cfg.
+func New(cfg Config) (*Service, error) {
+	cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return &Service{cfg: cfg}, nil
+}
+
+// Create returns the account's wallet address, creating the wallet on first call. Concurrent
+// calls for one account agree on one wallet.
+func (s *Service) Create(ctx context.Context, accountID string) (common.Address, error) {
+	if err := checkAccount(accountID); err != nil {
+		return common.Address{}, err
+	}
+	w, err := s.cfg.Store.WalletByAccount(ctx, accountID)
+	if err == nil {
+		return w.Address, nil
+	}
+	if !errors.Is(err, curvekit.ErrNotFound) {
+		return common.Address{}, err
+	}
+	w, err = s.newWallet(ctx, accountID)
+	if err != nil {
+		return common.Address{}, err
+	}
+	stored, _, err := s.cfg.Store.CreateWallet(ctx, w)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return stored.Address, nil
+}
+
+// newWallet makes a key and seals it for a wallet of accountID.
+func (s *Service) newWallet(ctx context.Context, accountID string) (Wallet, error) {
+	var id [16]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return Wallet{}, err
+	}
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		return Wallet{}, fmt.Errorf("wallet: generate key: %w", err)
+	}
+	w := Wallet{ID: hex.EncodeToString(id[:]), AccountID: accountID, Address: crypto.PubkeyToAddress(key.PublicKey), CreatedAt: s.cfg.Now().UTC()}
+	raw := crypto.FromECDSA(key)
+	defer clear(raw)
+	if err := s.sealKey(ctx, &w, raw); err != nil {
+		return Wallet{}, err
+	}
+	return w, nil
+}
+
+// sealKey seals raw into w under a new data key wrapped by the current master key.
+func (s *Service) sealKey(ctx context.Context, w *Wallet, raw []byte) error {
+	dataKey := make([]byte, dataKeySize)
+	defer clear(dataKey)
+	if _, err := rand.Read(dataKey); err != nil {
+		return err
+	}
+	wrapped, err := s.cfg.Keys.Wrap(ctx, dataKey, walletAD(w.ID, w.Address))
+	if err != nil {
+		return fmt.Errorf("wallet: wrap data key: %w", err)
+	}
+	sealed, err := seal(dataKey, raw, privateKeyAD(w.ID, w.Address, wrapped.Version))
+	if err != nil {
+		return err
+	}
+	w.KeyVersion, w.DataKey, w.PrivateKey = wrapped.Version, wrapped.Ciphertext, sealed
+	return nil
+}
+
+// unseal opens w's private key; the caller must not keep it beyond its operation.
+func (s *Service) unseal(ctx context.Context, w *Wallet) (*ecdsa.PrivateKey, error) {
+	dataKey, err := s.cfg.Keys.Unwrap(ctx, Wrapped{Version: w.KeyVersion, Ciphertext: w.DataKey}, walletAD(w.ID, w.Address))
+	if err != nil {
+		return nil, fmt.Errorf("wallet %s: %w", w.ID, err)
+	}
+	defer clear(dataKey)
+	raw, err := open(dataKey, w.PrivateKey, privateKeyAD(w.ID, w.Address, w.KeyVersion))
+	if err != nil {
+		return nil, fmt.Errorf("wallet %s: %w", w.ID, err)
+	}
+	defer clear(raw)
+	key, err := crypto.ToECDSA(raw)
+	if err != nil {
+		return nil, fmt.Errorf("wallet %s: %w: not a private key", w.ID, ErrSealBroken)
+	}
+	if crypto.PubkeyToAddress(key.PublicKey) != w.Address {
+		return nil, fmt.Errorf("wallet %s: %w: the key is not the wallet's", w.ID, ErrSealBroken)
+	}
+	return key, nil
+}
+
+// Address returns the account's wallet address, or curvekit.ErrNotFound.
+func (s *Service) Address(ctx context.Context, accountID string) (common.Address, error) {
+	if err := checkAccount(accountID); err != nil {
+		return common.Address{}, err
+	}
+	w, err := s.cfg.Store.WalletByAccount(ctx, accountID)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return w.Address, nil
+}
+
+func checkAccount(accountID string) error {
+	if accountID == "" || len(accountID) > 128 {
+		return fmt.Errorf("%w: account id must be 1 to 128 bytes", curvekit.ErrInvalid)
+	}
+	return nil
+}
+
+// Tx is an unsigned transaction as build-tx returns it.
+type Tx struct {
+	To      common.Address
+	Data    []byte
+	Value   uint256.Int
+	ChainID uint64
+	// Gas is the gas limit; 0 estimates it.
+	Gas uint64
+}
+
+// SignParams is one sign-and-submit request. The caller's restrictions come from its principal,
+// never from the request body.
+type SignParams struct {
+	AccountID string
+	// ReadOnly is set for a read-only API key: it may not sign at all.
+	ReadOnly bool
+	// AllowedRecipients, when not empty, lists the only addresses Tx.To may be.
+	AllowedRecipients []common.Address
+	Tx                Tx
+	// IdempotencyKey, when set, makes a retry of the same request return the first answer.
+	IdempotencyKey string
+	// RequestHash identifies the request body for the idempotency check; empty, the service
+	// hashes Tx.
+	RequestHash []byte
+}
+
+// Submission is a broadcast transaction.
+type Submission struct {
+	Hash                 common.Hash
+	From                 common.Address
+	To                   common.Address
+	Nonce                uint64
+	ChainID              uint64
+	Gas                  uint64
+	Value                uint256.Int
+	MaxFeePerGas         uint256.Int
+	MaxPriorityFeePerGas uint256.Int
+	SubmittedAt          time.Time
+	// Replayed is set when the answer comes from an earlier request with the same idempotency
+	// key: nothing was sent this time.
+	Replayed bool
+}
+
+// SignAndSubmit signs p.Tx with the account's wallet and broadcasts it. A read-only caller, or a
+// recipient outside a non-empty allowlist, is curvekit.ErrForbidden before the wallet's key is
+// unsealed; a chain id other than the chain's, gas above MaxGas or oversized data is
+// curvekit.ErrInvalid; the same idempotency key with another request is curvekit.ErrConflict.
+func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, error) {
+	if p.ReadOnly {
+		return Submission{}, fmt.Errorf("%w: this API key is read-only and cannot sign", curvekit.ErrForbidden)
+	}
+	if len(p.AllowedRecipients) > 0 && !slices.Contains(p.AllowedRecipients, p.Tx.To) {
+		return Submission{}, fmt.Errorf("%w: recipient %s is not in this API key's allowedRecipients", curvekit.ErrForbidden, p.Tx.To)
+	}
+	if err := checkAccount(p.AccountID); err != nil {
+		return Submission{}, err
+	}
+	if err := s.checkTx(ctx, &p.Tx); err != nil {
+		return Submission{}, err
+	}
+	if len(p.IdempotencyKey) > MaxIdempotencyKey {
+		return Submission{}, fmt.Errorf("%w: idempotency key longer than %d bytes", curvekit.ErrInvalid, MaxIdempotencyKey)
+	}
+	w, err := s.cfg.Store.WalletByAccount(ctx, p.AccountID)
+	if errors.Is(err, curvekit.ErrNotFound) {
+		return Submission{}, fmt.Errorf("%w: this account has no custodial wallet", curvekit.ErrNotFound)
+	}
+	if err != nil {
+		return Submission{}, err
+	}
+	if p.IdempotencyKey == "" {
+		return s.submit(ctx, &w, &p.Tx)
+	}
+	if len(p.RequestHash) == 0 {
+		p.RequestHash = hashTx(&p.Tx)
+	}
+	rec, claimed, err := s.cfg.Store.ClaimIdempotency(ctx, ClaimParams{AccountID: p.AccountID, Key: p.IdempotencyKey, RequestHash: p.RequestHash, CreatedAt: s.cfg.Now().UTC()})
+	if err != nil {
+		return Submission{}, err
+	}
+	if !claimed {
+		return s.replay(ctx, rec, p.RequestHash)
+	}
+	sub, err := s.submit(ctx, &w, &p.Tx)
+	// The record outlives a cancelled request: it must be completed or released either way.
+	bg := context.WithoutCancel(ctx)
+	if err != nil {
+		if rerr := s.cfg.Store.ReleaseIdempotency(bg, p.AccountID, p.IdempotencyKey); rerr != nil {
+			s.cfg.Logger.Error("wallet: release idempotency key", "account", p.AccountID, "err", rerr)
+		}
+		return Submission{}, err
+	}
+	body, err := encodeSubmission(&sub)
+	if err == nil {
+		err = s.cfg.Store.CompleteIdempotency(bg, CompleteParams{AccountID: p.AccountID, Key: p.IdempotencyKey, Response: body})
+	}
+	if err != nil {
+		// The transaction is out: answer it. The key stays pending, so a retry is refused
+		// rather than sent twice.
+		s.cfg.Logger.Error("wallet: record idempotent response", "account", p.AccountID, "tx", sub.Hash, "err", err)
+	}
+	return sub, nil
+}
+
+// replay answers a request whose idempotency key was claimed before: the first answer once it
+// is there, waiting up to IdempotencyWait for a request still in flight.
+func (s *Service) replay(ctx context.Context, rec Idempotency, hash []byte) (Submission, error) {
+	if string(rec.RequestHash) != string(hash) {
+		return Submission{}, fmt.Errorf("%w: this Idempotency-Key was used with another request", curvekit.ErrConflict)
+	}
+	deadline := time.NewTimer(s.cfg.IdempotencyWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !rec.Done() {
+		select {
+		case <-ctx.Done():
+			return Submission{}, ctx.Err()
+		case <-deadline.C:
+			return Submission{}, fmt.Errorf("%w: a request with this Idempotency-Key is still in progress", curvekit.ErrConflict)
+		case <-tick.C:
+		}
+		var err error
+		rec, err = s.cfg.Store.Idempotency(ctx, rec.AccountID, rec.Key)
+		if errors.Is(err, curvekit.ErrNotFound) {
+			// The first request failed and let go of the key: this one may not send in its
+			// place without claiming it, and the client retries.
+			return Submission{}, fmt.Errorf("%w: the first request with this Idempotency-Key failed; retry", curvekit.ErrConflict)
+		}
+		if err != nil {
+			return Submission{}, err
+		}
+	}
+	sub, err := decodeSubmission(rec.Response)
+	if err != nil {
+		return Submission{}, err
+	}
+	sub.Replayed = true
+	return sub, nil
+}
+
+// checkTx validates the transaction against the chain and the limits; it fills in nothing.
+func (s *Service) checkTx(ctx context.Context, tx *Tx) error {
+	var problems curvekit.Problems
+	if tx.To == (common.Address{}) {
+		problems = append(problems, "to: a recipient address is required")
+	}
+	if tx.Gas > MaxGas {
+		problems = append(problems, fmt.Sprintf("gas: at most %d", MaxGas))
+	}
+	if len(tx.Data) > MaxData {
+		problems = append(problems, fmt.Sprintf("data: at most %d bytes", MaxData))
+	}
+	chain, err := s.chain(ctx)
+	if err != nil {
+		return err
+	}
+	if tx.ChainID != chain {
+		problems = append(problems, fmt.Sprintf("chainId: this wallet signs for chain %d, not %d", chain, tx.ChainID))
+	}
+	if len(problems) > 0 {
+		return problems
+	}
+	return nil
+}
+
+// chain returns the chain id, asking the Broadcaster the first time.
+func (s *Service) chain(ctx context.Context) (uint64, error) {
+	if id := s.chainID.Load(); id != 0 {
+		return id, nil
+	}
+	id, err := s.cfg.Broadcaster.ChainID(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("wallet: chain id: %w", err)
+	}
+	s.chainID.Store(id)
+	return id, nil
+}
+
+// nonceAttempts bounds how often a send is retried with a fresh nonce when the chain says the
+// one it got is used (a transaction sent from the wallet outside this service).
+const nonceAttempts = 3
+
+// submit unseals the wallet's key, signs and broadcasts.
+func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, error) {
+	gas := tx.Gas
+	if gas == 0 {
+		var err error
+		if gas, err = s.cfg.Broadcaster.EstimateGas(ctx, w.Address, tx); err != nil {
+			return Submission{}, err
+		}
+		if gas > MaxGas {
+			return Submission{}, fmt.Errorf("%w: the transaction needs %d gas, more than %d", curvekit.ErrInvalid, gas, MaxGas)
+		}
+	}
+	fees, err := s.cfg.Broadcaster.SuggestFees(ctx)
+	if err != nil {
+		return Submission{}, fmt.Errorf("wallet: fees: %w", err)
+	}
+	key, err := s.unseal(ctx, w)
+	if err != nil {
+		return Submission{}, err
+	}
+	to := tx.To
+	for attempt := 1; ; attempt++ {
+		pending, err := s.cfg.Broadcaster.PendingNonce(ctx, w.Address)
+		if err != nil {
+			return Submission{}, fmt.Errorf("wallet: pending nonce: %w", err)
+		}
+		nonce, err := s.cfg.Store.ReserveNonce(ctx, ReserveNonceParams{WalletID: w.ID, Pending: pending})
+		if err != nil {
+			return Submission{}, err
+		}
+		unsigned := types.NewTx(&types.DynamicFeeTx{
+			ChainID:   new(big.Int).SetUint64(tx.ChainID),
+			Nonce:     nonce,
+			GasTipCap: fees.MaxPriorityFeePerGas,
+			GasFeeCap: fees.MaxFeePerGas,
+			Gas:       gas,
+			To:        &to,
+			Value:     tx.Value.ToBig(),
+			Data:      tx.Data,
+		})
+		signed, err := s.cfg.Signer.SignTx(ctx, unsigned, key)
+		if err == nil {
+			err = s.cfg.Broadcaster.Send(ctx, signed)
+		}
+		if err == nil {
+			sub := Submission{
+				Hash: signed.Hash(), From: w.Address, To: to, Nonce: nonce, ChainID: tx.ChainID, Gas: gas,
+				Value: tx.Value, SubmittedAt: s.cfg.Now().UTC(),
+			}
+			sub.MaxFeePerGas.SetFromBig(fees.MaxFeePerGas)
+			sub.MaxPriorityFeePerGas.SetFromBig(fees.MaxPriorityFeePerGas)
+			return sub, nil
+		}
+		s.giveBack(ctx, w, nonce)
+		if !errors.Is(err, curvekit.ErrConflict) || attempt == nonceAttempts {
+			return Submission{}, err
+		}
+	}
+}
+
+// giveBack releases a nonce whose transaction the chain did not take. When the chain's pending
+// nonce has passed it, something holds it (the transaction reached the node after all, or
+// another sender used it) and releasing it would collide.
+func (s *Service) giveBack(ctx context.Context, w *Wallet, nonce uint64) {
+	ctx = context.WithoutCancel(ctx)
+	pending, err := s.cfg.Broadcaster.PendingNonce(ctx, w.Address)
+	if err == nil && pending > nonce {
+		return
+	}
+	// Unknown pending nonce: release anyway. A reuse that collides is refused by the chain as a
+	// used nonce, which ReserveNonce then skips past; a gap would stall every later send.
+	if err := s.cfg.Store.ReleaseNonce(ctx, w.ID, nonce); err != nil {
+		s.cfg.Logger.Error("wallet: release nonce", "wallet", w.ID, "nonce", nonce, "err", err)
+	}
+}
+
+// Export returns the account wallet's private key as 0x-prefixed hex, when the session that asks
+// signed in within ExportWindow (else curvekit.ErrForbidden). Every export is audited before the
+// key is returned; the key never reaches a log.
+func (s *Service) Export(ctx context.Context, accountID string, signedInAt time.Time) (string, error) {
+	if err := checkAccount(accountID); err != nil {
+		return "", err
+	}
+	now := s.cfg.Now()
+	if signedInAt.IsZero() || now.Sub(signedInAt) > ExportWindow || signedInAt.After(now.Add(time.Minute)) {
+		return "", fmt.Errorf("%w: exporting a key needs a sign-in within the last 15 minutes: sign in again", curvekit.ErrForbidden)
+	}
+	w, err := s.cfg.Store.WalletByAccount(ctx, accountID)
+	if err != nil {
+		return "", err
+	}
+	key, err := s.unseal(ctx, &w)
+	if err != nil {
+		return "", err
+	}
+	if err := s.cfg.Store.RecordExport(ctx, Export{AccountID: accountID, WalletID: w.ID, Address: w.Address, SignedInAt: signedInAt.UTC(), At: now.UTC()}); err != nil {
+		return "", err
+	}
+	return hexutil.Encode(crypto.FromECDSA(key)), nil
+}
+
+// hashTx identifies a transaction request when the caller gives no request hash.
+func hashTx(tx *Tx) []byte {
+	h := sha256.New()
+	h.Write([]byte("curvekit sign-and-submit v1\x00"))
+	h.Write(tx.To.Bytes())
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], tx.ChainID)
+	h.Write(b[:])
+	binary.BigEndian.PutUint64(b[:], tx.Gas)
+	h.Write(b[:])
+	v := tx.Value.Bytes32()
+	h.Write(v[:])
+	h.Write(tx.Data)
+	return h.Sum(nil)
+}
+
+// storedSubmission is a Submission as an idempotency record keeps it.
+type storedSubmission struct {
+	Hash                 common.Hash    `json:"hash"`
+	From                 common.Address `json:"from"`
+	To                   common.Address `json:"to"`
+	Nonce                uint64         `json:"nonce"`
+	ChainID              uint64         `json:"chainId"`
+	Gas                  uint64         `json:"gas"`
+	Value                string         `json:"value"`
+	MaxFeePerGas         string         `json:"maxFeePerGas"`
+	MaxPriorityFeePerGas string         `json:"maxPriorityFeePerGas"`
+	SubmittedAt          time.Time      `json:"submittedAt"`
+}
+
+func encodeSubmission(s *Submission) ([]byte, error) {
+	return json.Marshal(storedSubmission{
+		Hash: s.Hash, From: s.From, To: s.To, Nonce: s.Nonce, ChainID: s.ChainID, Gas: s.Gas,
+		Value: s.Value.Dec(), MaxFeePerGas: s.MaxFeePerGas.Dec(), MaxPriorityFeePerGas: s.MaxPriorityFeePerGas.Dec(),
+		SubmittedAt: s.SubmittedAt,
+	})
+}
+
+func decodeSubmission(b []byte) (Submission, error) {
+	var st storedSubmission
+	if err := json.Unmarshal(b, &st); err != nil {
+		return Submission{}, fmt.Errorf("wallet: stored response: %w", err)
+	}
+	s := Submission{Hash: st.Hash, From: st.From, To: st.To, Nonce: st.Nonce, ChainID: st.ChainID, Gas: st.Gas, SubmittedAt: st.SubmittedAt}
+	for _, f := range []struct {
+		dst *uint256.Int
+		src string
+	}{{&s.Value, st.Value}, {&s.MaxFeePerGas, st.MaxFeePerGas}, {&s.MaxPriorityFeePerGas, st.MaxPriorityFeePerGas}} {
+		if err := f.dst.SetFromDecimal(f.src); err != nil {
+			return Submission{}, fmt.Errorf("wallet: stored response: %w", err)
+		}
+	}
+	return s, nil
+}

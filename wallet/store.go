@@ -1,0 +1,102 @@
+package wallet
+
+import (
+	"context"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Store keeps wallets, their nonces, idempotency records and the export audit. Each method is one
+// atomic operation, safe under concurrency across processes sharing the database.
+type Store interface {
+	// CreateWallet stores w unless its account already has a wallet, and returns the account's
+	// wallet either way (created reports which): one wallet per account, whoever wins a race.
+	CreateWallet(ctx context.Context, w Wallet) (stored Wallet, created bool, err error)
+	// WalletByAccount returns the account's wallet, or curvekit.ErrNotFound.
+	WalletByAccount(ctx context.Context, accountID string) (Wallet, error)
+	// ReserveNonce hands out the wallet's next nonce, never the same one twice while it is
+	// reserved: the lowest released nonce at or above p.Pending when there is one, else
+	// max(the wallet's next nonce, p.Pending), advancing the next nonce past it. Released
+	// nonces below p.Pending are dropped (the chain has used them). Unknown wallet:
+	// curvekit.ErrNotFound.
+	ReserveNonce(ctx context.Context, p ReserveNonceParams) (uint64, error)
+	// ReleaseNonce gives back a reserved nonce whose transaction the chain did not take, so the
+	// next reservation reuses it and no gap stays.
+	ReleaseNonce(ctx context.Context, walletID string, nonce uint64) error
+	// ClaimIdempotency records a pending request under (p.AccountID, p.Key) when there is none
+	// and reports claimed; otherwise it returns the existing record untouched.
+	ClaimIdempotency(ctx context.Context, p ClaimParams) (rec Idempotency, claimed bool, err error)
+	// CompleteIdempotency stores the response of the pending record (p.AccountID, p.Key).
+	// curvekit.ErrNotFound when there is no pending record.
+	CompleteIdempotency(ctx context.Context, p CompleteParams) error
+	// ReleaseIdempotency deletes a pending record, so a retry may try again; a completed record
+	// stays.
+	ReleaseIdempotency(ctx context.Context, accountID, key string) error
+	// Idempotency returns the record (accountID, key), or curvekit.ErrNotFound.
+	Idempotency(ctx context.Context, accountID, key string) (Idempotency, error)
+	// RecordExport appends an export to the audit.
+	RecordExport(ctx context.Context, e Export) error
+	// Exports returns an account's export audit, oldest first.
+	Exports(ctx context.Context, accountID string) ([]Export, error)
+}
+
+// Wallet is a custodial wallet as stored: its key sealed (see the package documentation).
+type Wallet struct {
+	// ID is random, chosen before the wallet is stored, so the seal can bind it.
+	ID        string
+	AccountID string
+	Address   common.Address
+	// KeyVersion is the master key version that wrapped DataKey.
+	KeyVersion uint32
+	// DataKey is the wallet's data key wrapped by the master key.
+	DataKey []byte
+	// PrivateKey is the private key sealed with the data key.
+	PrivateKey []byte
+	CreatedAt  time.Time
+}
+
+// ReserveNonceParams asks for a nonce of a wallet.
+type ReserveNonceParams struct {
+	WalletID string
+	// Pending is the chain's pending nonce of the wallet: nonces below it are used.
+	Pending uint64
+}
+
+// ClaimParams claims an idempotency key for a request.
+type ClaimParams struct {
+	AccountID string
+	Key       string
+	// RequestHash identifies the request body: the same key with another hash is a conflict.
+	RequestHash []byte
+	CreatedAt   time.Time
+}
+
+// CompleteParams stores the response of a claimed request.
+type CompleteParams struct {
+	AccountID string
+	Key       string
+	Response  []byte
+}
+
+// Idempotency is a request seen under an idempotency key; Response is empty while pending.
+type Idempotency struct {
+	AccountID   string
+	Key         string
+	RequestHash []byte
+	Response    []byte
+	CreatedAt   time.Time
+}
+
+// Done reports whether the request completed.
+func (r *Idempotency) Done() bool { return len(r.Response) > 0 }
+
+// Export is one private key export, as audited.
+type Export struct {
+	AccountID string
+	WalletID  string
+	Address   common.Address
+	// SignedInAt is when the session that exported signed in.
+	SignedInAt time.Time
+	At         time.Time
+}
