@@ -19,8 +19,11 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/adapters/bunstore"
+	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/candles"
+	"github.com/curvekit/curvekit/internal/app"
 )
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -29,8 +32,16 @@ func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Disca
 // loopback socket.
 type testServer struct {
 	t    testing.TB
-	app  *app
+	app  *testApp
 	base string
+}
+
+// testApp is the wired server under the short names the tests use.
+type testApp struct {
+	*app.App
+	dev   *devnet.Devnet
+	chain *evm.Chain
+	store *bunstore.Market
 }
 
 // startServer wires the server with a SQLite file of its own plus the given flags, indexes the
@@ -38,17 +49,17 @@ type testServer struct {
 func startServer(t testing.TB, flags ...string) *testServer {
 	t.Helper()
 	args := append([]string{"--db", filepath.Join(t.TempDir(), "e2e.db"), "--simulate", "0", "--poll", "20ms", "--rate-limit", "100000000"}, flags...)
-	o, err := parseOptions(args, func(string) string { return "" })
+	cfg, err := app.ParseConfig(args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := wire(ctx, o, discardLogger())
+	a, err := app.New(ctx, cfg, discardLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Index the demo launches before the first request.
-	if _, err := a.ix.Sync(ctx); err != nil {
+	if _, err := a.Indexer.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -56,15 +67,16 @@ func startServer(t testing.TB, flags ...string) *testServer {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- a.serve(ctx, ln, o) }()
+	go func() { done <- a.Serve(ctx, ln) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("serve: %v", err)
 		}
-		a.close()
+		a.Close()
 	})
-	return &testServer{t: t, app: a, base: "http://" + ln.Addr().String()}
+	ta := &testApp{App: a, dev: a.Devnet, chain: a.Chain, store: a.Store}
+	return &testServer{t: t, app: ta, base: "http://" + ln.Addr().String()}
 }
 
 func (s *testServer) get(path string, out any) {
@@ -178,7 +190,7 @@ func (s *testServer) waitTrade(tokenAddr common.Address, tx common.Hash) trade {
 	return trade{}
 }
 
-func balance(t *testing.T, a *app, asset, owner common.Address) uint256.Int {
+func balance(t *testing.T, a *testApp, asset, owner common.Address) uint256.Int {
 	t.Helper()
 	b, err := a.chain.Balance(context.Background(), asset, owner)
 	if err != nil {

@@ -1,0 +1,164 @@
+// Package app wires the curvekit reference server by hand: every adapter and service, built in
+// order from a Config, with no registration, globals or service locator. The binaries of the module
+// (examples/server, cmd/curvekit) only load their configuration and call this package, so they
+// share one wiring.
+//
+// One file per feature: chain.go (the devnet or a real chain), market.go (store, indexer, market
+// service, streams), http.go (the API, readiness, metrics), simulate.go (devnet trades).
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/curvekit/curvekit/adapters/bunstore"
+	"github.com/curvekit/curvekit/adapters/evm"
+	"github.com/curvekit/curvekit/adapters/evm/devnet"
+	"github.com/curvekit/curvekit/adapters/httpapi"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/stream"
+	"github.com/curvekit/curvekit/txbuild"
+)
+
+// App is the wired server. Its parts are exported so that tests and other binaries of the module
+// can reach them (the devnet to send trades, the store to inspect).
+type App struct {
+	Config Config
+	Log    *slog.Logger
+
+	Devnet  *devnet.Devnet // nil on a real chain
+	Chain   *evm.Chain
+	DB      *bunstore.DB
+	Store   *bunstore.Market
+	Indexer *market.Indexer
+	Builder *txbuild.Builder
+	Market  *market.Service
+	Hub     *stream.Hub
+	Streams *stream.Service
+	API     *httpapi.Server
+	Metrics *prometheus.Registry
+
+	factory, router common.Address
+
+	// observers receive each indexer sync, in order, after it commits.
+	observers []func(market.Sync)
+	closers   []func() error
+}
+
+// New builds every part from cfg. Close releases what it opened, also when New fails half way.
+func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	a := &App{Config: cfg, Log: log, Metrics: prometheus.NewRegistry()}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	for _, step := range []func(context.Context) error{a.wireChain, a.wireMarket, a.wireHTTP} {
+		if err := step(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// Close releases every part, in the reverse order of opening.
+func (a *App) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		if err := a.closers[i](); err != nil {
+			a.Log.Warn("close", "err", err)
+		}
+	}
+	a.closers = nil
+}
+
+func (a *App) onClose(f func() error) { a.closers = append(a.closers, f) }
+
+// Run listens on cfg.Addr and serves until ctx ends.
+func Run(ctx context.Context, cfg Config, log *slog.Logger) error {
+	a, err := New(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	return a.Serve(ctx, ln)
+}
+
+// Serve runs the indexer, the simulator (on the devnet), the metrics endpoint (when configured)
+// and the API on ln until ctx ends or a part fails, then shuts the API down gracefully.
+func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	log := a.Log
+	srv := &http.Server{
+		Handler:           a.API.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		// No ReadTimeout or WriteTimeout: the API bounds bodies per request and streams set a
+		// deadline per write; either server-wide timeout would cut long-lived streams.
+	}
+	// Shutdown waits for handlers, and a stream's never ends by itself: closing the hub ends them.
+	srv.RegisterOnShutdown(a.Hub.Close)
+	errc := make(chan error, 4)
+	go func() { errc <- a.Indexer.Run(ctx) }()
+	if a.Devnet != nil && a.Config.Simulate > 0 {
+		sim, err := newSimulator(a.Devnet, a.Chain, a.Builder, log.With("component", "simulator"))
+		if err != nil {
+			return err
+		}
+		go func() { errc <- sim.run(ctx, a.Config.Simulate) }()
+	}
+	var metricsSrv *http.Server
+	if a.Config.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", a.Config.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		metricsSrv = &http.Server{Handler: a.metricsHandler(), ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := metricsSrv.Serve(mln); !errors.Is(err, http.ErrServerClosed) {
+				errc <- err
+			}
+		}()
+		log.Info("metrics", "addr", mln.Addr().String())
+	}
+	go func() {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			errc <- err
+		}
+	}()
+	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", a.Config.DB, "redis", a.Config.Redis != "")
+	var failed error
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if err != nil && ctx.Err() == nil {
+			log.Error("component failed", "err", err)
+			failed = err
+		}
+	}
+	log.Info("shutting down")
+	shutdown, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	if metricsSrv != nil {
+		_ = metricsSrv.Shutdown(shutdown)
+	}
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	return failed
+}

@@ -1,0 +1,91 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"os"
+	"strings"
+	"time"
+)
+
+// Config is every setting of the reference server. Each field is a flag and an environment
+// variable of the same meaning (--db is CURVEKIT_DB); a flag on the command line wins, and a value
+// that does not parse is an error wherever it comes from. The kong tags are the single source of
+// names, defaults and help.
+type Config struct {
+	Addr           string        `help:"Listen address of the API." default:"127.0.0.1:8080" env:"CURVEKIT_ADDR"`
+	DB             string        `help:"A SQLite path or a postgres:// DSN." default:"curvekit.db" env:"CURVEKIT_DB"`
+	Redis          string        `help:"Redis address for rate limits; in memory without it." env:"CURVEKIT_REDIS"`
+	RPCURL         string        `name:"rpc-url" help:"JSON-RPC URL of a real chain; without it, the in-process devnet." env:"CURVEKIT_RPC_URL"`
+	Factory        string        `help:"LaunchFactory address on the real chain." env:"CURVEKIT_FACTORY"`
+	Router         string        `help:"Router address on the real chain." env:"CURVEKIT_ROUTER"`
+	StartBlock     uint64        `help:"First block to index on an empty store: the factory's deployment block." env:"CURVEKIT_START_BLOCK"`
+	Confirmations  uint64        `help:"Blocks the indexer stays behind the head." env:"CURVEKIT_CONFIRMATIONS"`
+	Simulate       time.Duration `help:"Interval of simulated devnet trades; 0 turns them off." default:"2s" env:"CURVEKIT_SIMULATE"`
+	Poll           time.Duration `help:"Indexer poll interval." default:"500ms" env:"CURVEKIT_POLL"`
+	ReadyLag       uint64        `help:"Blocks the indexer may trail the head before GET /readyz fails." default:"20" env:"CURVEKIT_READY_LAG"`
+	RateLimit      int           `help:"Default rate limit: requests per window, per API key or client IP." default:"600" env:"CURVEKIT_RATE_LIMIT"`
+	RateWindow     time.Duration `help:"Default rate limit window, whole seconds." default:"1m" env:"CURVEKIT_RATE_WINDOW"`
+	TrustedProxies []string      `help:"Comma-separated addresses or CIDRs whose X-Forwarded-For is believed." env:"CURVEKIT_TRUSTED_PROXIES"`
+	Heartbeat      time.Duration `help:"Idle time after which a stream sends a heartbeat comment." default:"15s" env:"CURVEKIT_HEARTBEAT"`
+	StreamBuffer   int           `help:"Messages a stream subscriber may fall behind before it is cut off." default:"1000" env:"CURVEKIT_STREAM_BUFFER"`
+	MetricsAddr    string        `help:"Address of the Prometheus metrics endpoint (GET /metrics); off without it." env:"CURVEKIT_METRICS_ADDR"`
+	LogLevel       string        `help:"Log level." enum:"debug,info,warn,error" default:"info" env:"CURVEKIT_LOG_LEVEL"`
+}
+
+// Validate checks what the flag library cannot: combinations and ranges.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.RPCURL != "" && (c.Factory == "" || c.Router == "") {
+		errs = append(errs, errors.New("--rpc-url needs --factory and --router"))
+	}
+	if c.RateLimit <= 0 || c.RateWindow < time.Second || c.RateWindow%time.Second != 0 {
+		errs = append(errs, errors.New("--rate-limit must be positive and --rate-window whole seconds, at least 1s"))
+	}
+	if c.Heartbeat <= 0 || c.StreamBuffer <= 0 {
+		errs = append(errs, errors.New("--heartbeat and --stream-buffer must be positive"))
+	}
+	if c.Poll <= 0 || c.Simulate < 0 {
+		errs = append(errs, errors.New("--poll must be positive and --simulate not negative"))
+	}
+	if _, err := c.proxies(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// proxies parses TrustedProxies: addresses (a host prefix) or CIDRs.
+func (c *Config) proxies() ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, part := range c.TrustedProxies {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if !strings.Contains(part, "/") {
+			addr, err := netip.ParseAddr(part)
+			if err != nil {
+				return nil, fmt.Errorf("--trusted-proxies: %w", err)
+			}
+			out = append(out, netip.PrefixFrom(addr, addr.BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			return nil, fmt.Errorf("--trusted-proxies: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// NewLogger returns the text logger on stderr at level ("debug", "info", "warn" or "error").
+func NewLogger(level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
+}

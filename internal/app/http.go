@@ -1,0 +1,147 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/curvekit/curvekit/adapters/httpapi"
+	"github.com/curvekit/curvekit/adapters/ratelimit"
+	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/market"
+)
+
+// wireHTTP builds the rate limiter and the API with its readiness checks and metrics.
+func (a *App) wireHTTP(ctx context.Context) error {
+	var limiter auth.Limiter
+	if a.Config.Redis != "" {
+		r, err := ratelimit.NewRedis(ratelimit.RedisConfig{Addr: a.Config.Redis})
+		if err != nil {
+			return err
+		}
+		a.onClose(r.Close)
+		limiter = r
+	} else {
+		m, err := ratelimit.NewMemory(ratelimit.MemoryConfig{})
+		if err != nil {
+			return err
+		}
+		limiter = m
+	}
+	proxies, err := a.Config.proxies()
+	if err != nil {
+		return err
+	}
+	settings, err := settingsFor(ctx, a)
+	if err != nil {
+		return err
+	}
+	a.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	a.registerMarketMetrics()
+	a.API, err = httpapi.New(httpapi.Config{
+		Market: a.Market, Streams: a.Streams, Limiter: limiter, TrustedProxies: proxies, Settings: settings,
+		Policy:  auth.DefaultPolicy(auth.Every(a.Config.RateLimit, a.Config.RateWindow)),
+		Ready:   a.readyChecks(),
+		Metrics: a.Metrics,
+		Logger:  a.Log.With("component", "http"),
+	})
+	return err
+}
+
+// readyChecks are what GET /readyz checks: the store answers, and the indexer follows the chain
+// within ReadyLag blocks, so a server whose data went stale stops being ready instead of serving
+// it silently.
+func (a *App) readyChecks() []httpapi.ReadyCheck {
+	return []httpapi.ReadyCheck{
+		{Name: "store", Check: a.DB.Ping},
+		{Name: "indexer", Check: func(ctx context.Context) error {
+			head, err := a.Chain.Head(ctx)
+			if err != nil {
+				return fmt.Errorf("chain unreachable")
+			}
+			cur, err := a.Store.Cursor(ctx)
+			if err != nil {
+				return fmt.Errorf("store cursor unreadable")
+			}
+			if lag := lagOf(head.Number, cur.Block); lag > a.Config.ReadyLag {
+				return fmt.Errorf("indexer is %d blocks behind the head (block %d of %d)", lag, cur.Block, head.Number)
+			}
+			return nil
+		}},
+	}
+}
+
+func lagOf(head, indexed uint64) uint64 {
+	if indexed >= head {
+		return 0
+	}
+	return head - indexed
+}
+
+// registerMarketMetrics adds the indexer's and the streams' gauges, read at scrape time.
+func (a *App) registerMarketMetrics() {
+	a.Metrics.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Namespace: "curvekit", Subsystem: "indexer", Name: "indexed_block",
+			Help: "The last block the indexer committed.",
+		}, func() float64 {
+			cur, err := a.Store.Cursor(context.Background())
+			if err != nil {
+				return -1
+			}
+			return float64(cur.Block)
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Namespace: "curvekit", Subsystem: "indexer", Name: "head_block",
+			Help: "The chain's head block as the indexer's chain sees it.",
+		}, func() float64 {
+			h, err := a.Chain.Head(context.Background())
+			if err != nil {
+				return -1
+			}
+			return float64(h.Number)
+		}),
+	)
+}
+
+// metricsHandler serves the registry at /metrics.
+func (a *App) metricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(a.Metrics, promhttp.HandlerOpts{}))
+	return mux
+}
+
+// settingsFor describes the deployment for GET /config: fees and pairing assets from the chain.
+func settingsFor(ctx context.Context, a *App) (httpapi.Settings, error) {
+	st := httpapi.Settings{
+		Tiers: httpapi.Tiers{Free: httpapi.Tier{LaunchesPerDay: 3}, Pro: httpapi.Tier{LaunchesPerDay: 25}},
+	}
+	params, _, err := a.Chain.LaunchParams(ctx, common.Address{})
+	if err != nil {
+		return st, err
+	}
+	poolFee, err := a.Chain.PoolFeeBps(ctx)
+	if err != nil {
+		return st, err
+	}
+	st.Fees = httpapi.Fees{CurveBps: params.FeeBps, CreatorShareBps: params.CreatorShareBps, PoolBps: poolFee}
+	eth, err := a.Chain.Asset(ctx, common.Address{})
+	if err != nil {
+		return st, err
+	}
+	st.QuoteAssets = []market.Asset{eth}
+	if a.Devnet != nil {
+		usd, err := a.Chain.Asset(ctx, a.Devnet.Addrs.USD)
+		if err != nil {
+			return st, err
+		}
+		st.QuoteAssets = append(st.QuoteAssets, usd)
+		st.Contracts.PoolFactory = a.Devnet.Addrs.PoolFactory
+	}
+	return st, nil
+}
