@@ -135,3 +135,13 @@ func TestBrokenBodiesAre400(t *testing.T) {
 		t.Errorf("client fault logged as an error:\n%s", logs)
 	}
 }
+
+// Every failing query parameter is reported at once, as an array (docs/API.md, Errors).
+func TestQueryProblemsAreListed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	e.get(t, "/tokens?sort=cheapest&limit=0").want(t, http.StatusBadRequest,
+		`{"statusCode": 400, "message": ["sort must be one of newest, volume24h, marketCap, progress", "limit must be an integer from 1 to 100"]}`)
+	e.get(t, "/tokens?limit=0").want(t, http.StatusBadRequest,
+		`{"statusCode": 400, "message": "limit must be an integer from 1 to 100"}`)
+}
