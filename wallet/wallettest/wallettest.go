@@ -1,0 +1,352 @@
+// Package wallettest is the conformance suite of wallet.Store: every implementation runs it (on
+// each database it supports) and must pass unchanged.
+package wallettest
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/wallet"
+)
+
+// Run runs the suite; newStore returns an empty store that t owns.
+func Run(t *testing.T, newStore func(t *testing.T) wallet.Store) {
+	t.Run("Wallets", func(t *testing.T) { t.Parallel(); testWallets(t, newStore(t)) })
+	t.Run("OneWalletPerAccountUnderConcurrency", func(t *testing.T) { t.Parallel(); testCreateRace(t, newStore(t)) })
+	t.Run("Nonces", func(t *testing.T) { t.Parallel(); testNonces(t, newStore(t)) })
+	t.Run("ConcurrentNoncesAreDistinct", func(t *testing.T) { t.Parallel(); testNonceRace(t, newStore(t)) })
+	t.Run("Idempotency", func(t *testing.T) { t.Parallel(); testIdempotency(t, newStore(t)) })
+	t.Run("IdempotencySingleWinner", func(t *testing.T) { t.Parallel(); testIdempotencyRace(t, newStore(t)) })
+	t.Run("Exports", func(t *testing.T) { t.Parallel(); testExports(t, newStore(t)) })
+}
+
+// at is a fixed instant with sub-second precision, to catch stores that round times.
+var at = time.Date(2026, 11, 22, 10, 30, 15, 123456789, time.UTC)
+
+// newWallet returns a wallet as the service would store it; the key bytes are opaque here.
+func newWallet(account string, n byte) wallet.Wallet {
+	h := sha256.Sum256(append([]byte(account), n))
+	return wallet.Wallet{
+		ID:         fmt.Sprintf("%x", h[:16]),
+		AccountID:  account,
+		Address:    common.BytesToAddress(h[12:]),
+		KeyVersion: 3,
+		DataKey:    append([]byte("wrapped data key "), n),
+		PrivateKey: append([]byte("sealed private key "), n),
+		CreatedAt:  at,
+	}
+}
+
+func create(t *testing.T, s wallet.Store, w wallet.Wallet) wallet.Wallet {
+	t.Helper()
+	got, _, err := s.CreateWallet(context.Background(), w)
+	if err != nil {
+		t.Fatalf("CreateWallet: %v", err)
+	}
+	return got
+}
+
+func testWallets(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	if _, err := s.WalletByAccount(ctx, "alice"); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("WalletByAccount before any wallet: %v, want ErrNotFound", err)
+	}
+	w := newWallet("alice", 1)
+	got, created, err := s.CreateWallet(ctx, w)
+	if err != nil || !created {
+		t.Fatalf("CreateWallet = created %v, %v; want created", created, err)
+	}
+	if diff := cmp.Diff(w, got); diff != "" {
+		t.Fatalf("CreateWallet returned (-want +got):\n%s", diff)
+	}
+	read, err := s.WalletByAccount(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(w, read); diff != "" {
+		t.Fatalf("WalletByAccount (-want +got):\n%s", diff)
+	}
+	// A second wallet for the account is not stored: the first one comes back.
+	again, created, err := s.CreateWallet(ctx, newWallet("alice", 2))
+	if err != nil || created {
+		t.Fatalf("second CreateWallet = created %v, %v; want the existing wallet", created, err)
+	}
+	if diff := cmp.Diff(w, again); diff != "" {
+		t.Fatalf("second CreateWallet (-first +got):\n%s", diff)
+	}
+	bob := create(t, s, newWallet("bob", 1))
+	if bob.Address == w.Address {
+		t.Fatal("two accounts share a wallet")
+	}
+}
+
+func testCreateRace(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	const n = 16
+	type result struct {
+		w       wallet.Wallet
+		created bool
+		err     error
+	}
+	results := make([]result, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			w, created, err := s.CreateWallet(ctx, newWallet("carol", byte(i)))
+			results[i] = result{w, created, err}
+		})
+	}
+	wg.Wait()
+	winners := 0
+	for i, r := range results {
+		if r.err != nil {
+			t.Fatalf("CreateWallet %d: %v", i, r.err)
+		}
+		if r.created {
+			winners++
+		}
+		if r.w.ID != results[0].w.ID {
+			t.Fatalf("concurrent creates returned wallets %s and %s for one account", results[0].w.ID, r.w.ID)
+		}
+	}
+	if winners != 1 {
+		t.Fatalf("%d creates report created, want exactly 1", winners)
+	}
+	stored, err := s.WalletByAccount(ctx, "carol")
+	if err != nil || stored.ID != results[0].w.ID {
+		t.Fatalf("WalletByAccount = %s, %v; want %s", stored.ID, err, results[0].w.ID)
+	}
+}
+
+func reserve(t *testing.T, s wallet.Store, id string, pending uint64) uint64 {
+	t.Helper()
+	n, err := s.ReserveNonce(context.Background(), wallet.ReserveNonceParams{WalletID: id, Pending: pending})
+	if err != nil {
+		t.Fatalf("ReserveNonce(pending %d): %v", pending, err)
+	}
+	return n
+}
+
+func release(t *testing.T, s wallet.Store, id string, nonce uint64) {
+	t.Helper()
+	if err := s.ReleaseNonce(context.Background(), id, nonce); err != nil {
+		t.Fatalf("ReleaseNonce(%d): %v", nonce, err)
+	}
+}
+
+func testNonces(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	if _, err := s.ReserveNonce(ctx, wallet.ReserveNonceParams{WalletID: "nobody"}); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("ReserveNonce of an unknown wallet: %v, want ErrNotFound", err)
+	}
+	w := create(t, s, newWallet("dave", 1))
+	other := create(t, s, newWallet("erin", 1))
+	for want := range uint64(3) {
+		if got := reserve(t, s, w.ID, 0); got != want {
+			t.Fatalf("nonce %d, want %d", got, want)
+		}
+	}
+	// Another wallet counts on its own.
+	if got := reserve(t, s, other.ID, 0); got != 0 {
+		t.Fatalf("other wallet's first nonce %d, want 0", got)
+	}
+	// The chain is ahead (a send from outside): the store follows it.
+	if got := reserve(t, s, w.ID, 10); got != 10 {
+		t.Fatalf("nonce with pending 10 = %d, want 10", got)
+	}
+	if got := reserve(t, s, w.ID, 0); got != 11 {
+		t.Fatalf("nonce after 10 = %d, want 11", got)
+	}
+	// Released nonces come back lowest first, before new ones.
+	release(t, s, w.ID, 11)
+	release(t, s, w.ID, 10)
+	release(t, s, w.ID, 10) // twice is once
+	if got := reserve(t, s, w.ID, 10); got != 10 {
+		t.Fatalf("after releasing 10 and 11: %d, want 10", got)
+	}
+	if got := reserve(t, s, w.ID, 10); got != 11 {
+		t.Fatalf("then %d, want 11", got)
+	}
+	if got := reserve(t, s, w.ID, 10); got != 12 {
+		t.Fatalf("then %d, want 12", got)
+	}
+	// A nonce never handed out is not taken back: it would be handed out twice.
+	release(t, s, w.ID, 40)
+	if got := reserve(t, s, w.ID, 0); got != 13 {
+		t.Fatalf("after releasing a nonce never reserved: %d, want 13", got)
+	}
+	// A released nonce the chain has since used (pending passed it) is dropped.
+	release(t, s, w.ID, 12)
+	if got := reserve(t, s, w.ID, 13); got != 14 {
+		t.Fatalf("released 12 with pending 13: got %d, want 14", got)
+	}
+	if got := reserve(t, s, w.ID, 0); got != 15 {
+		t.Fatalf("12 came back after the chain used it: got %d, want 15", got)
+	}
+}
+
+func testNonceRace(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("frank", 1))
+	const n = 40
+	got := make([]uint64, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			got[i], errs[i] = s.ReserveNonce(ctx, wallet.ReserveNonceParams{WalletID: w.ID})
+			// Every fourth one gives its nonce back, as a failed send does.
+			if errs[i] == nil && i%4 == 0 {
+				errs[i] = s.ReleaseNonce(ctx, w.ID, got[i])
+			}
+		})
+	}
+	wg.Wait()
+	held := map[uint64]bool{}
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("goroutine %d: %v", i, errs[i])
+		}
+		if i%4 == 0 {
+			continue
+		}
+		if held[got[i]] {
+			t.Fatalf("nonce %d handed out twice while held", got[i])
+		}
+		held[got[i]] = true
+	}
+	// The released ones fill the gaps: the next reservations complete 0..n-1 without a hole.
+	for len(held) < n {
+		k := reserve(t, s, w.ID, 0)
+		if held[k] {
+			t.Fatalf("nonce %d handed out twice", k)
+		}
+		held[k] = true
+	}
+	for k := range uint64(n) {
+		if !held[k] {
+			t.Fatalf("nonce %d was lost: the sequence has a gap", k)
+		}
+	}
+}
+
+func testIdempotency(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	if _, err := s.Idempotency(ctx, "gina", "k1"); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("Idempotency before a claim: %v, want ErrNotFound", err)
+	}
+	claim := wallet.ClaimParams{AccountID: "gina", Key: "k1", RequestHash: []byte("hash one"), CreatedAt: at}
+	rec, claimed, err := s.ClaimIdempotency(ctx, claim)
+	if err != nil || !claimed {
+		t.Fatalf("first claim = %v, %v; want claimed", claimed, err)
+	}
+	want := wallet.Idempotency{AccountID: "gina", Key: "k1", RequestHash: []byte("hash one"), CreatedAt: at}
+	if diff := cmp.Diff(want, rec); diff != "" {
+		t.Fatalf("claimed record (-want +got):\n%s", diff)
+	}
+	// A second claim, whatever its hash, gets the pending record.
+	rec, claimed, err = s.ClaimIdempotency(ctx, wallet.ClaimParams{AccountID: "gina", Key: "k1", RequestHash: []byte("hash two"), CreatedAt: at.Add(time.Second)})
+	if err != nil || claimed || rec.Done() {
+		t.Fatalf("second claim = %+v, claimed %v, %v; want the pending record", rec, claimed, err)
+	}
+	if diff := cmp.Diff(want, rec); diff != "" {
+		t.Fatalf("pending record (-want +got):\n%s", diff)
+	}
+	// The same key under another account is another record.
+	if _, claimed, err := s.ClaimIdempotency(ctx, wallet.ClaimParams{AccountID: "hank", Key: "k1", RequestHash: []byte("h"), CreatedAt: at}); err != nil || !claimed {
+		t.Fatalf("same key, other account: claimed %v, %v", claimed, err)
+	}
+	if err := s.CompleteIdempotency(ctx, wallet.CompleteParams{AccountID: "gina", Key: "k1", Response: []byte(`{"hash":"0x1"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CompleteIdempotency(ctx, wallet.CompleteParams{AccountID: "gina", Key: "k1", Response: []byte(`{"hash":"0x2"}`)}); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("completing twice: %v, want ErrNotFound", err)
+	}
+	// Releasing a completed record keeps it.
+	if err := s.ReleaseIdempotency(ctx, "gina", "k1"); err != nil {
+		t.Fatal(err)
+	}
+	rec, err = s.Idempotency(ctx, "gina", "k1")
+	if err != nil || string(rec.Response) != `{"hash":"0x1"}` || !rec.Done() {
+		t.Fatalf("completed record = %+v, %v", rec, err)
+	}
+	rec, claimed, err = s.ClaimIdempotency(ctx, claim)
+	if err != nil || claimed || string(rec.Response) != `{"hash":"0x1"}` {
+		t.Fatalf("claim after completion = %+v, claimed %v, %v; want the first response", rec, claimed, err)
+	}
+	// Releasing a pending record frees the key.
+	if err := s.ReleaseIdempotency(ctx, "hank", "k1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Idempotency(ctx, "hank", "k1"); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("released record still there: %v", err)
+	}
+	if err := s.CompleteIdempotency(ctx, wallet.CompleteParams{AccountID: "hank", Key: "k1", Response: []byte("x")}); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("completing a released record: %v, want ErrNotFound", err)
+	}
+	if _, claimed, err := s.ClaimIdempotency(ctx, wallet.ClaimParams{AccountID: "hank", Key: "k1", RequestHash: []byte("h"), CreatedAt: at}); err != nil || !claimed {
+		t.Fatalf("claim after release: claimed %v, %v", claimed, err)
+	}
+}
+
+func testIdempotencyRace(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	const n = 20
+	claimed := make([]bool, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			_, claimed[i], errs[i] = s.ClaimIdempotency(ctx, wallet.ClaimParams{AccountID: "ivan", Key: "race", RequestHash: []byte("h"), CreatedAt: at})
+		})
+	}
+	wg.Wait()
+	winners := 0
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("claim %d: %v", i, errs[i])
+		}
+		if claimed[i] {
+			winners++
+		}
+	}
+	if winners != 1 {
+		t.Fatalf("%d concurrent claims won, want exactly 1", winners)
+	}
+}
+
+func testExports(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("judy", 1))
+	if got, err := s.Exports(ctx, "judy"); err != nil || len(got) != 0 {
+		t.Fatalf("Exports before any = %v, %v", got, err)
+	}
+	want := []wallet.Export{
+		{AccountID: "judy", WalletID: w.ID, Address: w.Address, SignedInAt: at, At: at.Add(time.Minute)},
+		{AccountID: "judy", WalletID: w.ID, Address: w.Address, SignedInAt: at, At: at.Add(2 * time.Minute)},
+	}
+	for _, e := range want {
+		if err := s.RecordExport(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.RecordExport(ctx, wallet.Export{AccountID: "kate", WalletID: "x", SignedInAt: at, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Exports(ctx, "judy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("Exports (-want +got):\n%s", diff)
+	}
+}
