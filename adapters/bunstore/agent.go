@@ -1,0 +1,348 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/uptrace/bun"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/agent"
+)
+
+// Agent is the agent's stores on bun (agent.JobStore, agent.MemoryStore, agent.ThreadStore), a
+// view on a DB. Jobs move only by compare-and-set UPDATEs, so several processes may share one
+// database. It is safe for concurrent use.
+type Agent struct {
+	db      *bun.DB
+	dialect dialectKind
+}
+
+var (
+	_ agent.JobStore    = (*Agent)(nil)
+	_ agent.MemoryStore = (*Agent)(nil)
+	_ agent.ThreadStore = (*Agent)(nil)
+)
+
+// Agent returns the agent stores on d.
+func (d *DB) Agent() *Agent { return &Agent{db: d.bun, dialect: d.dialect} }
+
+type agentJobRow struct {
+	bun.BaseModel `bun:"table:agent_jobs"`
+
+	ID             string         `bun:"id,pk"`
+	ThreadID       string         `bun:"thread_id"`
+	Wallet         common.Address `bun:"wallet"`
+	Status         string         `bun:"status"`
+	Prompt         string         `bun:"prompt"`
+	History        string         `bun:"history"`
+	Model          string         `bun:"model"`
+	CreatedAt      int64          `bun:"created_at"`
+	StartedAt      sql.NullInt64  `bun:"started_at"`
+	CompletedAt    sql.NullInt64  `bun:"completed_at"`
+	CancelledAt    sql.NullInt64  `bun:"cancelled_at"`
+	Response       string         `bun:"response"`
+	RichData       string         `bun:"rich_data"`
+	Error          string         `bun:"error"`
+	StatusUpdates  string         `bun:"status_updates"`
+	Attempts       int            `bun:"attempts"`
+	LockedBy       sql.NullString `bun:"locked_by"`
+	LeaseExpiresAt sql.NullInt64  `bun:"lease_expires_at"`
+}
+
+// statusUpdateJSON is how a status update is kept in the row: milliseconds, like every time.
+type statusUpdateJSON struct {
+	Message string `json:"m"`
+	At      int64  `json:"t"`
+}
+
+func millis(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMillis(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return time.UnixMilli(n.Int64).UTC()
+}
+
+func (r *agentJobRow) job() (agent.Job, error) {
+	j := agent.Job{
+		ID: r.ID, ThreadID: r.ThreadID, Wallet: r.Wallet, Status: agent.Status(r.Status),
+		Prompt: r.Prompt, Model: r.Model,
+		CreatedAt:   time.UnixMilli(r.CreatedAt).UTC(),
+		StartedAt:   fromMillis(r.StartedAt),
+		CompletedAt: fromMillis(r.CompletedAt),
+		CancelledAt: fromMillis(r.CancelledAt),
+		Response:    r.Response, Error: r.Error, Attempts: r.Attempts,
+		Runner: r.LockedBy.String, LeaseExpiresAt: fromMillis(r.LeaseExpiresAt),
+	}
+	if err := json.Unmarshal([]byte(r.History), &j.History); err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: job %s history: %w", r.ID, err)
+	}
+	if err := json.Unmarshal([]byte(r.RichData), &j.RichData); err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: job %s rich data: %w", r.ID, err)
+	}
+	var ups []statusUpdateJSON
+	if err := json.Unmarshal([]byte(r.StatusUpdates), &ups); err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: job %s status updates: %w", r.ID, err)
+	}
+	// Empty lists read back as nil, as they were before they were stored.
+	if len(j.History) == 0 {
+		j.History = nil
+	}
+	if len(j.RichData) == 0 {
+		j.RichData = nil
+	}
+	for _, u := range ups {
+		j.StatusUpdates = append(j.StatusUpdates, agent.StatusUpdate{Message: u.Message, Timestamp: time.UnixMilli(u.At).UTC()})
+	}
+	return j, nil
+}
+
+func jsonText(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	if string(b) == "null" {
+		return "[]", nil
+	}
+	return string(b), nil
+}
+
+// lockWallet serializes, until tx ends, the transactions that count a wallet's rows before
+// writing one (the pending-job cap, the memory cap). SQLite needs nothing: its transactions
+// begin IMMEDIATE and so run one at a time. Postgres takes a transaction-scoped advisory lock
+// keyed by the wallet.
+func (s *Agent) lockWallet(ctx context.Context, tx bun.Tx, scope string, wallet common.Address) error {
+	if s.dialect != dialectPostgres {
+		return nil
+	}
+	h := fnv.New64a()
+	h.Write([]byte(scope))
+	h.Write(wallet[:])
+	key := int64(binary.BigEndian.Uint64(h.Sum(nil)))
+	_, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", key)
+	return err
+}
+
+// InsertJob stores a pending job, refusing it when the wallet's pending jobs reach MaxPending.
+func (s *Agent) InsertJob(ctx context.Context, p *agent.InsertJobParams) (agent.Job, error) {
+	row := agentJobRow{
+		ID: p.ID, ThreadID: p.ThreadID, Wallet: p.Wallet, Status: string(agent.StatusPending),
+		Prompt: p.Prompt, Model: p.Model, CreatedAt: millis(p.CreatedAt), RichData: "[]", StatusUpdates: "[]",
+	}
+	var err error
+	if row.History, err = jsonText(p.History); err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: insert job: %w", err)
+	}
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if p.MaxPending > 0 {
+			if err := s.lockWallet(ctx, tx, "agent_jobs", p.Wallet); err != nil {
+				return err
+			}
+			n, err := tx.NewSelect().Model((*agentJobRow)(nil)).
+				Where("wallet = ? AND status = ?", p.Wallet, agent.StatusPending).Count(ctx)
+			if err != nil {
+				return err
+			}
+			if int(n) >= p.MaxPending {
+				return fmt.Errorf("%w: at most %d pending jobs per wallet; wait for one to finish", curvekit.ErrLimited, p.MaxPending)
+			}
+		}
+		res, err := tx.NewInsert().Model(&row).On("CONFLICT (id) DO NOTHING").Exec(ctx)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("%w: job %s exists", curvekit.ErrConflict, p.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		return agent.Job{}, sentinelOr("insert job", err)
+	}
+	return row.job()
+}
+
+// sentinelOr returns err as is when it already carries a curvekit sentinel, else wraps it as a
+// store failure of op.
+func sentinelOr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, s := range []error{curvekit.ErrNotFound, curvekit.ErrInvalid, curvekit.ErrForbidden, curvekit.ErrConflict, curvekit.ErrLimited} {
+		if errors.Is(err, s) {
+			return err
+		}
+	}
+	return fmt.Errorf("bunstore: %s: %w", op, err)
+}
+
+// GetJob reads one job by primary key.
+func (s *Agent) GetJob(ctx context.Context, id string) (agent.Job, error) {
+	var row agentJobRow
+	err := s.db.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return agent.Job{}, fmt.Errorf("%w: job %s", curvekit.ErrNotFound, id)
+	}
+	if err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: get job: %w", err)
+	}
+	return row.job()
+}
+
+// claimAttempts bounds how often ClaimJob retries after losing a race for the oldest job.
+const claimAttempts = 16
+
+// ClaimJob takes the oldest pending job by compare-and-set.
+func (s *Agent) ClaimJob(ctx context.Context, p *agent.ClaimJobParams) (agent.Job, error) {
+	pick := "SELECT id FROM agent_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT 1"
+	if s.dialect == dialectPostgres {
+		// Skip rows another claim holds instead of queueing behind it and losing.
+		pick += " FOR UPDATE SKIP LOCKED"
+	}
+	q := `UPDATE agent_jobs SET status = 'processing', locked_by = ?, lease_expires_at = ?,
+		attempts = attempts + 1, started_at = COALESCE(started_at, ?)
+		WHERE id = (` + pick + `) AND status = 'pending' RETURNING *`
+	for range claimAttempts {
+		var row agentJobRow
+		err := s.db.NewRaw(q, p.Runner, millis(p.LeaseUntil), millis(p.Now)).Scan(ctx, &row)
+		if err == nil {
+			return row.job()
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return agent.Job{}, fmt.Errorf("bunstore: claim job: %w", err)
+		}
+		// Either nothing is pending or another claim took the job first: look again.
+		n, err := s.db.NewSelect().Model((*agentJobRow)(nil)).Where("status = 'pending'").Limit(1).Count(ctx)
+		if err != nil {
+			return agent.Job{}, fmt.Errorf("bunstore: claim job: %w", err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return agent.Job{}, fmt.Errorf("%w: no pending job", curvekit.ErrNotFound)
+}
+
+const fence = "id = ? AND status = 'processing' AND locked_by = ? AND attempts = ?"
+
+func lost(l agent.Lease) error {
+	return fmt.Errorf("%w: job %s is no longer held by %s (attempt %d)", curvekit.ErrConflict, l.JobID, l.Runner, l.Attempt)
+}
+
+// Heartbeat extends a held lease.
+func (s *Agent) Heartbeat(ctx context.Context, l agent.Lease, until time.Time) error {
+	res, err := s.db.NewUpdate().Model((*agentJobRow)(nil)).Set("lease_expires_at = ?", millis(until)).
+		Where(fence, l.JobID, l.Runner, l.Attempt).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("bunstore: heartbeat: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return lost(l)
+	}
+	return nil
+}
+
+// AddStatusUpdate appends a progress note to a held job.
+func (s *Agent) AddStatusUpdate(ctx context.Context, l agent.Lease, u agent.StatusUpdate) error {
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var row agentJobRow
+		q := tx.NewSelect().Model(&row).Column("status_updates").Where(fence, l.JobID, l.Runner, l.Attempt)
+		if s.dialect == dialectPostgres {
+			q = q.For("UPDATE")
+		}
+		if err := q.Scan(ctx); errors.Is(err, sql.ErrNoRows) {
+			return lost(l)
+		} else if err != nil {
+			return err
+		}
+		var ups []statusUpdateJSON
+		if err := json.Unmarshal([]byte(row.StatusUpdates), &ups); err != nil {
+			return err
+		}
+		text, err := jsonText(append(ups, statusUpdateJSON{Message: u.Message, At: millis(u.Timestamp)}))
+		if err != nil {
+			return err
+		}
+		_, err = tx.NewUpdate().Model((*agentJobRow)(nil)).Set("status_updates = ?", text).
+			Where(fence, l.JobID, l.Runner, l.Attempt).Exec(ctx)
+		return err
+	})
+	return sentinelOr("add status update", err)
+}
+
+// finish ends a held job with the given assignments, fenced by its lease.
+func (s *Agent) finish(ctx context.Context, op string, l agent.Lease, set string, args ...any) (agent.Job, error) {
+	q := "UPDATE agent_jobs SET " + set + ", locked_by = NULL, lease_expires_at = NULL WHERE " + fence + " RETURNING *"
+	var row agentJobRow
+	err := s.db.NewRaw(q, append(args, l.JobID, l.Runner, l.Attempt)...).Scan(ctx, &row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return agent.Job{}, lost(l)
+	}
+	if err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: %s: %w", op, err)
+	}
+	return row.job()
+}
+
+// CompleteJob ends a held job with its answer.
+func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (agent.Job, error) {
+	rich, err := jsonText(p.RichData)
+	if err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
+	}
+	return s.finish(ctx, "complete job", p.Lease, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+		p.Response, rich, millis(p.At))
+}
+
+// FailJob ends a held job with an error.
+func (s *Agent) FailJob(ctx context.Context, p *agent.FailJobParams) (agent.Job, error) {
+	return s.finish(ctx, "fail job", p.Lease, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
+}
+
+// CancelJob cancels a pending job of the wallet.
+func (s *Agent) CancelJob(ctx context.Context, p *agent.CancelJobParams) (agent.Job, error) {
+	var row agentJobRow
+	err := s.db.NewRaw(`UPDATE agent_jobs SET status = 'cancelled', cancelled_at = ?
+		WHERE id = ? AND wallet = ? AND status = 'pending' RETURNING *`, millis(p.At), p.ID, p.Wallet).Scan(ctx, &row)
+	if err == nil {
+		return row.job()
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return agent.Job{}, fmt.Errorf("bunstore: cancel job: %w", err)
+	}
+	j, err := s.GetJob(ctx, p.ID)
+	if err != nil {
+		return agent.Job{}, err
+	}
+	if j.Wallet != p.Wallet {
+		return agent.Job{}, fmt.Errorf("%w: job %s belongs to another wallet", curvekit.ErrForbidden, p.ID)
+	}
+	return agent.Job{}, fmt.Errorf("%w: job %s is %s; only a pending job can be cancelled", curvekit.ErrConflict, p.ID, j.Status)
+}
+
+// RescueExpired returns expired leases to pending, or fails their jobs when out of attempts.
+func (s *Agent) RescueExpired(ctx context.Context, p *agent.RescueParams) (int, error) {
+	now := millis(p.Now)
+	res, err := s.db.ExecContext(ctx, `UPDATE agent_jobs SET
+		status = CASE WHEN attempts >= ? THEN 'failed' ELSE 'pending' END,
+		error = CASE WHEN attempts >= ? THEN ? ELSE error END,
+		completed_at = CASE WHEN attempts >= ? THEN ? ELSE completed_at END,
+		locked_by = NULL, lease_expires_at = NULL
+		WHERE status = 'processing' AND lease_expires_at < ?`,
+		p.MaxAttempts, p.MaxAttempts, p.Error, p.MaxAttempts, now, now)
+	if err != nil {
+		return 0, fmt.Errorf("bunstore: rescue expired jobs: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}

@@ -1,0 +1,153 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/uptrace/bun"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/agent"
+)
+
+type agentMemoryRow struct {
+	bun.BaseModel `bun:"table:agent_memory"`
+
+	Wallet    common.Address `bun:"wallet,pk"`
+	Key       string         `bun:"key,pk"`
+	Value     string         `bun:"value"`
+	UpdatedAt int64          `bun:"updated_at"`
+}
+
+// Memories lists a wallet's entries by key.
+func (s *Agent) Memories(ctx context.Context, wallet common.Address) ([]agent.MemoryEntry, error) {
+	var rows []agentMemoryRow
+	if err := s.db.NewSelect().Model(&rows).Where("wallet = ?", wallet).Order("key").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("bunstore: memories: %w", err)
+	}
+	out := make([]agent.MemoryEntry, len(rows))
+	for i, r := range rows {
+		out[i] = agent.MemoryEntry{Key: r.Key, Value: r.Value, UpdatedAt: time.UnixMilli(r.UpdatedAt).UTC()}
+	}
+	return out, nil
+}
+
+// PutMemory creates or replaces an entry within the wallet's cap.
+func (s *Agent) PutMemory(ctx context.Context, p *agent.PutMemoryParams) error {
+	row := agentMemoryRow{Wallet: p.Wallet, Key: p.Key, Value: p.Value, UpdatedAt: millis(p.At)}
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if p.MaxEntries > 0 {
+			if err := s.lockWallet(ctx, tx, "agent_memory", p.Wallet); err != nil {
+				return err
+			}
+			exists, err := tx.NewSelect().Model((*agentMemoryRow)(nil)).Where("wallet = ? AND key = ?", p.Wallet, p.Key).Exists(ctx)
+			if err != nil {
+				return err
+			}
+			if !exists {
+				n, err := tx.NewSelect().Model((*agentMemoryRow)(nil)).Where("wallet = ?", p.Wallet).Count(ctx)
+				if err != nil {
+					return err
+				}
+				if int(n) >= p.MaxEntries {
+					return fmt.Errorf("%w: at most %d memories per wallet; forget one first", curvekit.ErrLimited, p.MaxEntries)
+				}
+			}
+		}
+		_, err := tx.NewInsert().Model(&row).
+			On("CONFLICT (wallet, key) DO UPDATE").Set("value = EXCLUDED.value, updated_at = EXCLUDED.updated_at").Exec(ctx)
+		return err
+	})
+	return sentinelOr("put memory", err)
+}
+
+// DeleteMemory removes one entry.
+func (s *Agent) DeleteMemory(ctx context.Context, wallet common.Address, key string) error {
+	res, err := s.db.NewDelete().Model((*agentMemoryRow)(nil)).Where("wallet = ? AND key = ?", wallet, key).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("bunstore: delete memory: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: no memory %q", curvekit.ErrNotFound, key)
+	}
+	return nil
+}
+
+type agentThreadRow struct {
+	bun.BaseModel `bun:"table:agent_threads"`
+
+	ID        string         `bun:"id,pk"`
+	Wallet    common.Address `bun:"wallet"`
+	CreatedAt int64          `bun:"created_at"`
+}
+
+type agentTurnRow struct {
+	bun.BaseModel `bun:"table:agent_turns"`
+
+	ThreadID string `bun:"thread_id,pk"`
+	Seq      int    `bun:"seq,pk"`
+	Prompt   string `bun:"prompt"`
+	Response string `bun:"response"`
+	At       int64  `bun:"at"`
+}
+
+func otherWallet(thread string) error {
+	return fmt.Errorf("%w: thread %s belongs to another wallet", curvekit.ErrForbidden, thread)
+}
+
+// AppendTurn adds a turn at the end of a thread, creating it for the wallet on first use.
+func (s *Agent) AppendTurn(ctx context.Context, p *agent.AppendTurnParams) error {
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		th := agentThreadRow{ID: p.Thread, Wallet: p.Wallet, CreatedAt: millis(p.Turn.At)}
+		if _, err := tx.NewInsert().Model(&th).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+			return err
+		}
+		// The thread row, locked, orders the appends of one thread on Postgres.
+		q := tx.NewSelect().Model(&th).Where("id = ?", p.Thread)
+		if s.dialect == dialectPostgres {
+			q = q.For("UPDATE")
+		}
+		if err := q.Scan(ctx); err != nil {
+			return err
+		}
+		if th.Wallet != p.Wallet {
+			return otherWallet(p.Thread)
+		}
+		var next int
+		if err := tx.NewSelect().Model((*agentTurnRow)(nil)).ColumnExpr("COALESCE(MAX(seq), 0) + 1").
+			Where("thread_id = ?", p.Thread).Scan(ctx, &next); err != nil {
+			return err
+		}
+		_, err := tx.NewInsert().Model(&agentTurnRow{ThreadID: p.Thread, Seq: next, Prompt: p.Turn.Prompt, Response: p.Turn.Response, At: millis(p.Turn.At)}).Exec(ctx)
+		return err
+	})
+	return sentinelOr("append turn", err)
+}
+
+// Turns returns a thread's last turns, oldest first.
+func (s *Agent) Turns(ctx context.Context, wallet common.Address, thread string, limit int) ([]agent.Turn, error) {
+	var th agentThreadRow
+	err := s.db.NewSelect().Model(&th).Where("id = ?", thread).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return []agent.Turn{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bunstore: turns: %w", err)
+	}
+	if th.Wallet != wallet {
+		return nil, otherWallet(thread)
+	}
+	var rows []agentTurnRow
+	if err := s.db.NewSelect().Model(&rows).Where("thread_id = ?", thread).Order("seq DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("bunstore: turns: %w", err)
+	}
+	out := make([]agent.Turn, len(rows))
+	for i, r := range rows {
+		out[len(rows)-1-i] = agent.Turn{Prompt: r.Prompt, Response: r.Response, At: time.UnixMilli(r.At).UTC()}
+	}
+	return out, nil
+}

@@ -1,0 +1,55 @@
+// Package agenttest is the conformance suite of the agent's store ports: agent.JobStore,
+// agent.MemoryStore and agent.ThreadStore. Every implementation runs it from its own tests:
+//
+//	func TestAgentStores(t *testing.T) {
+//		agenttest.Run(t, func(t *testing.T) agenttest.Stores { db := open(t); return agenttest.Stores{Jobs: db, Memory: db, Threads: db} })
+//	}
+//
+// It checks what the ports document - the job status machine, the claim's compare-and-set, the
+// lease fencing, the rescue, the caps counted atomically, wallet scoping - and a property test
+// that drives two runners through random claims, heartbeats, cancels, completions and expiries
+// against a model. It never asks which implementation it runs on.
+package agenttest
+
+import (
+	"testing"
+
+	"github.com/curvekit/curvekit/agent"
+)
+
+// Stores are the ports under test, usually one value implementing all three.
+type Stores struct {
+	Jobs    agent.JobStore
+	Memory  agent.MemoryStore
+	Threads agent.ThreadStore
+}
+
+// Run runs the suite. newStores must return empty stores of their own (no state shared with
+// any other call) and arrange their cleanup with t.Cleanup; Run calls it from parallel subtests.
+func Run(t *testing.T, newStores func(t *testing.T) Stores) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s Stores)
+	}{
+		{"JobLifecycle", testJobLifecycle},
+		{"JobFailure", testJobFailure},
+		{"ClaimOrderAndEmpty", testClaimOrder},
+		{"InsertDuplicate", testInsertDuplicate},
+		{"PendingCap", testPendingCap},
+		{"PendingCapConcurrent", testPendingCapConcurrent},
+		{"Cancel", testCancel},
+		{"Fencing", testFencing},
+		{"RescueFailsAfterAttempts", testRescueAttempts},
+		{"ConcurrentClaims", testConcurrentClaims},
+		{"JobMachineProperty", testJobMachineProperty},
+		{"Memory", testMemory},
+		{"MemoryCapConcurrent", testMemoryCapConcurrent},
+		{"Threads", testThreads},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.fn(t, newStores(t))
+		})
+	}
+}

@@ -1,0 +1,113 @@
+package agent
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/curvekit/curvekit/txbuild"
+)
+
+// EventType names an event of a turn; the streamed prompt uses it as the SSE event name.
+type EventType string
+
+const (
+	// EventUsage reports the tokens the turn has consumed so far, after each planner step.
+	EventUsage EventType = "usage_update"
+	// EventText carries the next piece of the answer; the pieces join to the job's response.
+	EventText EventType = "text_delta"
+	// EventTransaction carries an unsigned transaction the turn composed: a request for the
+	// wallet owner to confirm, not a receipt.
+	EventTransaction EventType = "transaction"
+	// EventDone ends a turn that succeeded.
+	EventDone EventType = "done"
+	// EventError ends a turn that failed, with a client-safe message.
+	EventError EventType = "error"
+)
+
+// Event is one thing a turn emits. Exactly the field of its type is set.
+type Event struct {
+	Type        EventType
+	Usage       *UsageUpdate
+	Text        string
+	Transaction *Transaction
+	Done        *Done
+	Error       string
+}
+
+// UsageUpdate is the payload of usage_update.
+type UsageUpdate struct {
+	Model string `json:"model"`
+	Usage
+	Steps int `json:"steps"`
+}
+
+// Done is the payload of done.
+type Done struct {
+	ThreadID string `json:"threadId"`
+	// Transactions counts the transaction events of the turn.
+	Transactions int `json:"transactions"`
+}
+
+// Payload returns the JSON-ready body of the event.
+func (e *Event) Payload() any {
+	switch e.Type {
+	case EventUsage:
+		return e.Usage
+	case EventText:
+		return struct {
+			Text string `json:"text"`
+		}{e.Text}
+	case EventTransaction:
+		return e.Transaction
+	case EventDone:
+		return e.Done
+	default:
+		return struct {
+			Message string `json:"message"`
+		}{e.Error}
+	}
+}
+
+// Transaction is an unsigned transaction a turn composed: the richData of a job. The wallet owner
+// sends Approval first when it is set, then the transaction itself. Value and Gas are wei and gas
+// units as decimal strings, Data is 0x-prefixed hex.
+type Transaction struct {
+	Type string `json:"type"` // always "transaction"
+	// Kind says what it does: buy, sell, launch or claim_fees.
+	Kind        string `json:"kind"`
+	Description string `json:"description"`
+	TxRequest
+	Approval *TxRequest `json:"approval,omitempty"`
+}
+
+// TxRequest is one unsigned transaction.
+type TxRequest struct {
+	ChainID uint64 `json:"chainId"`
+	From    string `json:"from,omitempty"`
+	To      string `json:"to"`
+	Data    string `json:"data"`
+	Value   string `json:"value"`
+	// Gas is an estimate, absent when none was made (the wallet estimates).
+	Gas string `json:"gas,omitempty"`
+}
+
+func txRequest(t *txbuild.Tx) TxRequest {
+	r := TxRequest{ChainID: t.ChainID, To: t.To.Hex(), Data: fmt.Sprintf("0x%x", t.Data), Value: t.Value.Dec()}
+	if t.From != ([20]byte{}) {
+		r.From = t.From.Hex()
+	}
+	if t.Gas != 0 {
+		r.Gas = strconv.FormatUint(t.Gas, 10)
+	}
+	return r
+}
+
+// NewTransaction describes a built plan as a transaction request.
+func NewTransaction(kind, description string, plan *txbuild.Plan) Transaction {
+	tx := Transaction{Type: "transaction", Kind: kind, Description: description, TxRequest: txRequest(&plan.Tx)}
+	if plan.Approval != nil {
+		a := txRequest(plan.Approval)
+		tx.Approval = &a
+	}
+	return tx
+}

@@ -1,0 +1,97 @@
+package agent
+
+import (
+	"context"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// JobStore persists jobs. Each method is one atomic operation and moves a job only along
+// Status.CanMove. Times are passed in, never read from a clock, so callers own time.
+// Every method is safe for concurrent use, including from several processes sharing one database.
+// agenttest.Run is the conformance suite.
+type JobStore interface {
+	// InsertJob stores a new pending job. It fails with curvekit.ErrLimited when the wallet
+	// already has MaxPending pending jobs (counted atomically with the insert) and with
+	// curvekit.ErrConflict when the id exists.
+	InsertJob(ctx context.Context, p *InsertJobParams) (Job, error)
+	// GetJob returns a job by id, or curvekit.ErrNotFound. It is one read by primary key:
+	// clients poll it every couple of seconds.
+	GetJob(ctx context.Context, id string) (Job, error)
+	// ClaimJob moves the oldest pending job to processing for p.Runner, increments its
+	// attempts, sets StartedAt on the first claim and the lease to expire at p.LeaseUntil. It
+	// returns curvekit.ErrNotFound when no job is pending. Two concurrent claims never get the
+	// same job.
+	ClaimJob(ctx context.Context, p *ClaimJobParams) (Job, error)
+	// Heartbeat extends a held lease to until. It fails with curvekit.ErrConflict when the lease
+	// is no longer held (rescued, or the job ended).
+	Heartbeat(ctx context.Context, lease Lease, until time.Time) error
+	// AddStatusUpdate appends a progress note to a job held under lease; curvekit.ErrConflict
+	// when the lease is no longer held.
+	AddStatusUpdate(ctx context.Context, lease Lease, u StatusUpdate) error
+	// CompleteJob moves a job held under p.Lease to completed with its answer;
+	// curvekit.ErrConflict when the lease is no longer held.
+	CompleteJob(ctx context.Context, p *CompleteJobParams) (Job, error)
+	// FailJob moves a job held under p.Lease to failed; curvekit.ErrConflict when the lease is
+	// no longer held.
+	FailJob(ctx context.Context, p *FailJobParams) (Job, error)
+	// CancelJob moves a pending job of p.Wallet to cancelled. It fails with
+	// curvekit.ErrNotFound for an unknown id, curvekit.ErrForbidden for another wallet's job and
+	// curvekit.ErrConflict when the job is no longer pending; in every failure nothing changes.
+	CancelJob(ctx context.Context, p *CancelJobParams) (Job, error)
+	// RescueExpired takes back every processing job whose lease expired before p.Now: a job
+	// that has had p.MaxAttempts claims fails with p.Error, any other returns to pending with no
+	// holder. It returns how many jobs it moved.
+	RescueExpired(ctx context.Context, p *RescueParams) (int, error)
+}
+
+// InsertJobParams is a new job. ID, ThreadID, Wallet, Prompt and CreatedAt are required.
+type InsertJobParams struct {
+	ID        string
+	ThreadID  string
+	Wallet    common.Address
+	Prompt    string
+	History   []Message
+	Model     string
+	CreatedAt time.Time
+	// MaxPending is the most pending jobs the wallet may have, this one included; 0 is no cap.
+	MaxPending int
+}
+
+// ClaimJobParams asks for the oldest pending job.
+type ClaimJobParams struct {
+	Runner     string
+	Now        time.Time
+	LeaseUntil time.Time
+}
+
+// CompleteJobParams ends a job with its answer.
+type CompleteJobParams struct {
+	Lease    Lease
+	Response string
+	RichData []Transaction
+	At       time.Time
+}
+
+// FailJobParams ends a job with a client-safe error.
+type FailJobParams struct {
+	Lease Lease
+	Error string
+	At    time.Time
+}
+
+// CancelJobParams cancels a pending job on behalf of its wallet.
+type CancelJobParams struct {
+	ID     string
+	Wallet common.Address
+	At     time.Time
+}
+
+// RescueParams takes back expired leases.
+type RescueParams struct {
+	Now         time.Time
+	MaxAttempts int
+	// Error is the failure message of a job out of attempts.
+	Error string
+}

@@ -1,0 +1,34 @@
+package agent
+
+import (
+	"context"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Turn is one finished exchange of a thread.
+type Turn struct {
+	Prompt   string
+	Response string
+	At       time.Time
+}
+
+// ThreadStore keeps the turns of conversation threads, so that turns with the same thread id see
+// each other. A thread belongs to the wallet of its first turn. Every method is safe for
+// concurrent use. agenttest.Run is the conformance suite.
+type ThreadStore interface {
+	// AppendTurn adds a turn to p.Thread, creating the thread for p.Wallet on first use. It fails
+	// with curvekit.ErrForbidden when the thread belongs to another wallet.
+	AppendTurn(ctx context.Context, p *AppendTurnParams) error
+	// Turns returns the last limit turns of a thread, oldest first; an unknown thread has none.
+	// It fails with curvekit.ErrForbidden when the thread belongs to another wallet.
+	Turns(ctx context.Context, wallet common.Address, thread string, limit int) ([]Turn, error)
+}
+
+// AppendTurnParams is a finished turn to record.
+type AppendTurnParams struct {
+	Thread string
+	Wallet common.Address
+	Turn   Turn
+}
