@@ -43,7 +43,9 @@ func claim(t *testing.T, s agent.JobStore, runner string, now time.Time, lease t
 	return j
 }
 
-func leaseOf(j agent.Job) agent.Lease { return agent.Lease{JobID: j.ID, Runner: j.Runner, Attempt: j.Attempts} }
+func leaseOf(j agent.Job) agent.Lease {
+	return agent.Lease{JobID: j.ID, Runner: j.Runner, Attempt: j.Attempts}
+}
 
 func get(t *testing.T, s agent.JobStore, id string) agent.Job {
 	t.Helper()
