@@ -1,0 +1,479 @@
+package evm_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/big"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/adapters/bunstore"
+	"github.com/curvekit/curvekit/adapters/evm"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/txbuild"
+	"github.com/curvekit/curvekit/wallet"
+)
+
+// countingSigner counts the transactions that reach the signer.
+type countingSigner struct {
+	n atomic.Int64
+}
+
+func (c *countingSigner) SignTx(ctx context.Context, tx *types.Transaction, key *ecdsa.PrivateKey) (*types.Transaction, error) {
+	c.n.Add(1)
+	return wallet.ECDSASigner{}.SignTx(ctx, tx, key)
+}
+
+// countingKeys counts the data keys unwrapped: each is a wallet key about to be unsealed.
+type countingKeys struct {
+	wallet.KeyWrapper
+	unwraps atomic.Int64
+}
+
+func (c *countingKeys) Unwrap(ctx context.Context, w wallet.Wrapped, ad []byte) ([]byte, error) {
+	c.unwraps.Add(1)
+	return c.KeyWrapper.Unwrap(ctx, w, ad)
+}
+
+// lockedBuffer collects log output from many goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// custodial is the devnet harness with a wallet service on SQLite, the master key in a file.
+type custodial struct {
+	*harness
+	svc    *wallet.Service
+	store  *bunstore.Wallets
+	signer *countingSigner
+	keys   *countingKeys
+	logs   *lockedBuffer
+}
+
+func newCustodial(t testing.TB) *custodial {
+	t.Helper()
+	h := newHarness(t)
+	dir := t.TempDir()
+	db, err := bunstore.Open(h.ctx, bunstore.Config{DSN: filepath.Join(dir, "curvekit.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	logs := &lockedBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ring, err := wallet.OpenKeyring(wallet.KeyringConfig{File: filepath.Join(dir, "master.key"), Create: true, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: h.dev.Client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &custodial{harness: h, store: db.Wallets(), signer: &countingSigner{}, keys: &countingKeys{KeyWrapper: ring}, logs: logs}
+	c.svc, err = wallet.New(wallet.Config{Store: c.store, Broadcaster: bc, Keys: c.keys, Signer: c.signer, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func wei(eth float64) *big.Int {
+	v, _ := new(big.Float).Mul(big.NewFloat(eth), big.NewFloat(1e18)).Int(nil)
+	return v
+}
+
+// wallet creates the account's wallet and funds it from a devnet account.
+func (c *custodial) wallet(account string, eth float64) common.Address {
+	c.t.Helper()
+	addr, err := c.svc.Create(c.ctx, account)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if eth > 0 {
+		if _, err := c.dev.Send(c.ctx, c.dev.Accounts[7].Key, &addr, wei(eth), nil); err != nil {
+			c.t.Fatal(err)
+		}
+	}
+	return addr
+}
+
+// mined mines until every hash has a receipt and returns them, failing on a revert.
+func (c *custodial) mined(hashes ...common.Hash) []*types.Receipt {
+	c.t.Helper()
+	out := make([]*types.Receipt, len(hashes))
+	for range 10 {
+		c.dev.Mine()
+		missing := 0
+		for i, h := range hashes {
+			if out[i] != nil {
+				continue
+			}
+			r, err := c.chain.Receipt(c.ctx, h)
+			if errors.Is(err, curvekit.ErrNotFound) {
+				missing++
+				continue
+			}
+			if err != nil {
+				c.t.Fatal(err)
+			}
+			if r.Status != types.ReceiptStatusSuccessful {
+				c.t.Fatalf("transaction %s reverted", h)
+			}
+			out[i] = r
+		}
+		if missing == 0 {
+			return out
+		}
+	}
+	c.t.Fatal("transactions still pending after 10 blocks")
+	return nil
+}
+
+func (c *custodial) transfer(to common.Address, value uint64, gas uint64) wallet.Tx {
+	var v uint256.Int
+	v.SetUint64(value)
+	return wallet.Tx{To: to, Value: v, ChainID: c.dev.ChainID.Uint64(), Gas: gas}
+}
+
+// A buy built by txbuild, signed and sent by the custodial wallet, executes for the quoted amount.
+func TestCustodialBuyExecutesForTheQuote(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	addr := c.wallet("acct-buy", 5)
+	if again, err := c.svc.Create(c.ctx, "acct-buy"); err != nil || again != addr {
+		t.Fatalf("second Create = %s, %v; want %s", again, err, addr)
+	}
+	if got, err := c.svc.Address(c.ctx, "acct-buy"); err != nil || got != addr {
+		t.Fatalf("Address = %s, %v; want %s", got, err, addr)
+	}
+	tk := c.dev.ETHToken
+	m, err := c.chain.Market(c.ctx, tk.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var amount uint256.Int
+	amount.SetFromBig(wei(0.2))
+	q, plan, err := c.builder.Trade(&m, txbuild.Trade{Side: curvekit.Buy, Amount: amount, SlippageBps: 100, From: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Approval != nil {
+		t.Fatal("an ETH-paired buy needs no approval")
+	}
+	before := c.balance(tk.Token, addr)
+	sub, err := c.svc.SignAndSubmit(c.ctx, wallet.SignParams{
+		AccountID: "acct-buy", AllowedRecipients: []common.Address{tk.Curve},
+		Tx: wallet.Tx{To: plan.Tx.To, Data: plan.Tx.Data, Value: plan.Tx.Value, ChainID: plan.Tx.ChainID, Gas: plan.Tx.Gas},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.From != addr || sub.To != tk.Curve || sub.Nonce != 0 || sub.ChainID != c.dev.ChainID.Uint64() || sub.Gas == 0 || sub.MaxFeePerGas.IsZero() || sub.Replayed {
+		t.Fatalf("submission %+v", sub)
+	}
+	rcpt := c.mined(sub.Hash)[0]
+	mined, _, err := c.dev.Client.TransactionByHash(c.ctx, sub.Hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *mined.To() != plan.Tx.To || !bytes.Equal(mined.Data(), plan.Tx.Data) || mined.Value().Cmp(plan.Tx.Value.ToBig()) != 0 || mined.Nonce() != 0 {
+		t.Fatal("the mined transaction is not the built one")
+	}
+	after := c.balance(tk.Token, addr)
+	var got uint256.Int
+	got.Sub(&after, &before)
+	eq(t, "tokens received", &got, &q.Out)
+	evs := c.events(rcpt, []market.EventKind{market.EventTrade}, tk.Curve)
+	if len(evs) != 1 || evs[0].Trade.Trader != addr {
+		t.Fatalf("trade events %+v", evs)
+	}
+	eq(t, "trade event tokens", &evs[0].Trade.TokenAmount, &q.Out)
+	if c.signer.n.Load() != 1 {
+		t.Fatalf("signer reached %d times, want 1", c.signer.n.Load())
+	}
+}
+
+// 30 submissions at once get 30 distinct nonces, and all of them mine.
+func TestCustodialConcurrentSubmissionsAllMine(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	addr := c.wallet("acct-many", 1)
+	to := c.dev.Accounts[6].Address
+	before := c.balance(common.Address{}, to)
+	const n = 30
+	subs := make([]wallet.Submission, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			gas := uint64(21_000)
+			if i%2 == 1 {
+				gas = 0 // estimated
+			}
+			subs[i], errs[i] = c.svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-many", Tx: c.transfer(to, uint64(i+1), gas)})
+		})
+	}
+	wg.Wait()
+	nonces := map[uint64]bool{}
+	hashes := make([]common.Hash, n)
+	var sum uint64
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("submission %d: %v", i, errs[i])
+		}
+		if nonces[subs[i].Nonce] {
+			t.Fatalf("nonce %d used twice", subs[i].Nonce)
+		}
+		nonces[subs[i].Nonce] = true
+		hashes[i] = subs[i].Hash
+		sum += uint64(i + 1)
+	}
+	for k := range uint64(n) {
+		if !nonces[k] {
+			t.Fatalf("nonce %d missing: nonces %v", k, nonces)
+		}
+	}
+	c.mined(hashes...)
+	if got, err := c.dev.Client.NonceAt(c.ctx, addr, nil); err != nil || got != n {
+		t.Fatalf("wallet nonce on chain = %d, %v; want %d", got, err, n)
+	}
+	after := c.balance(common.Address{}, to)
+	var got uint256.Int
+	got.Sub(&after, &before)
+	eq(t, "received", &got, uint256.NewInt(sum))
+}
+
+// Retries with one idempotency key send once, concurrent or not, and answer the first result;
+// the key with another request is a conflict.
+func TestCustodialIdempotencyKeySendsOnce(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	addr := c.wallet("acct-idem", 1)
+	to := c.dev.Accounts[5].Address
+	before := c.balance(common.Address{}, to)
+	p := wallet.SignParams{AccountID: "acct-idem", IdempotencyKey: "order-42", Tx: c.transfer(to, 1234, 21_000)}
+	const n = 10
+	subs := make([]wallet.Submission, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { subs[i], errs[i] = c.svc.SignAndSubmit(c.ctx, p) })
+	}
+	wg.Wait()
+	fresh := 0
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("retry %d: %v", i, errs[i])
+		}
+		if subs[i].Hash != subs[0].Hash {
+			t.Fatalf("retries answered %s and %s", subs[0].Hash, subs[i].Hash)
+		}
+		if !subs[i].Replayed {
+			fresh++
+		}
+	}
+	if fresh != 1 || c.signer.n.Load() != 1 {
+		t.Fatalf("%d fresh answers, signer reached %d times; want 1 and 1", fresh, c.signer.n.Load())
+	}
+	again, err := c.svc.SignAndSubmit(c.ctx, p)
+	if err != nil || again.Hash != subs[0].Hash || !again.Replayed {
+		t.Fatalf("later retry = %+v, %v", again, err)
+	}
+	other := p
+	other.Tx = c.transfer(to, 99, 21_000)
+	if _, err := c.svc.SignAndSubmit(c.ctx, other); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("same key, other request: %v, want ErrConflict", err)
+	}
+	// Another account may use the same key for its own request.
+	c.wallet("acct-idem-2", 1)
+	other.AccountID = "acct-idem-2"
+	if sub, err := c.svc.SignAndSubmit(c.ctx, other); err != nil || sub.Replayed {
+		t.Fatalf("same key, other account = %+v, %v", sub, err)
+	}
+	c.mined(subs[0].Hash)
+	if got, err := c.dev.Client.NonceAt(c.ctx, addr, nil); err != nil || got != 1 {
+		t.Fatalf("wallet nonce on chain = %d, %v; want 1 (sent once)", got, err)
+	}
+	after := c.balance(common.Address{}, to)
+	var got uint256.Int
+	got.Sub(&after, &before)
+	eq(t, "received", &got, uint256.NewInt(1234+99))
+}
+
+// The read-only and recipient checks refuse inside the service, with the HTTP layer out of the
+// way, before any key is unsealed or anything reaches the signer; so do the chain id and gas
+// checks.
+func TestCustodialRefusesBeforeTheKey(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	c.wallet("acct-guard", 1)
+	curveAddr := c.dev.ETHToken.Curve
+	ok := c.transfer(curveAddr, 1, 100_000)
+	for _, tt := range []struct {
+		name string
+		p    wallet.SignParams
+		want error
+		msg  string
+	}{
+		{"read-only key", wallet.SignParams{AccountID: "acct-guard", ReadOnly: true, Tx: ok}, curvekit.ErrForbidden, "read-only"},
+		{"read-only key with the recipient allowed", wallet.SignParams{AccountID: "acct-guard", ReadOnly: true, AllowedRecipients: []common.Address{curveAddr}, Tx: ok}, curvekit.ErrForbidden, "read-only"},
+		{"recipient not allowed", wallet.SignParams{AccountID: "acct-guard", AllowedRecipients: []common.Address{c.dev.Addrs.Router}, Tx: ok}, curvekit.ErrForbidden, "allowedRecipients"},
+		{"other chain", wallet.SignParams{AccountID: "acct-guard", Tx: func() wallet.Tx { tx := ok; tx.ChainID = 1; return tx }()}, curvekit.ErrInvalid, "chain"},
+		{"gas above the Osaka cap", wallet.SignParams{AccountID: "acct-guard", Tx: func() wallet.Tx { tx := ok; tx.Gas = wallet.MaxGas + 1; return tx }()}, curvekit.ErrInvalid, "gas"},
+		{"no recipient", wallet.SignParams{AccountID: "acct-guard", Tx: func() wallet.Tx { tx := ok; tx.To = common.Address{}; return tx }()}, curvekit.ErrInvalid, "to"},
+		{"no wallet", wallet.SignParams{AccountID: "acct-nobody", Tx: ok}, curvekit.ErrNotFound, "wallet"},
+	} {
+		_, err := c.svc.SignAndSubmit(c.ctx, tt.p)
+		if !errors.Is(err, tt.want) || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: %v, want %v mentioning %q", tt.name, err, tt.want, tt.msg)
+		}
+	}
+	if s, u := c.signer.n.Load(), c.keys.unwraps.Load(); s != 0 || u != 0 {
+		t.Fatalf("refused requests reached the signer %d times and unsealed %d keys", s, u)
+	}
+	// The control: an allowed recipient goes through to the signer.
+	if _, err := c.svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-guard", AllowedRecipients: []common.Address{c.dev.Addrs.Router, curveAddr}, Tx: c.transfer(c.dev.Accounts[4].Address, 1, 21_000)}); !errors.Is(err, curvekit.ErrForbidden) {
+		t.Fatalf("recipient outside a two-entry allowlist: %v", err)
+	}
+	sub, err := c.svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-guard", AllowedRecipients: []common.Address{c.dev.Addrs.Router, c.dev.Accounts[4].Address}, Tx: c.transfer(c.dev.Accounts[4].Address, 1, 21_000)})
+	if err != nil || c.signer.n.Load() != 1 || c.keys.unwraps.Load() != 1 {
+		t.Fatalf("allowed request = %+v, %v; signer %d, unwraps %d", sub, err, c.signer.n.Load(), c.keys.unwraps.Load())
+	}
+}
+
+// A send the chain refuses gives its nonce back: the next one takes it and mines. A send from
+// the wallet outside the service (after an export) moves the service past its nonce.
+func TestCustodialFailedSendLosesNoNonce(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	addr := c.wallet("acct-gap", 1)
+	to := c.dev.Accounts[4].Address
+	var tooMuch uint256.Int
+	tooMuch.SetFromBig(wei(50))
+	broke := wallet.Tx{To: to, Value: tooMuch, ChainID: c.dev.ChainID.Uint64(), Gas: 21_000}
+	if _, err := c.svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-gap", Tx: broke}); !errors.Is(err, curvekit.ErrInvalid) || !strings.Contains(err.Error(), "insufficient funds") {
+		t.Fatalf("send beyond the balance: %v, want ErrInvalid (insufficient funds)", err)
+	}
+	if c.signer.n.Load() != 1 {
+		t.Fatalf("the refused send was signed %d times, want 1", c.signer.n.Load())
+	}
+	// Estimation refuses it too, before signing.
+	broke.Gas = 0
+	if _, err := c.svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-gap", Tx: broke}); !errors.Is(err, curvekit.ErrInvalid) {
+		t.Fatalf("estimating a send beyond the balance: %v, want ErrInvalid", err)
+	}
+	sub, err := c.svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-gap", Tx: c.transfer(to, 7, 21_000)})
+	if err != nil || sub.Nonce != 0 {
+		t.Fatalf("send after the refusal = nonce %d, %v; want nonce 0", sub.Nonce, err)
+	}
+	c.mined(sub.Hash)
+
+	// The owner exports the key and sends from elsewhere: the service follows the chain.
+	hexKey, err := c.svc.Export(c.ctx, "acct-gap", time.Now().Add(-time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(hexKey, "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.dev.Send(c.ctx, key, &to, big.NewInt(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	sub, err = c.svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-gap", Tx: c.transfer(to, 8, 21_000)})
+	if err != nil || sub.Nonce != 2 {
+		t.Fatalf("send after an outside send = nonce %d, %v; want 2", sub.Nonce, err)
+	}
+	c.mined(sub.Hash)
+	if got, err := c.dev.Client.NonceAt(c.ctx, addr, nil); err != nil || got != 3 {
+		t.Fatalf("chain nonce %d, %v; want 3", got, err)
+	}
+}
+
+// Export needs a recent sign-in, is audited, and the key never reaches the log.
+func TestCustodialExport(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	addr := c.wallet("acct-export", 0)
+	if _, err := c.svc.Export(c.ctx, "acct-export", time.Now().Add(-16*time.Minute)); !errors.Is(err, curvekit.ErrForbidden) || !strings.Contains(err.Error(), "sign in again") {
+		t.Fatalf("export 16 minutes after sign-in: %v, want ErrForbidden saying to sign in again", err)
+	}
+	if _, err := c.svc.Export(c.ctx, "acct-export", time.Time{}); !errors.Is(err, curvekit.ErrForbidden) {
+		t.Fatalf("export without a sign-in time: %v", err)
+	}
+	if _, err := c.svc.Export(c.ctx, "acct-none", time.Now()); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("export without a wallet: %v", err)
+	}
+	if got, err := c.store.Exports(c.ctx, "acct-export"); err != nil || len(got) != 0 {
+		t.Fatalf("refused exports were audited: %v, %v", got, err)
+	}
+	signedIn := time.Now().Add(-14 * time.Minute)
+	hexKey, err := c.svc.Export(c.ctx, "acct-export", signedIn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(hexKey, "0x"))
+	if err != nil || crypto.PubkeyToAddress(key.PublicKey) != addr {
+		t.Fatalf("exported key does not control %s (%v)", addr, err)
+	}
+	audit, err := c.store.Exports(c.ctx, "acct-export")
+	if err != nil || len(audit) != 1 || audit[0].Address != addr || !audit[0].SignedInAt.Equal(signedIn) {
+		t.Fatalf("audit = %+v, %v", audit, err)
+	}
+	// Everything the service logged during the test, failures included, holds no key.
+	c.svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-export", Tx: c.transfer(addr, 1, 21_000)})
+	logs := strings.ToLower(c.logs.String())
+	if !strings.Contains(logs, "master key file") {
+		t.Fatalf("creating the master key file was not logged: %q", logs)
+	}
+	if strings.Contains(logs, strings.TrimPrefix(hexKey, "0x")) {
+		t.Fatal("the private key appears in the log")
+	}
+}
+
+// BenchmarkCustodialSignAndSubmit measures one sign-and-submit on the devnet: nonce, fees,
+// unsealing, signing, the store's reservation and the broadcast (mining excluded).
+func BenchmarkCustodialSignAndSubmit(b *testing.B) {
+	c := newCustodial(b)
+	c.wallet("acct-bench", 1000)
+	to := c.dev.Accounts[4].Address
+	tx := c.transfer(to, 1, 21_000)
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := c.svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-bench", Tx: tx}); err != nil {
+			b.Fatal(fmt.Errorf("op %d: %w", i, err))
+		}
+		if i%100 == 99 {
+			b.StopTimer()
+			c.dev.Mine()
+			b.StartTimer()
+		}
+	}
+}
