@@ -1,0 +1,230 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// OfflineModel is the model name of the offline planner.
+const OfflineModel = "offline"
+
+// Offline is the default planner: deterministic, without a network. It maps the common
+// plain-English requests (see OfflineHelp) to tool calls, answers from the tools' summaries, and
+// says plainly what it cannot do and how to configure a model for the rest.
+type Offline struct{}
+
+var _ LLM = Offline{}
+
+// OfflineHelp is the offline planner's answer to what it does not understand; {launch} stands
+// for the launch examples, listed only when the server offers the launch tools.
+const OfflineHelp = `I am the offline planner, so I understand only plain requests like these:
+- "price of DETH" or "info on DETH"
+- "quote 0.01 ETH of DETH" or "quote selling 1000 DETH"
+- "buy 0.01 ETH of DETH" or "sell 1000 DETH"
+- "trending tokens", "newest tokens", "biggest tokens"
+- "remember my slippage is 0.5%" or "forget my slippage"{launch}
+I cannot answer free-form questions. For those, configure a model: set CURVEKIT_LLM_BASE_URL,
+CURVEKIT_LLM_MODEL and CURVEKIT_LLM_API_KEY for any OpenAI-compatible endpoint (OpenAI, Ollama,
+vLLM) and restart the server.`
+
+const offlineLaunchHelp = `
+- "launch a token named Moon Cat with symbol MCAT"
+- "claim my fees", "my fees", "my earnings", "my launch limit"`
+
+// Complete plans one step: tool calls for a new request, or the answer once the tools ran.
+func (Offline) Complete(ctx context.Context, r *Request) (Reply, error) {
+	if err := ctx.Err(); err != nil {
+		return Reply{}, err
+	}
+	if len(r.Messages) == 0 {
+		return Reply{}, fmt.Errorf("agent: offline planner got no messages")
+	}
+	offered := make([]string, len(r.Tools))
+	for i, t := range r.Tools {
+		offered[i] = t.Name
+	}
+	var text string
+	if last := r.Messages[len(r.Messages)-1]; last.Role == RoleTool {
+		text = answerFromTools(r.Messages)
+	} else {
+		calls, reply := planOffline(last.Content, offered)
+		if len(calls) > 0 {
+			return Reply{ToolCalls: calls}, nil
+		}
+		text = reply
+	}
+	stream(text, r.OnText)
+	return Reply{Text: text}, nil
+}
+
+// stream hands text to onText word by word, as a model streams it.
+func stream(text string, onText func(string)) {
+	if onText == nil {
+		return
+	}
+	start := 0
+	for i := 1; i < len(text); i++ {
+		if text[i] == ' ' || text[i] == '\n' {
+			onText(text[start:i])
+			start = i
+		}
+	}
+	if start < len(text) {
+		onText(text[start:])
+	}
+}
+
+// answerFromTools joins the summaries (or errors) of the tool results since the last
+// assistant message.
+func answerFromTools(msgs []Message) string {
+	i := len(msgs)
+	for i > 0 && msgs[i-1].Role == RoleTool {
+		i--
+	}
+	var parts []string
+	for _, m := range msgs[i:] {
+		var out toolOutput
+		if err := json.Unmarshal([]byte(m.Content), &out); err != nil {
+			parts = append(parts, "A tool answered something I cannot read.")
+			continue
+		}
+		if out.Error != "" {
+			parts = append(parts, "I could not do that: "+strings.TrimPrefix(out.Error, "invalid input: ")+".")
+			continue
+		}
+		parts = append(parts, out.Summary)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// The patterns of the requests the offline planner understands, matched case-insensitively on
+// the prompt with its spaces collapsed and trailing punctuation removed.
+const (
+	num = `(\d+(?:\.\d+)?)`
+	tok = `\$?(0x[0-9a-fA-F]{40}|[A-Za-z0-9]{1,32})`
+)
+
+var (
+	reBuySpend   = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + ` (?:worth )?(?:of|in) ` + tok + `$`)
+	reBuyWith    = regexp.MustCompile(`(?i)^(?:please )?buy ` + tok + ` (?:with|for|using) ` + num + ` ` + tok + `$`)
+	reBuyTokens  = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + `$`)
+	reSell       = regexp.MustCompile(`(?i)^(?:please )?sell ` + num + ` (?:of )?` + tok + `(?: (?:for|to|into) \$?[A-Za-z0-9]+)?$`)
+	reSellAll    = regexp.MustCompile(`(?i)^(?:please )?sell (?:all|everything|half)`)
+	reQuoteBuy   = regexp.MustCompile(`(?i)^(?:quote|price|how many tokens? (?:do i get )?for) (?:buying )?` + num + ` ` + tok + ` (?:worth )?(?:of|in) ` + tok + `$`)
+	reQuoteSell  = regexp.MustCompile(`(?i)^(?:quote|price|how much (?:is|for|do i get for)) (?:selling )?` + num + ` (?:of )?` + tok + `$`)
+	reInfo       = regexp.MustCompile(`(?i)^(?:what(?:'s| is) the )?(?:price|info|information|details|stats|market cap|token info|quote)(?: of| for| on| about)? ` + tok + `(?: token)?$`)
+	reInfo2      = regexp.MustCompile(`(?i)^(?:tell me about|show me|show|look up|how is|what is|what's) (?:the )?(?:token )?` + tok + `(?: token)?(?: doing| trading| price)?$`)
+	reInfo3      = regexp.MustCompile(`(?i)^` + tok + ` (?:price|info|stats)$`)
+	reRemSlip    = regexp.MustCompile(`(?i)^(?:please )?(?:remember|set|use|save)(?: that)?(?: my)?(?: default)? slippage(?: tolerance)?(?: is| to| of| at| as|:|=)? ?` + num + ` ?%?(?: slippage)?$`)
+	reRemember   = regexp.MustCompile(`(?i)^(?:please )?remember(?: that)?(?: my)? ([A-Za-z0-9_.-]{1,64}) (?:is|=|:|as) (.{1,500})$`)
+	reForget     = regexp.MustCompile(`(?i)^(?:please )?(?:forget|delete|remove|clear)(?: my| the)? ([A-Za-z0-9_.-]{1,64})(?: preference| setting)?$`)
+	reLaunch     = regexp.MustCompile(`(?i)^(?:please )?(?:launch|create|deploy|make)(?: me)? (?:a |an )?(?:new )?(?:token|coin)?(?: called| named)? ?"?([A-Za-z0-9][A-Za-z0-9 ._-]{0,31}?)"?,? (?:with |and )?(?:the )?(?:symbol|ticker) \$?([A-Za-z0-9]{1,10})$`)
+	reLaunch2    = regexp.MustCompile(`(?i)^(?:please )?(?:launch|create|deploy)(?: a| an)?(?: new)?(?: token| coin)? "?([A-Za-z0-9][A-Za-z0-9 ._-]{0,31}?)"? \(\$?([A-Za-z0-9]{1,10})\)$`)
+	reClaim      = regexp.MustCompile(`(?i)^(?:please )?claim(?: my| the)?(?: creator)? fees(?: (?:of|for|on|from) ` + tok + `)?$`)
+	reFees       = regexp.MustCompile(`(?i)^(?:show |what are |how much are )?(?:my )?(?:creator |claimable |unclaimed )?fees$`)
+	reEarnings   = regexp.MustCompile(`(?i)^(?:show |what are )?(?:my )?(?:creator )?earnings$|^how much (?:have i|did i) earn(?:ed)?$`)
+	reLimit      = regexp.MustCompile(`(?i)(?:launch|daily) limit|how many (?:tokens |launches )?can i launch`)
+	reTrending   = regexp.MustCompile(`(?i)\b(?:trending|hot|popular|top)\b`)
+	reNewest     = regexp.MustCompile(`(?i)\b(?:newest|new|latest|recent)\b.*\b(?:tokens?|coins?|launches)\b`)
+	reBiggest    = regexp.MustCompile(`(?i)\b(?:biggest|largest|top market cap)\b`)
+	reGraduating = regexp.MustCompile(`(?i)\bclosest to graduat|\babout to graduate|\bgraduating\b`)
+	reList       = regexp.MustCompile(`(?i)^(?:list|show)(?: me)?(?: all| the)? tokens$`)
+	reSpaces     = regexp.MustCompile(`\s+`)
+)
+
+// planOffline returns the tool calls a prompt asks for, or a text answer when it asks for none
+// the planner can make.
+func planOffline(prompt string, offered []string) ([]ToolCall, string) {
+	p := strings.TrimRight(reSpaces.ReplaceAllString(strings.TrimSpace(prompt), " "), ".!?")
+	call := func(name string, args map[string]any) ([]ToolCall, string) {
+		if !slices.Contains(offered, name) {
+			return nil, fmt.Sprintf("This server does not offer %s, so I cannot do that here.", strings.ReplaceAll(name, "_", " "))
+		}
+		b, _ := json.Marshal(args)
+		return []ToolCall{{ID: "call_1", Name: name, Arguments: string(b)}}, ""
+	}
+	if m := reBuySpend.FindStringSubmatch(p); m != nil {
+		return call("build_buy_transaction", map[string]any{"token": m[3], "amount": m[1], "asset": m[2]})
+	}
+	if m := reBuyWith.FindStringSubmatch(p); m != nil {
+		return call("build_buy_transaction", map[string]any{"token": m[1], "amount": m[2], "asset": m[3]})
+	}
+	if m := reBuyTokens.FindStringSubmatch(p); m != nil {
+		return nil, fmt.Sprintf("I buy by the amount you spend, not the amount of tokens you get. Say, for example, \"buy 0.01 ETH of %s\"; \"quote 0.01 ETH of %s\" shows how many tokens that gets.", m[2], m[2])
+	}
+	if m := reSell.FindStringSubmatch(p); m != nil {
+		return call("build_sell_transaction", map[string]any{"token": m[2], "amount": m[1]})
+	}
+	if reSellAll.MatchString(p) {
+		return nil, "Tell me how many tokens to sell, for example \"sell 1000 DETH\"."
+	}
+	if m := reQuoteBuy.FindStringSubmatch(p); m != nil {
+		return call("quote", map[string]any{"token": m[3], "side": "buy", "amount": m[1]})
+	}
+	if m := reQuoteSell.FindStringSubmatch(p); m != nil {
+		return call("quote", map[string]any{"token": m[2], "side": "sell", "amount": m[1]})
+	}
+	if m := reRemSlip.FindStringSubmatch(p); m != nil {
+		return call("remember", map[string]any{"key": "slippage", "value": m[1] + "%"})
+	}
+	if m := reRemember.FindStringSubmatch(p); m != nil {
+		return call("remember", map[string]any{"key": strings.ToLower(m[1]), "value": m[2]})
+	}
+	if m := reForget.FindStringSubmatch(p); m != nil {
+		return call("forget", map[string]any{"key": strings.ToLower(m[1])})
+	}
+	for _, re := range []*regexp.Regexp{reLaunch, reLaunch2} {
+		if m := re.FindStringSubmatch(p); m != nil {
+			return call("build_launch_transaction", map[string]any{"name": strings.TrimSpace(m[1]), "symbol": strings.ToUpper(m[2])})
+		}
+	}
+	if m := reClaim.FindStringSubmatch(p); m != nil {
+		args := map[string]any{}
+		if m[1] != "" {
+			args["token"] = m[1]
+		}
+		return call("build_claim_fees_transaction", args)
+	}
+	if reFees.MatchString(p) {
+		return call("get_creator_fees", map[string]any{})
+	}
+	if reEarnings.MatchString(p) {
+		return call("get_earnings", map[string]any{})
+	}
+	if reLimit.MatchString(p) {
+		return call("get_daily_limit", map[string]any{})
+	}
+	for _, re := range []*regexp.Regexp{reInfo, reInfo2, reInfo3} {
+		if m := re.FindStringSubmatch(p); m != nil && !isStopWord(m[1]) {
+			return call("get_token", map[string]any{"token": m[1]})
+		}
+	}
+	switch {
+	case reGraduating.MatchString(p):
+		return call("list_tokens", map[string]any{"sort": "progress"})
+	case reBiggest.MatchString(p):
+		return call("list_tokens", map[string]any{"sort": "marketCap"})
+	case reTrending.MatchString(p):
+		return call("list_tokens", map[string]any{"sort": "volume24h"})
+	case reNewest.MatchString(p), reList.MatchString(p):
+		return call("list_tokens", map[string]any{"sort": "newest"})
+	}
+	extra := ""
+	if slices.Contains(offered, "build_launch_transaction") {
+		extra = offlineLaunchHelp
+	}
+	return nil, strings.Replace(OfflineHelp, "{launch}", extra, 1)
+}
+
+// isStopWord rejects words the info patterns would otherwise take for a symbol ("what is up").
+func isStopWord(s string) bool {
+	switch strings.ToLower(s) {
+	case "up", "it", "this", "that", "you", "new", "happening", "going", "the", "a", "an", "my", "me", "trending", "tokens":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,222 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/curvekit/curvekit"
+)
+
+// RunnerConfig configures a Runner.
+type RunnerConfig struct {
+	// ID names the runner in leases; default a random id. Two live runners must not share one.
+	ID string
+	// Workers is how many jobs run at once; default 4.
+	Workers int
+	// Lease is how long a claim stays valid without a heartbeat; default 30s. Heartbeat is
+	// how often a worker renews it; default Lease/3.
+	Lease     time.Duration
+	Heartbeat time.Duration
+	// Poll is how often an idle worker looks for jobs when nothing wakes it; default 500ms.
+	Poll time.Duration
+	// Rescue is how often the rescuer looks for expired leases; default Lease/2.
+	Rescue time.Duration
+	// MaxAttempts is how many claims a job gets before a lost lease fails it; default 3.
+	MaxAttempts int
+	// TurnTimeout bounds one turn; default 2 minutes.
+	TurnTimeout time.Duration
+	Logger      *slog.Logger
+}
+
+func (c *RunnerConfig) withDefaults() {
+	if c.ID == "" {
+		c.ID = newID("runner_")
+	}
+	if c.Workers == 0 {
+		c.Workers = 4
+	}
+	if c.Lease == 0 {
+		c.Lease = 30 * time.Second
+	}
+	if c.Heartbeat == 0 {
+		c.Heartbeat = c.Lease / 3
+	}
+	if c.Poll == 0 {
+		c.Poll = 500 * time.Millisecond
+	}
+	if c.Rescue == 0 {
+		c.Rescue = c.Lease / 2
+	}
+	if c.MaxAttempts == 0 {
+		c.MaxAttempts = 3
+	}
+	if c.TurnTimeout == 0 {
+		c.TurnTimeout = 2 * time.Minute
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}
+
+func (c *RunnerConfig) validate() error {
+	if c.Workers < 0 || c.Lease < 0 || c.Heartbeat < 0 || c.Poll < 0 || c.Rescue < 0 || c.MaxAttempts < 0 || c.TurnTimeout < 0 {
+		return errors.New("agent: runner settings must not be negative")
+	}
+	if c.Heartbeat >= c.Lease {
+		return fmt.Errorf("agent: heartbeat %s must be shorter than the lease %s", c.Heartbeat, c.Lease)
+	}
+	return nil
+}
+
+// Runner works off the job queue: its workers claim pending jobs, keep their leases alive, run
+// the turn and complete or fail the job fenced by the lease; its rescuer hands the jobs of dead
+// runners back to the queue. Several runners, in one process or many, may share a JobStore.
+type Runner struct {
+	cfg RunnerConfig
+	svc *Service
+}
+
+// Message of a job that lost its lease too often (its runners kept dying).
+const interruptedMessage = "the job was interrupted too many times; submit it again"
+
+// NewRunner returns a runner of svc's jobs.
+func NewRunner(cfg RunnerConfig, svc *Service) (*Runner, error) {
+	cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if svc == nil {
+		return nil, errors.New("agent: runner needs a Service")
+	}
+	return &Runner{cfg: cfg, svc: svc}, nil
+}
+
+// ID returns the runner's id.
+func (r *Runner) ID() string { return r.cfg.ID }
+
+// Run works until ctx is done and returns once every worker stopped. A job in flight when ctx
+// ends is neither completed nor failed: its lease runs out and a rescuer returns it to the queue.
+func (r *Runner) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	wg.Go(func() { r.rescuer(ctx) })
+	for range r.cfg.Workers {
+		wg.Go(func() { r.worker(ctx) })
+	}
+	wg.Wait()
+	return nil
+}
+
+func (r *Runner) rescuer(ctx context.Context) {
+	t := time.NewTicker(r.cfg.Rescue)
+	defer t.Stop()
+	for {
+		n, err := r.svc.cfg.Jobs.RescueExpired(ctx, &RescueParams{Now: r.svc.now(), MaxAttempts: r.cfg.MaxAttempts, Error: interruptedMessage})
+		if err != nil && ctx.Err() == nil {
+			r.cfg.Logger.WarnContext(ctx, "agent: rescue failed", "runner", r.cfg.ID, "err", err)
+		} else if n > 0 {
+			r.cfg.Logger.InfoContext(ctx, "agent: rescued jobs with expired leases", "runner", r.cfg.ID, "jobs", n)
+			r.svc.nudge()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (r *Runner) worker(ctx context.Context) {
+	for ctx.Err() == nil {
+		now := r.svc.now()
+		job, err := r.svc.cfg.Jobs.ClaimJob(ctx, &ClaimJobParams{Runner: r.cfg.ID, Now: now, LeaseUntil: now.Add(r.cfg.Lease)})
+		if err == nil {
+			r.process(ctx, job)
+			continue
+		}
+		if !errors.Is(err, curvekit.ErrNotFound) && ctx.Err() == nil {
+			r.cfg.Logger.WarnContext(ctx, "agent: claim failed", "runner", r.cfg.ID, "err", err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-r.svc.wake:
+		case <-time.After(r.cfg.Poll):
+		}
+	}
+}
+
+var errLeaseLost = errors.New("agent: lease lost")
+
+// process runs one claimed job to its end, unless the runner stops or loses the lease first.
+func (r *Runner) process(ctx context.Context, job Job) {
+	lease := Lease{JobID: job.ID, Runner: r.cfg.ID, Attempt: job.Attempts}
+	log := r.cfg.Logger.With("runner", r.cfg.ID, "job", job.ID, "attempt", job.Attempts)
+	jctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	beats := make(chan struct{})
+	go func() {
+		defer close(beats)
+		t := time.NewTicker(r.cfg.Heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-jctx.Done():
+				return
+			case <-t.C:
+			}
+			err := r.svc.cfg.Jobs.Heartbeat(jctx, lease, r.svc.now().Add(r.cfg.Lease))
+			if errors.Is(err, curvekit.ErrConflict) {
+				cancel(errLeaseLost)
+				return
+			}
+			if err != nil && jctx.Err() == nil {
+				log.WarnContext(jctx, "agent: heartbeat failed", "err", err)
+			}
+		}
+	}()
+	progress := func(ctx context.Context, note string) {
+		if err := r.svc.cfg.Jobs.AddStatusUpdate(ctx, lease, StatusUpdate{Message: note, Timestamp: r.svc.now()}); err != nil && ctx.Err() == nil {
+			log.WarnContext(ctx, "agent: status update failed", "err", err)
+		}
+	}
+	tctx, stop := context.WithTimeout(jctx, r.cfg.TurnTimeout)
+	res, err := r.svc.turn(tctx, &TurnParams{
+		Wallet: job.Wallet, ThreadID: job.ThreadID, Prompt: job.Prompt, History: job.History, Model: job.Model, Progress: progress,
+	}, func(Event) error { return nil })
+	timedOut := errors.Is(tctx.Err(), context.DeadlineExceeded) && jctx.Err() == nil
+	stop()
+	lost := errors.Is(context.Cause(jctx), errLeaseLost)
+	cancel(nil)
+	<-beats
+	switch {
+	case ctx.Err() != nil:
+		// The runner is stopping: leave the job to the rescuer rather than fail it.
+		return
+	case lost:
+		log.InfoContext(ctx, "agent: lease lost; the job is someone else's now")
+		return
+	case timedOut:
+		err = fmt.Errorf("%w: the agent took longer than %s", curvekit.ErrLimited, r.cfg.TurnTimeout)
+	}
+	at := r.svc.now()
+	if err != nil {
+		if _, ferr := r.svc.cfg.Jobs.FailJob(ctx, &FailJobParams{Lease: lease, Error: ClientMessage(err), At: at}); ferr != nil {
+			log.WarnContext(ctx, "agent: fail job", "err", ferr)
+		}
+		if ClientMessage(err) != err.Error() {
+			log.WarnContext(ctx, "agent: job failed", "err", err)
+		}
+		return
+	}
+	if _, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at}); err != nil {
+		log.WarnContext(ctx, "agent: complete job", "err", err)
+		return
+	}
+	p := TurnParams{Wallet: job.Wallet, Prompt: job.Prompt}
+	if err := r.svc.record(ctx, &p, &res); err != nil {
+		log.WarnContext(ctx, "agent: record the job's turn in its thread", "err", err)
+	}
+}

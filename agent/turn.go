@@ -1,0 +1,231 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/curvekit/curvekit"
+)
+
+// TurnParams is one prompt to answer for a wallet.
+type TurnParams struct {
+	// Wallet comes from the caller's credential; every composed trade pays out to it.
+	Wallet   common.Address
+	ThreadID string // empty starts a new thread
+	Prompt   string
+	History  []Message
+	Model    string
+	// Progress, when set, receives short notes on what the turn is doing (a job's status
+	// updates).
+	Progress func(ctx context.Context, note string)
+}
+
+// TurnResult is the sum of a turn's events.
+type TurnResult struct {
+	ThreadID string
+	// Response is every text delta joined.
+	Response     string
+	Transactions []Transaction
+	Usage        Usage
+	Steps        int
+}
+
+// Client-safe failures of a turn.
+var (
+	errProvider = errors.New("the model provider failed to answer; try again later")
+	errInternal = errors.New("the agent failed to answer; try again later")
+)
+
+// ClientMessage returns the message a client may see for a turn's error: the message of an
+// error that carries a curvekit sentinel (written to be shown), a generic one otherwise.
+func ClientMessage(err error) string {
+	for _, s := range []error{curvekit.ErrInvalid, curvekit.ErrNotFound, curvekit.ErrForbidden, curvekit.ErrConflict, curvekit.ErrLimited, curvekit.ErrTooLarge, curvekit.ErrUnauthorized} {
+		if errors.Is(err, s) {
+			return err.Error()
+		}
+	}
+	if errors.Is(err, errProvider) {
+		return errProvider.Error()
+	}
+	return errInternal.Error()
+}
+
+// Prompt runs a streamed turn: it validates p like Submit, then calls emit with each event in
+// order - usage_update after every planner step, text_delta as the answer is written,
+// transaction for each composed transaction, and done or error last. An emit error (the client
+// went away) ends the turn. The turn is recorded in its thread when it succeeds.
+func (s *Service) Prompt(ctx context.Context, p TurnParams, emit func(Event) error) (TurnResult, error) {
+	if err := s.check(p.Prompt, p.ThreadID, p.Model, p.History); err != nil {
+		return TurnResult{}, err
+	}
+	if p.ThreadID == "" {
+		p.ThreadID = newID("thr_")
+	}
+	res, err := s.turn(ctx, &p, emit)
+	if err == nil {
+		err = s.record(ctx, &p, &res)
+	}
+	if err != nil {
+		if ctx.Err() == nil && !errors.Is(err, errEmit) {
+			emit(Event{Type: EventError, Error: ClientMessage(err)})
+		}
+		return res, err
+	}
+	if err := emit(Event{Type: EventDone, Done: &Done{ThreadID: res.ThreadID, Transactions: len(res.Transactions)}}); err != nil {
+		return res, fmt.Errorf("%w: %w", errEmit, err)
+	}
+	return res, nil
+}
+
+// errEmit marks a failure to deliver an event: the client is gone, nobody to tell.
+var errEmit = errors.New("agent: event not delivered")
+
+func (s *Service) record(ctx context.Context, p *TurnParams, res *TurnResult) error {
+	return s.cfg.Threads.AppendTurn(ctx, &AppendTurnParams{Thread: res.ThreadID, Wallet: p.Wallet,
+		Turn: Turn{Prompt: p.Prompt, Response: res.Response, At: s.now()}})
+}
+
+const systemPrompt = `You are the curvekit trading agent for wallet %s. You read token
+markets and compose unsigned transactions with your tools; you never sign or send anything: the
+wallet owner confirms every transaction. Use the tools for every number you state. Keep answers
+short and plain. When a tool reports an error, say so plainly.`
+
+// turn runs the planner loop and emits every event but done and error.
+func (s *Service) turn(ctx context.Context, p *TurnParams, emit func(Event) error) (TurnResult, error) {
+	res := TurnResult{ThreadID: p.ThreadID}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	send := func(e Event) {
+		if err := emit(e); err != nil {
+			cancel(fmt.Errorf("%w: %w", errEmit, err))
+		}
+	}
+	progress := func(note string) {
+		if p.Progress != nil {
+			p.Progress(ctx, note)
+		}
+	}
+
+	mem, err := s.memoryMap(ctx, p.Wallet)
+	if err != nil {
+		return res, err
+	}
+	turns, err := s.cfg.Threads.Turns(ctx, p.Wallet, p.ThreadID, s.cfg.ThreadTurns)
+	if err != nil {
+		return res, err
+	}
+	msgs := []Message{{Role: RoleSystem, Content: s.system(p.Wallet, mem)}}
+	for _, t := range turns {
+		msgs = append(msgs, Message{Role: RoleUser, Content: t.Prompt}, Message{Role: RoleAssistant, Content: t.Response})
+	}
+	msgs = append(msgs, p.History...)
+	msgs = append(msgs, Message{Role: RoleUser, Content: p.Prompt})
+	specs := make([]ToolSpec, len(s.tools))
+	for i := range s.tools {
+		specs[i] = s.tools[i].Spec()
+	}
+	model := p.Model
+	if model == "" {
+		model = s.cfg.Model
+	}
+
+	var text strings.Builder
+	call := &Call{Wallet: p.Wallet, Memory: mem}
+	progress("planning")
+	for {
+		if res.Steps == s.cfg.MaxSteps {
+			note := fmt.Sprintf("\n(I stopped after %d planning steps.)", s.cfg.MaxSteps)
+			text.WriteString(note)
+			send(Event{Type: EventText, Text: note})
+			break
+		}
+		res.Steps++
+		reply, err := s.cfg.LLM.Complete(ctx, &Request{Model: model, Messages: msgs, Tools: specs, OnText: func(d string) {
+			if d != "" {
+				text.WriteString(d)
+				send(Event{Type: EventText, Text: d})
+			}
+		}})
+		if cause := context.Cause(ctx); cause != nil {
+			return res, cause
+		}
+		if err != nil {
+			s.cfg.Logger.WarnContext(ctx, "agent: model provider failed", "model", model, "err", err)
+			return res, errProvider
+		}
+		res.Usage.InputTokens += reply.Usage.InputTokens
+		res.Usage.OutputTokens += reply.Usage.OutputTokens
+		send(Event{Type: EventUsage, Usage: &UsageUpdate{Model: model, Usage: res.Usage, Steps: res.Steps}})
+		if len(reply.ToolCalls) == 0 {
+			break
+		}
+		msgs = append(msgs, Message{Role: RoleAssistant, Content: reply.Text, ToolCalls: reply.ToolCalls})
+		for _, tc := range reply.ToolCalls {
+			progress("running " + tc.Name)
+			content, tx := s.runTool(ctx, call, tc)
+			if tx != nil {
+				res.Transactions = append(res.Transactions, *tx)
+			}
+			msgs = append(msgs, Message{Role: RoleTool, ToolCallID: tc.ID, Content: content})
+		}
+		if cause := context.Cause(ctx); cause != nil {
+			return res, cause
+		}
+	}
+	res.Response = text.String()
+	for i := range res.Transactions {
+		send(Event{Type: EventTransaction, Transaction: &res.Transactions[i]})
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		return res, cause
+	}
+	return res, nil
+}
+
+func (s *Service) system(wallet common.Address, mem map[string]string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, systemPrompt, wallet.Hex())
+	if len(mem) > 0 {
+		b.WriteString("\nThe wallet owner asked you to remember:")
+		for k, v := range mem {
+			fmt.Fprintf(&b, "\n- %s: %s", k, v)
+		}
+	}
+	return b.String()
+}
+
+// toolOutput is what a planner reads back from a tool.
+type toolOutput struct {
+	Summary string `json:"summary,omitempty"`
+	Data    any    `json:"data,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// runTool runs one call and returns the tool message's content and the transaction it composed.
+// Failures become content too: the planner tells the person what went wrong.
+func (s *Service) runTool(ctx context.Context, c *Call, tc ToolCall) (string, *Transaction) {
+	var out toolOutput
+	var tx *Transaction
+	if t, ok := s.byName[tc.Name]; !ok {
+		out.Error = fmt.Sprintf("there is no tool named %q", tc.Name)
+	} else if r, err := t.Run(ctx, c, json.RawMessage(tc.Arguments)); err != nil {
+		out.Error = ClientMessage(err)
+		if out.Error == errInternal.Error() {
+			s.cfg.Logger.WarnContext(ctx, "agent: tool failed", "tool", tc.Name, "err", err)
+			out.Error = "the tool " + tc.Name + " failed; try again later"
+		}
+	} else {
+		out.Summary, out.Data, tx = r.Summary, r.Data, r.Transaction
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		b, _ = json.Marshal(toolOutput{Error: "the tool's answer could not be encoded"})
+		tx = nil
+	}
+	return string(b), tx
+}
