@@ -178,6 +178,35 @@ func (s *Service) unseal(ctx context.Context, w *Wallet) (*ecdsa.PrivateKey, err
 	return key, nil
 }
 
+// Rewrap seals the account wallet's key again under a new data key wrapped by the current master
+// key, when it is under an older one, and reports whether it did. Run it for every wallet after
+// adding a master key version; once none is left under the old version, that version can be
+// dropped from the keyring.
+func (s *Service) Rewrap(ctx context.Context, accountID string) (bool, error) {
+	w, err := s.cfg.Store.WalletByAccount(ctx, accountID)
+	if err != nil {
+		return false, err
+	}
+	key, err := s.unseal(ctx, &w)
+	if err != nil {
+		return false, err
+	}
+	raw := crypto.FromECDSA(key)
+	defer clear(raw)
+	next := w
+	if err := s.sealKey(ctx, &next, raw); err != nil {
+		return false, err
+	}
+	if next.KeyVersion == w.KeyVersion {
+		return false, nil
+	}
+	err = s.cfg.Store.RewrapWallet(ctx, RewrapParams{WalletID: w.ID, FromVersion: w.KeyVersion, KeyVersion: next.KeyVersion, DataKey: next.DataKey, PrivateKey: next.PrivateKey})
+	if errors.Is(err, curvekit.ErrConflict) {
+		return false, nil // rewrapped meanwhile by another process
+	}
+	return err == nil, err
+}
+
 // Address returns the account's wallet address, or curvekit.ErrNotFound.
 func (s *Service) Address(ctx context.Context, accountID string) (common.Address, error) {
 	if err := checkAccount(accountID); err != nil {

@@ -15,6 +15,10 @@ type Store interface {
 	CreateWallet(ctx context.Context, w Wallet) (stored Wallet, created bool, err error)
 	// WalletByAccount returns the account's wallet, or curvekit.ErrNotFound.
 	WalletByAccount(ctx context.Context, accountID string) (Wallet, error)
+	// RewrapWallet replaces a wallet's sealed key material when its key version is still
+	// p.FromVersion; otherwise it changes nothing and returns curvekit.ErrConflict (another
+	// process rewrapped it first). Unknown wallet: curvekit.ErrNotFound.
+	RewrapWallet(ctx context.Context, p RewrapParams) error
 	// ReserveNonce hands out the wallet's next nonce, never the same one twice while it is
 	// reserved: the lowest released nonce at or above p.Pending when there is one, else
 	// max(the wallet's next nonce, p.Pending), advancing the next nonce past it. Released
@@ -54,6 +58,15 @@ type Wallet struct {
 	// PrivateKey is the private key sealed with the data key.
 	PrivateKey []byte
 	CreatedAt  time.Time
+}
+
+// RewrapParams is a wallet's key sealed again under another master key version.
+type RewrapParams struct {
+	WalletID    string
+	FromVersion uint32
+	KeyVersion  uint32
+	DataKey     []byte
+	PrivateKey  []byte
 }
 
 // ReserveNonceParams asks for a nonce of a wallet.

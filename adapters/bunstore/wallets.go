@@ -257,3 +257,32 @@ func (s *Wallets) Exports(ctx context.Context, accountID string) ([]wallet.Expor
 	}
 	return out, nil
 }
+
+// RewrapWallet replaces a wallet's sealed key material if its version is still p.FromVersion.
+func (s *Wallets) RewrapWallet(ctx context.Context, p wallet.RewrapParams) error {
+	if len(p.DataKey) == 0 || len(p.PrivateKey) == 0 {
+		return fmt.Errorf("%w: rewrap without sealed key", curvekit.ErrInvalid)
+	}
+	res, err := s.db.NewUpdate().Model((*walletRow)(nil)).
+		Set("key_version = ?", int64(p.KeyVersion)).
+		Set("data_key = ?", p.DataKey).
+		Set("private_key = ?", p.PrivateKey).
+		Where("id = ? AND key_version = ?", p.WalletID, int64(p.FromVersion)).
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("bunstore: rewrap wallet: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("bunstore: rewrap wallet: %w", err)
+	} else if n == 1 {
+		return nil
+	}
+	exists, err := s.db.NewSelect().Model((*walletRow)(nil)).Where("id = ?", p.WalletID).Exists(ctx)
+	if err != nil {
+		return fmt.Errorf("bunstore: rewrap wallet: %w", err)
+	}
+	if !exists {
+		return fmt.Errorf("%w: wallet %s", curvekit.ErrNotFound, p.WalletID)
+	}
+	return fmt.Errorf("%w: wallet %s is no longer under key version %d", curvekit.ErrConflict, p.WalletID, p.FromVersion)
+}

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/ecdsa"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
+	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,6 +22,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/adapters/bunstore"
@@ -75,13 +79,24 @@ type custodial struct {
 	signer *countingSigner
 	keys   *countingKeys
 	logs   *lockedBuffer
+	// keyFile is the master key file.
+	keyFile string
 }
 
 func newCustodial(t testing.TB) *custodial {
 	t.Helper()
+	return newCustodialOn(t, "")
+}
+
+// newCustodialOn is newCustodial on the database dsn names ("" for a SQLite file).
+func newCustodialOn(t testing.TB, dsn string) *custodial {
+	t.Helper()
 	h := newHarness(t)
 	dir := t.TempDir()
-	db, err := bunstore.Open(h.ctx, bunstore.Config{DSN: filepath.Join(dir, "curvekit.db")})
+	if dsn == "" {
+		dsn = filepath.Join(dir, "curvekit.db")
+	}
+	db, err := bunstore.Open(h.ctx, bunstore.Config{DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +111,7 @@ func newCustodial(t testing.TB) *custodial {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &custodial{harness: h, store: db.Wallets(), signer: &countingSigner{}, keys: &countingKeys{KeyWrapper: ring}, logs: logs}
+	c := &custodial{harness: h, store: db.Wallets(), signer: &countingSigner{}, keys: &countingKeys{KeyWrapper: ring}, logs: logs, keyFile: filepath.Join(dir, "master.key")}
 	c.svc, err = wallet.New(wallet.Config{Store: c.store, Broadcaster: bc, Keys: c.keys, Signer: c.signer, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
@@ -220,10 +235,55 @@ func TestCustodialBuyExecutesForTheQuote(t *testing.T) {
 	}
 }
 
-// 30 submissions at once get 30 distinct nonces, and all of them mine.
+// 30 submissions at once get 30 distinct nonces, and all of them mine, with the wallets in
+// SQLite and in Postgres.
 func TestCustodialConcurrentSubmissionsAllMine(t *testing.T) {
 	t.Parallel()
-	c := newCustodial(t)
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		testConcurrentSubmissions(t, newCustodial(t))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		testConcurrentSubmissions(t, newCustodialOn(t, postgresSchema(t)))
+	})
+}
+
+// postgresSchema returns a DSN for a schema of its own, dropped when t ends; it skips t when
+// CURVEKIT_TEST_POSTGRES is not set.
+func postgresSchema(t testing.TB) string {
+	t.Helper()
+	dsn := os.Getenv("CURVEKIT_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("CURVEKIT_TEST_POSTGRES is not set")
+	}
+	conn, err := pgdriver.NewDriver().OpenConnector(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := sql.OpenDB(conn)
+	schema := fmt.Sprintf("evm_wallet_test_%d", time.Now().UnixNano())
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		admin.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
+			t.Errorf("drop schema: %v", err)
+		}
+		admin.Close()
+	})
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func testConcurrentSubmissions(t *testing.T, c *custodial) {
 	addr := c.wallet("acct-many", 1)
 	to := c.dev.Accounts[6].Address
 	before := c.balance(common.Address{}, to)
@@ -455,6 +515,70 @@ func TestCustodialExport(t *testing.T) {
 	}
 	if strings.Contains(logs, strings.TrimPrefix(hexKey, "0x")) {
 		t.Fatal("the private key appears in the log")
+	}
+}
+
+// After a master key version is added, Rewrap moves a wallet onto it; the wallet still signs, and
+// the old version can then be dropped.
+func TestCustodialRewrap(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	addr := c.wallet("acct-rotate", 1)
+	before, err := c.store.WalletByAccount(c.ctx, "acct-rotate")
+	if err != nil || before.KeyVersion != 1 {
+		t.Fatalf("wallet version %d, %v; want 1", before.KeyVersion, err)
+	}
+	old, err := c.svc.Export(c.ctx, "acct-rotate", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.ReadFile(c.keyFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2 := "2:" + strings.Repeat("ab", 32)
+	bc, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: c.dev.Client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rotated, err := wallet.ParseKeyring(string(file) + v2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := wallet.New(wallet.Config{Store: c.store, Broadcaster: bc, Keys: rotated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if did, err := svc.Rewrap(c.ctx, "acct-rotate"); err != nil || !did {
+		t.Fatalf("Rewrap = %v, %v; want done", did, err)
+	}
+	if did, err := svc.Rewrap(c.ctx, "acct-rotate"); err != nil || did {
+		t.Fatalf("second Rewrap = %v, %v; want nothing to do", did, err)
+	}
+	after, err := c.store.WalletByAccount(c.ctx, "acct-rotate")
+	if err != nil || after.KeyVersion != 2 || bytes.Equal(after.DataKey, before.DataKey) || after.Address != addr {
+		t.Fatalf("after Rewrap: version %d, %v", after.KeyVersion, err)
+	}
+	// Only version 2 left in the keyring: the wallet opens and signs.
+	onlyNew, err := wallet.ParseKeyring(v2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err = wallet.New(wallet.Config{Store: c.store, Broadcaster: bc, Keys: onlyNew})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key, err := svc.Export(c.ctx, "acct-rotate", time.Now()); err != nil || key != old {
+		t.Fatalf("export after rotation: %v (same key: %v)", err, key == old)
+	}
+	sub, err := svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-rotate", Tx: c.transfer(c.dev.Accounts[4].Address, 1, 21_000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mined(sub.Hash)
+	// The first service, whose keyring lacks version 2, can no longer open it.
+	if _, err := c.svc.Export(c.ctx, "acct-rotate", time.Now()); !errors.Is(err, wallet.ErrSealBroken) {
+		t.Fatalf("export with the old keyring: %v, want ErrSealBroken", err)
 	}
 }
 

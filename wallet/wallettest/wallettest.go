@@ -22,6 +22,7 @@ import (
 func Run(t *testing.T, newStore func(t *testing.T) wallet.Store) {
 	t.Run("Wallets", func(t *testing.T) { t.Parallel(); testWallets(t, newStore(t)) })
 	t.Run("OneWalletPerAccountUnderConcurrency", func(t *testing.T) { t.Parallel(); testCreateRace(t, newStore(t)) })
+	t.Run("Rewrap", func(t *testing.T) { t.Parallel(); testRewrap(t, newStore(t)) })
 	t.Run("Nonces", func(t *testing.T) { t.Parallel(); testNonces(t, newStore(t)) })
 	t.Run("ConcurrentNoncesAreDistinct", func(t *testing.T) { t.Parallel(); testNonceRace(t, newStore(t)) })
 	t.Run("Idempotency", func(t *testing.T) { t.Parallel(); testIdempotency(t, newStore(t)) })
@@ -348,5 +349,35 @@ func testExports(t *testing.T, s wallet.Store) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("Exports (-want +got):\n%s", diff)
+	}
+}
+
+func testRewrap(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("lena", 1))
+	p := wallet.RewrapParams{WalletID: w.ID, FromVersion: 3, KeyVersion: 4, DataKey: []byte("data key v4"), PrivateKey: []byte("private key v4")}
+	if err := s.RewrapWallet(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.WalletByAccount(ctx, "lena")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := w
+	want.KeyVersion, want.DataKey, want.PrivateKey = 4, p.DataKey, p.PrivateKey
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("rewrapped wallet (-want +got):\n%s", diff)
+	}
+	// A second rewrap from the old version lost the race: nothing changes.
+	late := wallet.RewrapParams{WalletID: w.ID, FromVersion: 3, KeyVersion: 5, DataKey: []byte("x"), PrivateKey: []byte("y")}
+	if err := s.RewrapWallet(ctx, late); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("rewrap from a stale version: %v, want ErrConflict", err)
+	}
+	if again, _ := s.WalletByAccount(ctx, "lena"); !cmp.Equal(want, again) {
+		t.Fatalf("a stale rewrap changed the wallet: %+v", again)
+	}
+	late.WalletID = "nobody"
+	if err := s.RewrapWallet(ctx, late); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("rewrap of an unknown wallet: %v, want ErrNotFound", err)
 	}
 }
