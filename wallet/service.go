@@ -47,6 +47,9 @@ type Config struct {
 	// IdempotencyWait is how long a request waits for an earlier one with the same idempotency
 	// key to finish before it answers curvekit.ErrConflict; default 10s.
 	IdempotencyWait time.Duration
+	// IdempotencyTTL is how long an idempotency key keeps its request: a key reused later is a
+	// new request; default 24h (as Stripe keeps them).
+	IdempotencyTTL time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives failures the caller does not see; default slog.Default(). Keys never
@@ -61,6 +64,9 @@ func (c *Config) withDefaults() {
 	if c.IdempotencyWait == 0 {
 		c.IdempotencyWait = 10 * time.Second
 	}
+	if c.IdempotencyTTL == 0 {
+		c.IdempotencyTTL = 24 * time.Hour
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -73,8 +79,8 @@ func (c *Config) validate() error {
 	if c.Store == nil || c.Broadcaster == nil || c.Keys == nil {
 		return errors.New("wallet: a Store, a Broadcaster and a KeyWrapper are required")
 	}
-	if c.IdempotencyWait < 0 {
-		return fmt.Errorf("wallet: IdempotencyWait %s is negative", c.IdempotencyWait)
+	if c.IdempotencyWait < 0 || c.IdempotencyTTL < 0 {
+		return fmt.Errorf("wallet: IdempotencyWait %s and IdempotencyTTL %s must not be negative", c.IdempotencyWait, c.IdempotencyTTL)
 	}
 	return nil
 }
@@ -302,7 +308,11 @@ func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, 
 	if len(p.RequestHash) == 0 {
 		p.RequestHash = hashTx(&p.Tx)
 	}
-	rec, claimed, err := s.cfg.Store.ClaimIdempotency(ctx, ClaimParams{AccountID: p.AccountID, Key: p.IdempotencyKey, RequestHash: p.RequestHash, CreatedAt: s.cfg.Now().UTC()})
+	now := s.cfg.Now().UTC()
+	rec, claimed, err := s.cfg.Store.ClaimIdempotency(ctx, ClaimParams{
+		AccountID: p.AccountID, Key: p.IdempotencyKey, RequestHash: p.RequestHash,
+		CreatedAt: now, ExpiredBefore: now.Add(-s.cfg.IdempotencyTTL),
+	})
 	if err != nil {
 		return Submission{}, err
 	}

@@ -28,8 +28,9 @@ type Store interface {
 	// ReleaseNonce gives back a reserved nonce whose transaction the chain did not take, so the
 	// next reservation reuses it and no gap stays.
 	ReleaseNonce(ctx context.Context, walletID string, nonce uint64) error
-	// ClaimIdempotency records a pending request under (p.AccountID, p.Key) when there is none
-	// and reports claimed; otherwise it returns the existing record untouched.
+	// ClaimIdempotency records a pending request under (p.AccountID, p.Key) when there is none,
+	// or when the one there was created before p.ExpiredBefore, and reports claimed; otherwise
+	// it returns the existing record untouched.
 	ClaimIdempotency(ctx context.Context, p ClaimParams) (rec Idempotency, claimed bool, err error)
 	// CompleteIdempotency stores the response of the pending record (p.AccountID, p.Key).
 	// curvekit.ErrNotFound when there is no pending record.
@@ -83,6 +84,9 @@ type ClaimParams struct {
 	// RequestHash identifies the request body: the same key with another hash is a conflict.
 	RequestHash []byte
 	CreatedAt   time.Time
+	// ExpiredBefore: a record under the key created before this instant is replaced; the zero
+	// time keeps records forever.
+	ExpiredBefore time.Time
 }
 
 // CompleteParams stores the response of a claimed request.

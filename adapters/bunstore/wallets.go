@@ -177,13 +177,26 @@ func (s *Wallets) ClaimIdempotency(ctx context.Context, p wallet.ClaimParams) (w
 	row := idempotencyRow{AccountID: p.AccountID, Key: p.Key, RequestHash: p.RequestHash, CreatedAt: p.CreatedAt.UnixNano()}
 	// A record released between our insert and our read is claimed again: a few rounds settle it.
 	for range 5 {
-		res, err := s.db.NewInsert().Model(&row).On("CONFLICT (account_id, idem_key) DO NOTHING").Exec(ctx)
+		var n int64
+		err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if !p.ExpiredBefore.IsZero() {
+				if _, err := tx.NewDelete().Model((*idempotencyRow)(nil)).
+					Where("account_id = ? AND idem_key = ? AND created_at < ?", p.AccountID, p.Key, p.ExpiredBefore.UnixNano()).
+					Exec(ctx); err != nil {
+					return err
+				}
+			}
+			res, err := tx.NewInsert().Model(&row).On("CONFLICT (account_id, idem_key) DO NOTHING").Exec(ctx)
+			if err != nil {
+				return err
+			}
+			n, err = res.RowsAffected()
+			return err
+		})
 		if err != nil {
 			return wallet.Idempotency{}, false, fmt.Errorf("bunstore: claim idempotency key: %w", err)
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return wallet.Idempotency{}, false, fmt.Errorf("bunstore: claim idempotency key: %w", err)
-		} else if n == 1 {
+		if n == 1 {
 			return row.record(), true, nil
 		}
 		rec, err := s.Idempotency(ctx, p.AccountID, p.Key)

@@ -177,6 +177,34 @@ func (c *custodial) transfer(to common.Address, value uint64, gas uint64) wallet
 	return wallet.Tx{To: to, Value: v, ChainID: c.dev.ChainID.Uint64(), Gas: gas}
 }
 
+// Concurrent first sign-ins of one account end with one wallet, whose address every call returns.
+func TestCustodialCreateOncePerAccount(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	const n = 16
+	addrs := make([]common.Address, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { addrs[i], errs[i] = c.svc.Create(c.ctx, "acct-race") })
+	}
+	wg.Wait()
+	for i := range n {
+		if errs[i] != nil || addrs[i] != addrs[0] {
+			t.Fatalf("Create %d = %s, %v; first was %s", i, addrs[i], errs[i], addrs[0])
+		}
+	}
+	if got, err := c.svc.Address(c.ctx, "acct-race"); err != nil || got != addrs[0] {
+		t.Fatalf("Address = %s, %v; want %s", got, err, addrs[0])
+	}
+	if _, err := c.svc.Address(c.ctx, "acct-unknown"); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("Address of an account without a wallet: %v, want ErrNotFound", err)
+	}
+	if _, err := c.svc.Create(c.ctx, ""); !errors.Is(err, curvekit.ErrInvalid) {
+		t.Fatalf("Create without an account: %v, want ErrInvalid", err)
+	}
+}
+
 // A buy built by txbuild, signed and sent by the custodial wallet, executes for the quoted amount.
 func TestCustodialBuyExecutesForTheQuote(t *testing.T) {
 	t.Parallel()
@@ -385,6 +413,21 @@ func TestCustodialIdempotencyKeySendsOnce(t *testing.T) {
 	var got uint256.Int
 	got.Sub(&after, &before)
 	eq(t, "received", &got, uint256.NewInt(1234+99))
+
+	// A day later the key has expired: the same request is a new one and sends again.
+	bc, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: c.dev.Client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tomorrow, err := wallet.New(wallet.Config{Store: c.store, Broadcaster: bc, Keys: c.keys, Now: func() time.Time { return time.Now().Add(25 * time.Hour) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := tomorrow.SignAndSubmit(c.ctx, p)
+	if err != nil || next.Replayed || next.Hash == subs[0].Hash || next.Nonce != 1 {
+		t.Fatalf("the expired key's request = %+v, %v; want a new send with nonce 1", next, err)
+	}
+	c.mined(next.Hash)
 }
 
 // The read-only and recipient checks refuse inside the service, with the HTTP layer out of the

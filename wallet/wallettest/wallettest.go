@@ -297,6 +297,17 @@ func testIdempotency(t *testing.T, s wallet.Store) {
 	if _, claimed, err := s.ClaimIdempotency(ctx, wallet.ClaimParams{AccountID: "hank", Key: "k1", RequestHash: []byte("h"), CreatedAt: at}); err != nil || !claimed {
 		t.Fatalf("claim after release: claimed %v, %v", claimed, err)
 	}
+	// An expired record gives way, completed or pending; one created at the limit stays.
+	later := at.Add(48 * time.Hour)
+	if _, claimed, err := s.ClaimIdempotency(ctx, wallet.ClaimParams{AccountID: "gina", Key: "k1", RequestHash: []byte("h3"), CreatedAt: later, ExpiredBefore: at}); err != nil || claimed {
+		t.Fatalf("claim with the record exactly at the expiry limit: claimed %v, %v; want the record kept", claimed, err)
+	}
+	for _, account := range []string{"gina", "hank"} {
+		rec, claimed, err := s.ClaimIdempotency(ctx, wallet.ClaimParams{AccountID: account, Key: "k1", RequestHash: []byte("h3"), CreatedAt: later, ExpiredBefore: later.Add(-24 * time.Hour)})
+		if err != nil || !claimed || rec.Done() || string(rec.RequestHash) != "h3" || !rec.CreatedAt.Equal(later) {
+			t.Fatalf("%s: claim over an expired record = %+v, claimed %v, %v", account, rec, claimed, err)
+		}
+	}
 }
 
 func testIdempotencyRace(t *testing.T, s wallet.Store) {
