@@ -520,6 +520,76 @@ func TestCustodialFailedSendLosesNoNonce(t *testing.T) {
 	}
 }
 
+// racingBroadcaster runs before once, just ahead of the first Send it forwards.
+type racingBroadcaster struct {
+	*evm.Broadcaster
+	once   sync.Once
+	before func()
+}
+
+func (r *racingBroadcaster) Send(ctx context.Context, tx *types.Transaction) error {
+	r.once.Do(r.before)
+	return r.Broadcaster.Send(ctx, tx)
+}
+
+// When another sender takes the wallet's nonce between the reservation and the send, the chain
+// refuses the send as a used nonce and the service tries again with the next one.
+func TestCustodialNonceTakenMeanwhileIsRetried(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	addr := c.wallet("acct-race-nonce", 1)
+	hexKey, err := c.svc.Export(c.ctx, "acct-race-nonce", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(hexKey, "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: c.dev.Client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := c.dev.Accounts[4].Address
+	var outside common.Hash
+	racing := &racingBroadcaster{Broadcaster: bc, before: func() {
+		fees, err := bc.SuggestFees(c.ctx)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		// Fees above the service's, so the service's transaction cannot replace it.
+		tip := new(big.Int).Mul(fees.MaxPriorityFeePerGas, big.NewInt(3))
+		tx, err := types.SignNewTx(key, types.LatestSignerForChainID(c.dev.ChainID), &types.DynamicFeeTx{
+			ChainID: c.dev.ChainID, Nonce: 0, GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(fees.MaxFeePerGas, big.NewInt(3)), tip),
+			Gas: 21_000, To: &to, Value: big.NewInt(1),
+		})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		outside = tx.Hash()
+		if err := c.dev.Client.SendTransaction(c.ctx, tx); err != nil {
+			t.Error(err)
+		}
+	}}
+	svc, err := wallet.New(wallet.Config{Store: c.store, Broadcaster: racing, Keys: c.keys, Signer: c.signer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-race-nonce", Tx: c.transfer(to, 2, 21_000)})
+	if err != nil || sub.Nonce != 1 {
+		t.Fatalf("submission = nonce %d, %v; want nonce 1 after the outside send took 0", sub.Nonce, err)
+	}
+	if c.signer.n.Load() != 2 {
+		t.Fatalf("signed %d times, want 2 (nonce 0 refused, nonce 1 sent)", c.signer.n.Load())
+	}
+	c.mined(outside, sub.Hash)
+	if got, err := c.dev.Client.NonceAt(c.ctx, addr, nil); err != nil || got != 2 {
+		t.Fatalf("chain nonce %d, %v; want 2", got, err)
+	}
+}
+
 // Export needs a recent sign-in, is audited, and the key never reaches the log.
 func TestCustodialExport(t *testing.T) {
 	t.Parallel()
