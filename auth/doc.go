@@ -1,9 +1,14 @@
-// Package auth holds accounts: API keys, sessions, the OAuth 2.0 sign-in flow, IP allowlists and
-// the rate-limit classes of the API. It declares the ports its adapters implement (key and session
-// stores, the custodial Signer, the Limiter) and depends only on pure packages.
+// Package auth holds accounts: who a request acts as (Principal), the OAuth 2.0 sign-in flow
+// (a single-use state bound to returnTo and to the browser, a PKCE verifier), server-side
+// sessions, API keys with their restrictions (read-only, IP and recipient allowlists), the
+// subscription tier, and the rate-limit classes of the API. Secrets are random and reach the
+// store only as SHA-256 digests; nothing positive is cached, so a revocation or a logout holds
+// from the next request on.
 //
-// limit.go holds the Limiter port, the Limit and Decision types it speaks, and the endpoint classes
-// with their Policy (SPEC section 8: throttling is per endpoint class, not one global bucket). The
-// HTTP middleware that applies a Policy lives in adapters/httpapi; the limiters live in
-// adapters/ratelimit.
+// Service is the entry point; it reaches the outside through ports declared here: Accounts (the
+// store of users, sessions, keys and pending sign-ins; conformance suite in auth/authtest),
+// IdentityProvider (adapters/oauth), WalletCreator (the wallet package) and Limiter
+// (adapters/ratelimit). limit.go holds the Limiter port, the Limit and Decision types it speaks,
+// and the endpoint classes with their Policy (SPEC section 8: throttling is per endpoint class,
+// not one global bucket); the HTTP middleware that applies a Policy lives in adapters/httpapi.
 package auth
