@@ -1,0 +1,154 @@
+package agent_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/curvekit/curvekit/agent"
+)
+
+// counting is the real job store, counting the completions it accepted per job.
+type counting struct {
+	agent.JobStore
+	mu        sync.Mutex
+	completed map[string]int
+	by        map[string]string
+}
+
+func (c *counting) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (agent.Job, error) {
+	j, err := c.JobStore.CompleteJob(ctx, p)
+	if err == nil {
+		c.mu.Lock()
+		c.completed[j.ID]++
+		c.by[j.ID] = p.Lease.Runner
+		c.mu.Unlock()
+	}
+	return j, err
+}
+
+// stuck is a planner that never answers before its context ends: a turn in flight.
+type stuck struct{ started chan struct{} }
+
+func (s stuck) Complete(ctx context.Context, _ *agent.Request) (agent.Reply, error) {
+	s.started <- struct{}{}
+	<-ctx.Done()
+	return agent.Reply{}, ctx.Err()
+}
+
+// slow is the offline planner taking its time, longer than a lease.
+type slow struct {
+	agent.Offline
+	d time.Duration
+}
+
+func (s slow) Complete(ctx context.Context, r *agent.Request) (agent.Reply, error) {
+	select {
+	case <-time.After(s.d):
+	case <-ctx.Done():
+		return agent.Reply{}, ctx.Err()
+	}
+	return s.Offline.Complete(ctx, r)
+}
+
+func (e *env) service(t *testing.T, jobs agent.JobStore, llm agent.LLM) *agent.Service {
+	t.Helper()
+	a := e.db.Agent()
+	svc, err := agent.New(agent.Config{Jobs: jobs, Memory: a, Threads: a, Market: e.mkt, Balances: e.chain, LLM: llm, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+func startRunner(t *testing.T, svc *agent.Service, cfg agent.RunnerConfig) (stop func()) {
+	t.Helper()
+	cfg.Logger = quiet
+	r, err := agent.NewRunner(cfg, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { r.Run(ctx); close(done) }()
+	stop = func() { cancel(); <-done }
+	t.Cleanup(stop)
+	return stop
+}
+
+// A runner killed with jobs in flight completes none of them; a new runner rescues and finishes
+// every job, and no job completes twice.
+func TestRunnerCrashAndRescue(t *testing.T) {
+	e := newEnv(t, nil)
+	store := &counting{JobStore: e.db.Agent(), completed: map[string]int{}, by: map[string]string{}}
+	w := e.dev.Accounts[5].Address
+	const jobs, workers = 6, 3
+	ids := make([]string, jobs)
+	for i := range ids {
+		ids[i] = e.submit(t, w, "buy 0.01 ETH of DETH", "").ID
+	}
+
+	started := make(chan struct{}, jobs)
+	lease := agent.RunnerConfig{Workers: workers, Lease: 400 * time.Millisecond, Heartbeat: 100 * time.Millisecond, Rescue: 50 * time.Millisecond, Poll: 20 * time.Millisecond}
+	cfgA := lease
+	cfgA.ID = "runner-a"
+	killA := startRunner(t, e.service(t, store, stuck{started}), cfgA)
+	for range workers {
+		select {
+		case <-started:
+		case <-time.After(20 * time.Second):
+			t.Fatal("runner A did not take its jobs")
+		}
+	}
+	killA()
+	inFlight := 0
+	for _, id := range ids {
+		j, err := store.GetJob(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Status == agent.StatusProcessing && j.Runner == "runner-a" {
+			inFlight++
+		} else if j.Status != agent.StatusPending {
+			t.Fatalf("after the kill, job %s is %s", id, j.Status)
+		}
+	}
+	if inFlight != workers {
+		t.Fatalf("%d jobs in flight at the kill, want %d", inFlight, workers)
+	}
+
+	cfgB := lease
+	cfgB.ID = "runner-b"
+	startRunner(t, e.service(t, store, nil), cfgB)
+	for _, id := range ids {
+		j := e.await(t, w, id)
+		if j.Status != agent.StatusCompleted || len(j.RichData) != 1 {
+			t.Fatalf("job %s ended %s (%q)", id, j.Status, j.Error)
+		}
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	for _, id := range ids {
+		if store.completed[id] != 1 || store.by[id] != "runner-b" {
+			t.Errorf("job %s completed %d times, last by %s", id, store.completed[id], store.by[id])
+		}
+	}
+}
+
+// Heartbeats keep a lease alive while a turn outlasts it: the job runs once.
+func TestHeartbeatKeepsTheLease(t *testing.T) {
+	e := newEnv(t, nil)
+	store := &counting{JobStore: e.db.Agent(), completed: map[string]int{}, by: map[string]string{}}
+	w := e.dev.Accounts[5].Address
+	id := e.submit(t, w, "trending tokens", "").ID
+	cfg := agent.RunnerConfig{Workers: 2, Lease: 300 * time.Millisecond, Heartbeat: 60 * time.Millisecond, Rescue: 30 * time.Millisecond, Poll: 20 * time.Millisecond}
+	startRunner(t, e.service(t, store, slow{d: 700 * time.Millisecond}), cfg)
+	j := e.await(t, w, id)
+	if j.Status != agent.StatusCompleted || j.Attempts != 1 {
+		t.Fatalf("job = %s after %d attempts", j.Status, j.Attempts)
+	}
+	if store.completed[id] != 1 {
+		t.Fatalf("completed %d times", store.completed[id])
+	}
+}
