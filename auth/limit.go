@@ -100,6 +100,9 @@ const (
 	ClassKeyExport Class = "key-export"
 	// ClassExempt covers logo reads and public profiles: never throttled.
 	ClassExempt Class = "exempt"
+	// ClassBadCredential counts, per client IP, the requests whose session cookie or API key
+	// fails to authenticate, on top of their route's class: guessing keys is throttled.
+	ClassBadCredential Class = "bad-credential"
 )
 
 // Key returns the limiter key for subject (a wallet, an API key id, a client IP) in class c, so that
@@ -122,10 +125,11 @@ type Policy map[Class]Rule
 // Sign-in, signing and key export fail closed; the default class fails open.
 func DefaultPolicy(global Limit) Policy {
 	return Policy{
-		ClassDefault:   {Limit: global},
-		ClassSignIn:    {Limit: Every(10, 15*time.Minute), FailClosed: true},
-		ClassSigning:   {Limit: PerMinute(30), FailClosed: true},
-		ClassKeyExport: {Limit: PerHour(3), FailClosed: true},
+		ClassDefault:       {Limit: global},
+		ClassSignIn:        {Limit: Every(10, 15*time.Minute), FailClosed: true},
+		ClassSigning:       {Limit: PerMinute(30), FailClosed: true},
+		ClassKeyExport:     {Limit: PerHour(3), FailClosed: true},
+		ClassBadCredential: {Limit: Every(30, 10*time.Minute), FailClosed: true},
 	}
 }
 
