@@ -181,7 +181,7 @@ type envOptions struct {
 	// wrap, when set, wraps the API handler (to rewrite RemoteAddr as a dual-stack listener would).
 	wrap    func(http.Handler) http.Handler
 	limiter auth.Limiter
-	keys    KeyIdentifier
+	auth    Authenticator
 	// bodyTimeout is Config.BodyTimeout.
 	bodyTimeout time.Duration
 }
@@ -217,7 +217,7 @@ func newEnv(t testing.TB, o envOptions) *testEnv {
 	}
 	logs := &bytes.Buffer{}
 	s, err := newServer(Config{
-		Market: svc, Limiter: limiter, Policy: o.policy, TrustedProxies: o.proxies, Keys: o.keys, BodyTimeout: o.bodyTimeout,
+		Market: svc, Limiter: limiter, Policy: o.policy, TrustedProxies: o.proxies, Auth: o.auth, BodyTimeout: o.bodyTimeout,
 		Settings: Settings{
 			Tiers:       Tiers{Free: Tier{LaunchesPerDay: 3}, Pro: Tier{LaunchesPerDay: 50}},
 			Fees:        Fees{CurveBps: 100, CreatorShareBps: 5000, PoolBps: 30},

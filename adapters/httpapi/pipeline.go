@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/auth"
 )
 
@@ -76,25 +78,46 @@ func routablePath(path string) bool {
 	return true
 }
 
-// pipeline wraps the handler of rt in rate limiting, the access check and the error mapping.
+// pipeline wraps the handler of rt in authentication, rate limiting, the access check and the
+// error mapping.
 func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 	return func(w http.ResponseWriter, req bunrouter.Request) error {
-		if info, ok := req.Context().Value(infoKey{}).(*requestInfo); ok {
+		r := req.Request
+		if info, ok := r.Context().Value(infoKey{}).(*requestInfo); ok {
 			info.route = rt.full
 		}
-		if !s.allowCall(w, req.Request, rt.class, "") {
+		p, outcome := s.authenticate(r)
+		if outcome == auth.Refused && !s.allowCall(w, r, auth.ClassBadCredential, "") {
 			return nil
 		}
-		if rt.access != Public {
-			// No credential is resolved yet, so a guarded route is always 401 (SPEC 5 rule 6).
-			writeError(w, http.StatusUnauthorized, "authentication required: "+rt.access.String())
+		if !s.allowCall(w, r, rt.class, limitSubject(p, rt.class)) {
 			return nil
+		}
+		if err := s.authorize(r, rt, p); err != nil {
+			s.writeErr(w, r, rt, err)
+			return nil
+		}
+		if p != nil && p.Kind == auth.KindSession && !isSafeMethod(r.Method) {
+			// A state-changing request carried by the session cookie must come from our own
+			// pages: SameSite=Lax keeps the cookie off cross-site subrequests, and this refuses
+			// what browsers mark as cross-origin.
+			if err := s.origin.Check(r); err != nil {
+				s.writeErr(w, r, rt, fmt.Errorf("%w: cross-origin request refused", curvekit.ErrForbidden))
+				return nil
+			}
+		}
+		if p != nil {
+			req = req.WithContext(context.WithValue(r.Context(), principalKey{}, p))
 		}
 		if err := rt.handle(w, req); err != nil {
 			s.writeErr(w, req.Request, rt, err)
 		}
 		return nil
 	}
+}
+
+func isSafeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
 }
 
 func routeName(rt *route) string {

@@ -1,13 +1,9 @@
 package httpapi
 
 import (
-	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"log/slog"
 	"net/http"
 	"net/netip"
-	"regexp"
 
 	"github.com/curvekit/curvekit/auth"
 )
@@ -44,26 +40,9 @@ func (s *Server) allowCall(w http.ResponseWriter, r *http.Request, class auth.Cl
 	return true
 }
 
-// apiKeyShape is the form of an API key (SPEC 2.3): svc_ and 24 random bytes in hex.
-var apiKeyShape = regexp.MustCompile(`^svc_[0-9a-f]{48}$`)
-
-// KeyIdentifier tells which account key an X-API-Key header carries, so that limits count per
-// key. It returns ok false for a key it does not know (or that was revoked).
-type KeyIdentifier interface {
-	IdentifyKey(ctx context.Context, raw string) (id string, ok bool, err error)
-}
-
-// subject identifies the caller a limit counts against: the API key when the request carries one
-// that Config.Keys knows (by its id, never the raw key), else the client IP. An unknown key is
-// counted by IP like no key at all: made-up keys must not buy fresh buckets. An IPv6 client is
-// counted by its /64, the block a single host can draw new addresses from at will.
+// subject identifies an anonymous caller: the client IP. An IPv6 client is counted by its /64,
+// the block a single host can draw new addresses from at will.
 func (s *Server) subject(r *http.Request) string {
-	if k := r.Header.Get("X-API-Key"); s.cfg.Keys != nil && apiKeyShape.MatchString(k) {
-		if id, ok, err := s.cfg.Keys.IdentifyKey(r.Context(), k); err == nil && ok {
-			sum := sha256.Sum256([]byte(id))
-			return "key:" + hex.EncodeToString(sum[:])
-		}
-	}
 	ip := clientIP(r, s.cfg.TrustedProxies)
 	switch {
 	case !ip.IsValid():

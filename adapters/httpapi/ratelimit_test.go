@@ -174,12 +174,18 @@ func TestRateLimitCountsMisses(t *testing.T) {
 	}
 }
 
-// knownKeys identifies the keys it maps to an id.
+// knownKeys authenticates the keys it maps to a key id, each of its own account.
 type knownKeys map[string]string
 
-func (k knownKeys) IdentifyKey(_ context.Context, raw string) (string, bool, error) {
-	id, ok := k[raw]
-	return id, ok, nil
+func (k knownKeys) Authenticate(_ context.Context, c auth.Credentials) (*auth.Principal, auth.Outcome, error) {
+	switch id, ok := k[c.APIKey]; {
+	case c.APIKey == "":
+		return nil, auth.NoCredential, nil
+	case !ok:
+		return nil, auth.Refused, nil
+	default:
+		return &auth.Principal{AccountID: "acc-" + id, KeyID: id, Kind: auth.KindKey}, auth.Authenticated, nil
+	}
 }
 
 func TestRateLimitAPIKey(t *testing.T) {
@@ -187,7 +193,7 @@ func TestRateLimitAPIKey(t *testing.T) {
 	keyA := "svc_" + strings.Repeat("a1", 24)
 	keyB := "svc_" + strings.Repeat("b2", 24)
 	forged := "svc_" + strings.Repeat("c3", 24)
-	e := newEnv(t, envOptions{policy: policy(2), keys: knownKeys{keyA: "key-a", keyB: "key-b"}})
+	e := newEnv(t, envOptions{policy: policy(2), auth: knownKeys{keyA: "key-a", keyB: "key-b"}})
 	for range 2 {
 		e.get(t, "/config", "X-API-Key", keyA).decode(t, new(configJSON))
 	}
@@ -196,24 +202,17 @@ func TestRateLimitAPIKey(t *testing.T) {
 	e.get(t, "/config", "X-API-Key", keyB).decode(t, new(configJSON))
 	e.get(t, "/config").decode(t, new(configJSON))
 	// A value that is not an API key at all, or a well-formed key nobody issued, is counted by
-	// IP: junk or forged keys in the header buy nothing.
+	// IP, and in the bad-credential class too: junk or forged keys in the header buy nothing.
 	e.get(t, "/config", "X-API-Key", "let-me-in").decode(t, new(configJSON))
 	e.get(t, "/config", "X-API-Key", forged).want(t, http.StatusTooManyRequests, throttled)
 
 	sum := func(id string) string {
 		h := sha256.Sum256([]byte(id))
-		return "default:key:" + hex.EncodeToString(h[:])
+		return "default:key:" + hex.EncodeToString(h[:16])
 	}
-	a, b, ip := sum("key-a"), sum("key-b"), "default:ip:127.0.0.1"
-	if diff := cmp.Diff([]string{a, a, a, b, ip, ip, ip}, e.limiter.seen()); diff != "" {
+	a, b, ip, bad := sum("key-a"), sum("key-b"), "default:ip:127.0.0.1", "bad-credential:ip:127.0.0.1"
+	if diff := cmp.Diff([]string{a, a, a, b, ip, bad, ip, bad, ip}, e.limiter.seen()); diff != "" {
 		t.Errorf("limiter keys (-want +got):\n%s", diff)
-	}
-
-	// Without a key identifier every caller is counted by IP.
-	noKeys := newEnv(t, envOptions{policy: policy(2)})
-	noKeys.get(t, "/config", "X-API-Key", keyA).decode(t, new(configJSON))
-	if diff := cmp.Diff([]string{ip}, noKeys.limiter.seen()); diff != "" {
-		t.Errorf("limiter keys without identifier (-want +got):\n%s", diff)
 	}
 }
 

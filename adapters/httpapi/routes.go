@@ -51,7 +51,7 @@ type group struct {
 // routes to an existing one); registration, the pipeline, 404 and 405 follow from this table.
 func (s *Server) groups() []group {
 	const token = "token not found"
-	return []group{
+	groups := []group{
 		{routes: []route{
 			{method: http.MethodGet, path: "/config", access: Public, class: auth.ClassDefault, handle: s.getConfig},
 			{method: http.MethodGet, path: "/healthz", access: Public, class: auth.ClassExempt, handle: s.healthz},
@@ -67,6 +67,11 @@ func (s *Server) groups() []group {
 			{method: http.MethodGet, path: "/:address/stats", access: Public, class: auth.ClassDefault, handle: s.getStats, notFound: token},
 		}, s.streamRoutes()...)},
 	}
+	// Each feature's routes, when the server has its service.
+	for _, feature := range [][]group{s.authRoutes(), s.walletRoutes()} {
+		groups = append(groups, feature...)
+	}
+	return groups
 }
 
 // streamRoutes are the SSE endpoints (SPEC section 6), routed when the server has Streams. They

@@ -14,6 +14,7 @@ import (
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/stream"
+	"github.com/curvekit/curvekit/wallet"
 )
 
 // Config configures a Server.
@@ -26,9 +27,18 @@ type Config struct {
 	// Limiter errors (auth.DefaultPolicy gives SPEC section 8). Its ClassDefault limit is the
 	// platform.rateLimit that GET /config shows, so its period must be whole seconds.
 	Policy auth.Policy
-	// Keys, when set, lets rate limits count per API key; without it every caller is counted by
-	// client IP.
-	Keys KeyIdentifier
+	// Accounts serves sign-in, sessions, profiles and API keys (SPEC 4.1, 4.2); without it those
+	// routes are not routed.
+	Accounts *auth.Service
+	// Wallet signs and broadcasts with an account's custodial wallet (SPEC 4.5); without it those
+	// routes are not routed.
+	Wallet *wallet.Service
+	// Auth resolves credentials to principals; default Accounts. Without either, every request
+	// is anonymous and guarded routes answer 401.
+	Auth Authenticator
+	// SecureCookies marks cookies Secure even on plain-HTTP requests (behind a TLS-terminating
+	// proxy); requests over TLS get Secure cookies anyway.
+	SecureCookies bool
 	// TrustedProxies are the peers whose X-Forwarded-For is believed (see clientIP). Empty: the
 	// TCP peer is the client.
 	TrustedProxies []netip.Prefix
@@ -85,6 +95,9 @@ func (c *Config) validate() error {
 	if c.StreamWriteTimeout == 0 {
 		c.StreamWriteTimeout = 10 * time.Second
 	}
+	if c.Auth == nil && c.Accounts != nil {
+		c.Auth = c.Accounts
+	}
 	if c.BodyTimeout < 0 {
 		return errors.New("httpapi: negative body timeout")
 	}
@@ -105,6 +118,7 @@ type Server struct {
 	config    configJSON
 	router    *bunrouter.Router
 	metrics   *metrics
+	origin    *http.CrossOriginProtection
 }
 
 // New returns a Server for cfg.
@@ -118,7 +132,7 @@ func newServer(cfg Config, extra []group) (*Server, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, config: configOf(&cfg.Settings, cfg.Policy)}
+	s := &Server{cfg: cfg, log: cfg.Logger, config: configOf(&cfg.Settings, cfg.Policy), origin: http.NewCrossOriginProtection()}
 	if cfg.Metrics != nil {
 		m, err := newMetrics(cfg.Metrics)
 		if err != nil {

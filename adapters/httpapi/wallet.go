@@ -1,0 +1,168 @@
+package httpapi
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/holiman/uint256"
+	"github.com/uptrace/bunrouter"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/wallet"
+)
+
+// walletRoutes are the custodial wallet's endpoints (SPEC 4.5), routed when the server has a
+// Wallet service.
+func (s *Server) walletRoutes() []group {
+	if s.cfg.Wallet == nil {
+		return nil
+	}
+	return []group{{prefix: "/wallet", routes: []route{
+		{method: http.MethodPost, path: "/sign-and-submit", access: SessionOrKey, class: auth.ClassSigning, handle: s.signAndSubmit, notFound: "wallet not found"},
+		{method: http.MethodPost, path: "/export-key", access: Session, class: auth.ClassKeyExport, handle: s.exportKey, notFound: "wallet not found"},
+	}}}
+}
+
+// maxIdempotencyKey bounds the Idempotency-Key header.
+const maxIdempotencyKey = 200
+
+// signBody is the unsigned transaction as build-tx returns it: to, data, value and gas are
+// strings, chainId a number. from, when given, must be the caller's wallet.
+type signBody struct {
+	To      *string `json:"to"`
+	Data    *string `json:"data"`
+	Value   *string `json:"value"`
+	ChainID *uint64 `json:"chainId"`
+	Gas     *string `json:"gas"`
+	From    *string `json:"from"`
+}
+
+// parse checks every field and reports every problem at once.
+func (b *signBody) parse(self common.Address) (wallet.Tx, error) {
+	var tx wallet.Tx
+	var problems curvekit.Problems
+	switch a, ok := parseAddress(deref(b.To)); {
+	case b.To == nil:
+		problems = append(problems, "to is required")
+	case !ok:
+		problems = append(problems, "to must be an address: 0x followed by 40 hex digits")
+	default:
+		tx.To = a
+	}
+	if b.Data != nil {
+		d, err := hexutil.Decode(*b.Data)
+		if err != nil && *b.Data != "0x" {
+			problems = append(problems, "data must be 0x-prefixed hex bytes")
+		}
+		tx.Data = d
+	}
+	if b.Value != nil {
+		if v, err := uint256.FromDecimal(*b.Value); err != nil || strings.HasPrefix(*b.Value, "+") {
+			problems = append(problems, "value must be a decimal string of wei")
+		} else {
+			tx.Value = *v
+		}
+	}
+	if b.ChainID == nil {
+		problems = append(problems, "chainId is required")
+	} else {
+		tx.ChainID = *b.ChainID
+	}
+	if b.Gas != nil {
+		g, ok := parseDigits(*b.Gas)
+		if !ok {
+			problems = append(problems, "gas must be a decimal string of gas units")
+		}
+		tx.Gas = uint64(g)
+	}
+	if b.From != nil {
+		if a, ok := parseAddress(*b.From); !ok || a != self {
+			problems = append(problems, "from must be your wallet "+self.Hex()+" or absent")
+		}
+	}
+	if len(problems) > 0 {
+		return tx, problems
+	}
+	return tx, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+type submissionJSON struct {
+	Hash                 string `json:"hash"`
+	From                 string `json:"from"`
+	To                   string `json:"to"`
+	Nonce                uint64 `json:"nonce"`
+	ChainID              uint64 `json:"chainId"`
+	Gas                  string `json:"gas"`
+	Value                string `json:"value"`
+	MaxFeePerGas         string `json:"maxFeePerGas"`
+	MaxPriorityFeePerGas string `json:"maxPriorityFeePerGas"`
+	SubmittedAt          int64  `json:"submittedAt"`
+	Replayed             bool   `json:"replayed"`
+}
+
+// POST /wallet/sign-and-submit: signs with the caller's custodial wallet and broadcasts. The
+// answer comes after the broadcast, with the hash; the transaction may still be pending.
+func (s *Server) signAndSubmit(w http.ResponseWriter, req bunrouter.Request) error {
+	p := principalOf(req)
+	raw, err := readBody(w, req.Request, defaultMaxBody)
+	if err != nil {
+		return err
+	}
+	var body signBody
+	if err := decodeStrict(raw, &body); err != nil {
+		return err
+	}
+	tx, err := body.parse(p.Wallet)
+	if err != nil {
+		return err
+	}
+	key := req.Header.Get("Idempotency-Key")
+	if len(key) > maxIdempotencyKey {
+		return invalid("Idempotency-Key must be at most %d bytes", maxIdempotencyKey)
+	}
+	sum := sha256.Sum256(raw)
+	sub, err := s.cfg.Wallet.SignAndSubmit(req.Context(), wallet.SignParams{
+		AccountID: p.AccountID, ReadOnly: p.ReadOnly, AllowedRecipients: p.AllowedRecipients,
+		Tx: tx, IdempotencyKey: key, RequestHash: sum[:],
+	})
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, submissionJSON{
+		Hash: sub.Hash.Hex(), From: sub.From.Hex(), To: sub.To.Hex(), Nonce: sub.Nonce, ChainID: sub.ChainID,
+		Gas: strconv.FormatUint(sub.Gas, 10), Value: sub.Value.Dec(), MaxFeePerGas: sub.MaxFeePerGas.Dec(),
+		MaxPriorityFeePerGas: sub.MaxPriorityFeePerGas.Dec(), SubmittedAt: sub.SubmittedAt.Unix(), Replayed: sub.Replayed,
+	})
+}
+
+// POST /wallet/export-key: the custodial wallet's private key, to a session whose sign-in is
+// recent (the service refuses an older one with a message to sign in again).
+func (s *Server) exportKey(w http.ResponseWriter, req bunrouter.Request) error {
+	p := principalOf(req)
+	if req.ContentLength > 0 {
+		return invalid("export-key takes no body")
+	}
+	key, err := s.cfg.Wallet.Export(req.Context(), p.AccountID, p.SignedInAt)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	return writeJSON(w, http.StatusOK, struct {
+		Wallet     string `json:"wallet"`
+		PrivateKey string `json:"privateKey"`
+		Warning    string `json:"warning"`
+	}{p.Wallet.Hex(), key, fmt.Sprintf("anyone holding this key controls %s; store it offline", p.Wallet.Hex())})
+}
