@@ -1,0 +1,188 @@
+package llm_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/adapters/bunstore"
+	"github.com/curvekit/curvekit/adapters/evm"
+	"github.com/curvekit/curvekit/adapters/evm/devnet"
+	"github.com/curvekit/curvekit/adapters/llm"
+	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/txbuild"
+)
+
+var quiet = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+
+// model is the fake provider acting as a model: a user message gets the tool call the script
+// names for it, streamed in fragments; tool results get a text answer that repeats their
+// summaries, streamed in pieces.
+func model(script map[string][2]string) func(w http.ResponseWriter, _ int, req *wireRequest) {
+	return func(w http.ResponseWriter, _ int, req *wireRequest) {
+		last := req.Messages[len(req.Messages)-1]
+		if last.Role == "tool" {
+			var out struct{ Summary, Error string }
+			json.Unmarshal([]byte(last.Content), &out)
+			sse(w, textChunks("Done. "+out.Summary+out.Error)...)
+			return
+		}
+		call, ok := script[last.Content]
+		if !ok {
+			sse(w, textChunks("I can only trade.")...)
+			return
+		}
+		sse(w, toolCallChunks("call_1", call[0], call[1], 9)...)
+	}
+}
+
+type world struct {
+	dev *devnet.Devnet
+	mkt *market.Service
+	svc *agent.Service
+}
+
+func newWorld(t *testing.T, p *provider) *world {
+	t.Helper()
+	ctx := context.Background()
+	dev, err := devnet.Start(devnet.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dev.Close() })
+	chain, err := evm.New(evm.Config{Client: dev.Client, Factory: dev.Addrs.Factory, Router: dev.Addrs.Router})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := chain.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := bunstore.Open(ctx, bunstore.Config{DSN: filepath.Join(t.TempDir(), "agent.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: db.Market(), Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	clock := func() time.Time {
+		if h, err := chain.Head(ctx); err == nil && time.Unix(h.Time, 0).After(time.Now()) {
+			return time.Unix(h.Time, 0)
+		}
+		return time.Now()
+	}
+	builder, err := txbuild.New(txbuild.Config{ChainID: info.ChainID, Factory: dev.Addrs.Factory, Router: dev.Addrs.Router, WETH: info.WETH, Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mkt, err := market.NewService(market.ServiceConfig{Store: db.Market(), Builder: builder, Live: chain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client(t, p, llm.Config{MaxRetries: 1})
+	a := db.Agent()
+	svc, err := agent.New(agent.Config{Jobs: a, Memory: a, Threads: a, Market: mkt, Balances: chain, LLM: c, Model: c.Model(), Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := agent.NewRunner(agent.RunnerConfig{Workers: 2, Logger: quiet}, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { r.Run(rctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return &world{dev: dev, mkt: mkt, svc: svc}
+}
+
+func (w *world) job(t *testing.T, wallet common.Address, prompt string) agent.Job {
+	t.Helper()
+	j, err := w.svc.Submit(context.Background(), agent.SubmitParams{Wallet: wallet, Prompt: prompt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if j, err = w.svc.Job(context.Background(), wallet, j.ID); err != nil {
+			t.Fatal(err)
+		}
+		if j.Status.Terminal() {
+			return j
+		}
+	}
+	t.Fatalf("job %s did not end", j.ID)
+	return j
+}
+
+// Through the OpenAI-compatible adapter, a buy job planned by the (fake) model completes with
+// richData that executes on the devnet for the quoted amount.
+func TestModelBuyJobExecutesOnDevnet(t *testing.T) {
+	p := newProvider(t, model(map[string][2]string{
+		"buy 0.01 ETH of DETH": {"build_buy_transaction", `{"token":"DETH","amount":"0.01","asset":"ETH"}`},
+	}))
+	w := newWorld(t, p)
+	buyer := w.dev.Accounts[7]
+	ctx := context.Background()
+	quote, err := w.mkt.Quote(ctx, w.dev.ETHToken.Token, curvekit.Buy, "0.01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := w.job(t, buyer.Address, "buy 0.01 ETH of DETH")
+	if j.Status != agent.StatusCompleted || len(j.RichData) != 1 || !strings.HasPrefix(j.Response, "Done. Buy DETH with 0.01 ETH") {
+		t.Fatalf("job = %s %q %q %+v", j.Status, j.Error, j.Response, j.RichData)
+	}
+	tx := j.RichData[0]
+	before, _ := w.dev.Balance(ctx, w.dev.ETHToken.Token, buyer.Address)
+	value, _ := new(big.Int).SetString(tx.Value, 10)
+	to := common.HexToAddress(tx.To)
+	if _, err := w.dev.Send(ctx, buyer.Key, &to, value, common.FromHex(tx.Data)); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := w.dev.Balance(ctx, w.dev.ETHToken.Token, buyer.Address)
+	if got := new(big.Int).Sub(after, before); got.Cmp(quote.Quote.Out.ToBig()) != 0 {
+		t.Fatalf("bought %s, quoted %s", got, quote.Quote.Out.Dec())
+	}
+	// The model saw the tool's answer on the second request.
+	if n := p.count(); n != 2 || p.requests[1].Messages[len(p.requests[1].Messages)-1].Role != "tool" {
+		t.Fatalf("%d requests", n)
+	}
+}
+
+// A provider answering 500 with a stack trace gives a failed job whose error is generic.
+func TestProviderFailureFailsTheJobGenerically(t *testing.T) {
+	p := newProvider(t, func(w http.ResponseWriter, _ int, _ *wireRequest) {
+		http.Error(w, stackTrace, http.StatusInternalServerError)
+	})
+	w := newWorld(t, p)
+	j := w.job(t, w.dev.Accounts[7].Address, "buy 0.01 ETH of DETH")
+	if j.Status != agent.StatusFailed || j.Error != "the model provider failed to answer; try again later" || j.Response != "" || len(j.RichData) != 0 {
+		t.Fatalf("job = %s error %q response %q", j.Status, j.Error, j.Response)
+	}
+	if p.count() != 2 {
+		t.Fatalf("%d requests; want 2 (one retry)", p.count())
+	}
+	var events []agent.Event
+	_, err := w.svc.Prompt(context.Background(), agent.TurnParams{Wallet: w.dev.Accounts[7].Address, Prompt: "hi"}, func(e agent.Event) error {
+		events = append(events, e)
+		return nil
+	})
+	if err == nil || len(events) != 1 || events[0].Type != agent.EventError || strings.Contains(events[0].Error, "goroutine") || strings.Contains(events[0].Error, "500") {
+		t.Fatalf("streamed failure: %v, events %+v", err, events)
+	}
+}
