@@ -32,7 +32,9 @@ func client(t *testing.T, p *provider, cfg llm.Config) *llm.Client {
 }
 
 var quoteSpec = agent.ToolSpec{Name: "quote", Description: "price a trade", Parameters: agent.NewTool("quote", "", false,
-	func(context.Context, *agent.Call, agent.QuoteArgs) (agent.ToolResult, error) { return agent.ToolResult{}, nil }).InputSchema}
+	func(context.Context, *agent.Call, agent.QuoteArgs) (agent.ToolResult, error) {
+		return agent.ToolResult{}, nil
+	}).InputSchema}
 
 // Text deltas reach OnText in order, two tool calls streamed in fragments - the first cut
 // inside a key - are joined by index, and the usage chunk is read.
