@@ -235,7 +235,7 @@ func (s *Service) nudge() {
 // another wallet created it. It is one read by primary key.
 func (s *Service) Job(ctx context.Context, wallet common.Address, id string) (Job, error) {
 	if !validJobID(id) {
-		return Job{}, fmt.Errorf("%w: job %s", curvekit.ErrNotFound, id)
+		return Job{}, fmt.Errorf("%w: no job %s", curvekit.ErrNotFound, id)
 	}
 	j, err := s.cfg.Jobs.GetJob(ctx, id)
 	if err != nil {
@@ -252,7 +252,7 @@ func validJobID(id string) bool { return len(id) <= 64 && idPattern.MatchString(
 // Cancel cancels a pending job of the wallet: curvekit.ErrConflict once it runs or ended.
 func (s *Service) Cancel(ctx context.Context, wallet common.Address, id string) (Job, error) {
 	if !validJobID(id) {
-		return Job{}, fmt.Errorf("%w: job %s", curvekit.ErrNotFound, id)
+		return Job{}, fmt.Errorf("%w: no job %s", curvekit.ErrNotFound, id)
 	}
 	return s.cfg.Jobs.CancelJob(ctx, &CancelJobParams{ID: id, Wallet: wallet, At: s.now()})
 }

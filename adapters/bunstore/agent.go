@@ -191,7 +191,7 @@ func (s *Agent) GetJob(ctx context.Context, id string) (agent.Job, error) {
 	var row agentJobRow
 	err := s.db.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		return agent.Job{}, fmt.Errorf("%w: job %s", curvekit.ErrNotFound, id)
+		return agent.Job{}, fmt.Errorf("%w: no job %s", curvekit.ErrNotFound, id)
 	}
 	if err != nil {
 		return agent.Job{}, fmt.Errorf("bunstore: get job: %w", err)
