@@ -55,7 +55,8 @@ func ClientMessage(err error) string {
 	return errInternal.Error()
 }
 
-// Prompt runs a streamed turn: it validates p like Submit, then calls emit with each event in
+// Prompt runs a streamed turn: it validates p like Submit (a failure there returns before any
+// event), then calls emit with each event in
 // order - usage_update after every planner step, text_delta as the answer is written,
 // transaction for each composed transaction, and done or error last. An emit error (the client
 // went away) ends the turn. The turn is recorded in its thread when it succeeds.
@@ -65,6 +66,9 @@ func (s *Service) Prompt(ctx context.Context, p TurnParams, emit func(Event) err
 	}
 	if p.ThreadID == "" {
 		p.ThreadID = newID("thr_")
+	} else if _, err := s.cfg.Threads.Turns(ctx, p.Wallet, p.ThreadID, 1); err != nil {
+		// Refused before the first event, so a surface can still answer with a status.
+		return TurnResult{}, err
 	}
 	res, err := s.turn(ctx, &p, emit)
 	if err == nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bunrouter"
 
+	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/stream"
@@ -33,6 +34,9 @@ type Config struct {
 	// Wallet signs and broadcasts with an account's custodial wallet (SPEC 4.5); without it those
 	// routes are not routed.
 	Wallet *wallet.Service
+	// Agent serves the agent's jobs, streamed prompt and memory (SPEC 4.3, 6.3); without it
+	// those routes are not routed.
+	Agent *agent.Service
 	// Auth resolves credentials to principals; default Accounts. Without either, every request
 	// is anonymous and guarded routes answer 401.
 	Auth Authenticator
