@@ -4,7 +4,8 @@
 // share one wiring.
 //
 // One file per feature: chain.go (the devnet or a real chain), market.go (store, indexer, market
-// service, streams), http.go (the API, readiness, metrics), simulate.go (devnet trades).
+// service, streams), agent.go (the agent and its job runner), http.go (the API, readiness,
+// metrics), simulate.go (devnet trades).
 package app
 
 import (
@@ -23,6 +24,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/adapters/httpapi"
+	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/txbuild"
@@ -43,6 +45,7 @@ type App struct {
 	Market  *market.Service
 	Hub     *stream.Hub
 	Streams *stream.Service
+	Agent   *agent.Service
 	API     *httpapi.Server
 	Metrics *prometheus.Registry
 
@@ -64,7 +67,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) 
 			a.Close()
 		}
 	}()
-	for _, step := range []func(context.Context) error{a.wireChain, a.wireMarket, a.wireHTTP} {
+	for _, step := range []func(context.Context) error{a.wireChain, a.wireMarket, a.wireAgent, a.wireHTTP} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}

@@ -33,6 +33,10 @@ type Config struct {
 	StreamBuffer   int           `help:"Messages a stream subscriber may fall behind before it is cut off." default:"1000" env:"CURVEKIT_STREAM_BUFFER"`
 	MetricsAddr    string        `help:"Address of the Prometheus metrics endpoint (GET /metrics); off without it." env:"CURVEKIT_METRICS_ADDR"`
 	LogLevel       string        `help:"Log level." enum:"debug,info,warn,error" default:"info" env:"CURVEKIT_LOG_LEVEL"`
+	LLMBaseURL     string        `name:"llm-base-url" help:"OpenAI-compatible Chat Completions base URL (OpenAI, Ollama, vLLM); the offline planner without it." env:"CURVEKIT_LLM_BASE_URL"`
+	LLMModel       string        `name:"llm-model" help:"Model name at --llm-base-url." env:"CURVEKIT_LLM_MODEL"`
+	LLMAPIKey      string        `name:"llm-api-key" help:"API key of --llm-base-url (prefer the environment variable)." env:"CURVEKIT_LLM_API_KEY"`
+	AgentWorkers   int           `help:"Agent jobs run at once by this server." default:"4" env:"CURVEKIT_AGENT_WORKERS"`
 }
 
 // Validate checks what the flag library cannot: combinations and ranges.
@@ -49,6 +53,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Poll <= 0 || c.Simulate < 0 {
 		errs = append(errs, errors.New("--poll must be positive and --simulate not negative"))
+	}
+	if c.LLMBaseURL != "" && c.LLMModel == "" {
+		errs = append(errs, errors.New("--llm-base-url needs --llm-model"))
+	}
+	if c.AgentWorkers <= 0 {
+		errs = append(errs, errors.New("--agent-workers must be positive"))
 	}
 	if _, err := c.proxies(); err != nil {
 		errs = append(errs, err)

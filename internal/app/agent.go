@@ -1,0 +1,42 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/curvekit/curvekit/adapters/llm"
+	"github.com/curvekit/curvekit/agent"
+)
+
+// wireAgent builds the agent on the shared database and market service, with the offline planner
+// unless an OpenAI-compatible endpoint is configured, and starts its job runner; the runner stops
+// when the app closes, leaving any job in flight to the next runner's rescuer.
+func (a *App) wireAgent(ctx context.Context) error {
+	cfg := agent.Config{
+		Jobs: a.DB.Agent(), Memory: a.DB.Agent(), Threads: a.DB.Agent(), Market: a.Market, Balances: a.Chain,
+		Logger: a.Log.With("component", "agent"),
+	}
+	if a.Config.LLMBaseURL != "" {
+		c, err := llm.New(llm.Config{BaseURL: a.Config.LLMBaseURL, Model: a.Config.LLMModel, APIKey: a.Config.LLMAPIKey})
+		if err != nil {
+			return err
+		}
+		cfg.LLM, cfg.Model = c, c.Model()
+	}
+	svc, err := agent.New(cfg)
+	if err != nil {
+		return fmt.Errorf("agent: %w", err)
+	}
+	runner, err := agent.NewRunner(agent.RunnerConfig{Workers: a.Config.AgentWorkers, Logger: a.Log.With("component", "agent-runner")}, svc)
+	if err != nil {
+		return err
+	}
+	rctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Go(func() { runner.Run(rctx) })
+	a.onClose(func() error { stop(); wg.Wait(); return nil })
+	a.Agent = svc
+	a.Log.Info("agent", "planner", cfg.Model, "workers", a.Config.AgentWorkers)
+	return nil
+}
