@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -192,12 +193,27 @@ func TestMemoryDrivesSlippage(t *testing.T) {
 // recorder is the offline planner that also keeps what each step was shown.
 type recorder struct {
 	agent.Offline
+	mu   sync.Mutex
 	seen [][]agent.Message
 }
 
 func (r *recorder) Complete(ctx context.Context, req *agent.Request) (agent.Reply, error) {
+	r.mu.Lock()
 	r.seen = append(r.seen, append([]agent.Message(nil), req.Messages...))
+	r.mu.Unlock()
 	return r.Offline.Complete(ctx, req)
+}
+
+func (r *recorder) first() []agent.Message {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.seen[0]
+}
+
+func (r *recorder) reset() {
+	r.mu.Lock()
+	r.seen = nil
+	r.mu.Unlock()
 }
 
 // Turns of one thread see each other; another wallet cannot use the thread.
@@ -210,13 +226,25 @@ func TestThreadsCarryHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.seen = nil
+	rec.reset()
 	if _, err := e.svc.Prompt(ctx, agent.TurnParams{Wallet: w, ThreadID: "chat-1", Prompt: "trending tokens"}, func(agent.Event) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	msgs := rec.seen[0]
+	msgs := rec.first()
 	if len(msgs) != 4 || msgs[1].Content != "price of DETH" || msgs[2].Role != agent.RoleAssistant || msgs[2].Content != first.Response || msgs[3].Content != "trending tokens" {
 		t.Fatalf("the second turn saw %+v", msgs)
+	}
+	// A job on the thread sees it too, and joins it once completed.
+	e.run(t, agent.RunnerConfig{Workers: 1})
+	rec.reset()
+	if j := e.await(t, w, e.submit(t, w, "newest tokens", "chat-1").ID); j.Status != agent.StatusCompleted {
+		t.Fatalf("job on the thread: %+v", j)
+	}
+	if msgs := rec.first(); len(msgs) != 6 || msgs[3].Content != "trending tokens" || msgs[5].Content != "newest tokens" {
+		t.Fatalf("the job saw %+v", msgs)
+	}
+	if turns, err := e.db.Agent().Turns(ctx, w, "chat-1", 10); err != nil || len(turns) != 3 || turns[2].Prompt != "newest tokens" {
+		t.Fatalf("thread after the job: %+v, %v", turns, err)
 	}
 	_, err = e.svc.Prompt(ctx, agent.TurnParams{Wallet: e.dev.Accounts[6].Address, ThreadID: "chat-1", Prompt: "hi"}, func(agent.Event) error { return nil })
 	if !errors.Is(err, curvekit.ErrForbidden) {
