@@ -44,7 +44,9 @@ CREATE TABLE api_keys (
 
 CREATE INDEX api_keys_account ON api_keys (account_id, created_at);
 
--- Sign-ins between GET /auth/login and the provider's callback; each row is taken once.
+-- Sign-ins between GET /auth/login and the provider's callback; each row is taken once. The PKCE
+-- verifier is kept as is (the provider wants it back), for the sign-in's ten minutes at most: it is
+-- worthless without the authorization code, which never reaches the database.
 CREATE TABLE login_states (
 	state_hash   BYTEA   PRIMARY KEY,
 	binding_hash BYTEA   NOT NULL,
