@@ -179,7 +179,7 @@ func TestMemoryDrivesSlippage(t *testing.T) {
 	if res := prompt("buy 0.01 ETH of DETH"); !strings.Contains(res.Response, "with 1% slippage") {
 		t.Fatalf("buy after forgetting: %q", res.Response)
 	}
-	if res := prompt("forget my slippage"); !strings.Contains(res.Response, "not found") {
+	if res := prompt("forget my slippage"); !strings.Contains(res.Response, `I could not do that: no memory "slippage".`) {
 		t.Fatalf("forgetting twice: %q", res.Response)
 	}
 	if err := e.svc.Forget(ctx, w, "slippage"); !errors.Is(err, curvekit.ErrNotFound) {

@@ -93,7 +93,7 @@ func answerFromTools(msgs []Message) string {
 			continue
 		}
 		if out.Error != "" {
-			parts = append(parts, "I could not do that: "+strings.TrimPrefix(out.Error, "invalid input: ")+".")
+			parts = append(parts, "I could not do that: "+out.Error+".")
 			continue
 		}
 		parts = append(parts, out.Summary)

@@ -206,9 +206,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 		if _, ferr := r.svc.cfg.Jobs.FailJob(ctx, &FailJobParams{Lease: lease, Error: ClientMessage(err), At: at}); ferr != nil {
 			log.WarnContext(ctx, "agent: fail job", "err", ferr)
 		}
-		if ClientMessage(err) != err.Error() {
-			log.WarnContext(ctx, "agent: job failed", "err", err)
-		}
+		log.InfoContext(ctx, "agent: job failed", "err", err)
 		return
 	}
 	if _, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at}); err != nil {

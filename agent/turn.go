@@ -41,11 +41,15 @@ var (
 	errInternal = errors.New("the agent failed to answer; try again later")
 )
 
-// ClientMessage returns the message a client may see for a turn's error: the message of an
-// error that carries a curvekit sentinel (written to be shown), a generic one otherwise.
+// ClientMessage returns the message a client may see for a turn's error: the text of an error
+// that carries a curvekit sentinel (services write those to be shown), without the sentinel's
+// own prefix; a generic message otherwise.
 func ClientMessage(err error) string {
 	for _, s := range []error{curvekit.ErrInvalid, curvekit.ErrNotFound, curvekit.ErrForbidden, curvekit.ErrConflict, curvekit.ErrLimited, curvekit.ErrTooLarge, curvekit.ErrUnauthorized} {
 		if errors.Is(err, s) {
+			if rest, ok := strings.CutPrefix(err.Error(), s.Error()+": "); ok && rest != "" {
+				return rest
+			}
 			return err.Error()
 		}
 	}
