@@ -152,3 +152,15 @@ func TestHeartbeatKeepsTheLease(t *testing.T) {
 		t.Fatalf("completed %d times", store.completed[id])
 	}
 }
+
+// A turn that outlasts the runner's turn timeout fails its job with a plain message.
+func TestTurnTimeoutFailsTheJob(t *testing.T) {
+	e := newEnv(t, nil)
+	w := e.dev.Accounts[5].Address
+	id := e.submit(t, w, "trending tokens", "").ID
+	startRunner(t, e.service(t, e.db.Agent(), slow{d: 5 * time.Second}), agent.RunnerConfig{Workers: 1, TurnTimeout: 100 * time.Millisecond, Poll: 20 * time.Millisecond})
+	j := e.await(t, w, id)
+	if j.Status != agent.StatusFailed || j.Error != "the agent took longer than 100ms" || j.Attempts != 1 {
+		t.Fatalf("job = %s %q after %d attempts", j.Status, j.Error, j.Attempts)
+	}
+}
