@@ -338,3 +338,22 @@ func TestAgentCannotSign(t *testing.T) {
 		}
 	}
 }
+
+// looping is a planner that asks for a tool at every step and never answers.
+type looping struct{}
+
+func (looping) Complete(ctx context.Context, r *agent.Request) (agent.Reply, error) {
+	return agent.Reply{ToolCalls: []agent.ToolCall{{ID: "c", Name: "list_tokens", Arguments: `{}`}}}, nil
+}
+
+// A planner that never stops calling tools is stopped after MaxSteps, and says so.
+func TestStepsAreBounded(t *testing.T) {
+	e := newEnv(t, looping{})
+	res, err := e.svc.Prompt(context.Background(), agent.TurnParams{Wallet: e.dev.Accounts[5].Address, Prompt: "loop"}, func(agent.Event) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Steps != 6 || res.Response != "\n(I stopped after 6 planning steps.)" {
+		t.Fatalf("%d steps, response %q", res.Steps, res.Response)
+	}
+}
