@@ -186,3 +186,29 @@ func TestProviderFailureFailsTheJobGenerically(t *testing.T) {
 		t.Fatalf("streamed failure: %v, events %+v", err, events)
 	}
 }
+
+// A sell planned by the model: the approval and the sell, sent in order, sell what it said.
+func TestModelSellJobExecutesOnDevnet(t *testing.T) {
+	p := newProvider(t, model(map[string][2]string{
+		"sell 1000 DETH": {"build_sell_transaction", `{"token":"DETH","amount":"1000"}`},
+	}))
+	w := newWorld(t, p)
+	seller := w.dev.Accounts[0] // DETH's creator holds its launch buy
+	ctx := context.Background()
+	j := w.job(t, seller.Address, "sell 1000 DETH")
+	if j.Status != agent.StatusCompleted || len(j.RichData) != 1 || j.RichData[0].Approval == nil {
+		t.Fatalf("job = %s %q %+v", j.Status, j.Error, j.RichData)
+	}
+	before, _ := w.dev.Balance(ctx, w.dev.ETHToken.Token, seller.Address)
+	for _, tx := range []agent.TxRequest{*j.RichData[0].Approval, j.RichData[0].TxRequest} {
+		to := common.HexToAddress(tx.To)
+		value, _ := new(big.Int).SetString(tx.Value, 10)
+		if _, err := w.dev.Send(ctx, seller.Key, &to, value, common.FromHex(tx.Data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, _ := w.dev.Balance(ctx, w.dev.ETHToken.Token, seller.Address)
+	if sold := new(big.Int).Sub(before, after); sold.Cmp(new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18))) != 0 {
+		t.Fatalf("sold %s", sold)
+	}
+}
