@@ -91,6 +91,26 @@ func TestOfflineSellJobWithApproval(t *testing.T) {
 	}
 }
 
+// "Sell all" sells the wallet's whole balance; a wallet without the token is told so.
+func TestSellAll(t *testing.T) {
+	e := newEnv(t, nil)
+	seller := e.dev.Accounts[0]
+	ctx := context.Background()
+	res, err := e.svc.Prompt(ctx, agent.TurnParams{Wallet: seller.Address, Prompt: "sell all my DETH"}, func(agent.Event) error { return nil })
+	if err != nil || len(res.Transactions) != 1 || res.Transactions[0].Approval == nil {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	e.send(t, seller, *res.Transactions[0].Approval)
+	e.send(t, seller, res.Transactions[0].TxRequest)
+	if left := e.balance(t, e.dev.ETHToken.Token, seller.Address); left.Sign() != 0 {
+		t.Fatalf("%s DETH left after selling all", left)
+	}
+	res, err = e.svc.Prompt(ctx, agent.TurnParams{Wallet: seller.Address, Prompt: "sell all my DETH"}, func(agent.Event) error { return nil })
+	if err != nil || len(res.Transactions) != 0 || !strings.Contains(res.Response, "your wallet holds no DETH") {
+		t.Fatalf("selling all of nothing: %q, %v", res.Response, err)
+	}
+}
+
 // The streamed prompt emits usage_update, text, transaction and done in that order, and its
 // text joins to the response a job gets for the same prompt.
 func TestPromptStreamsTheSameTurn(t *testing.T) {

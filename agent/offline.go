@@ -24,7 +24,7 @@ var _ LLM = Offline{}
 const OfflineHelp = `I am the offline planner, so I understand only plain requests like these:
 - "price of DETH" or "info on DETH"
 - "quote 0.01 ETH of DETH" or "quote selling 1000 DETH"
-- "buy 0.01 ETH of DETH" or "sell 1000 DETH"
+- "buy 0.01 ETH of DETH", "sell 1000 DETH" or "sell all my DETH"
 - "trending tokens", "newest tokens", "biggest tokens"
 - "remember my slippage is 0.5%" or "forget my slippage"{launch}
 I cannot answer free-form questions. For those, configure a model: set CURVEKIT_LLM_BASE_URL,
@@ -113,7 +113,8 @@ var (
 	reBuyWith    = regexp.MustCompile(`(?i)^(?:please )?buy ` + tok + ` (?:with|for|using) ` + num + ` ` + tok + `$`)
 	reBuyTokens  = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + `$`)
 	reSell       = regexp.MustCompile(`(?i)^(?:please )?sell ` + num + ` (?:of )?` + tok + `(?: (?:for|to|into) \$?[A-Za-z0-9]+)?$`)
-	reSellAll    = regexp.MustCompile(`(?i)^(?:please )?sell (?:all|everything|half)`)
+	reSellAll    = regexp.MustCompile(`(?i)^(?:please )?sell (?:all|everything)(?: of)?(?: my)? ` + tok + `$`)
+	reSellPart   = regexp.MustCompile(`(?i)^(?:please )?sell (?:all|everything|half|some|most)\b`)
 	reQuoteBuy   = regexp.MustCompile(`(?i)^(?:quote|price|how many tokens? (?:do i get )?for) (?:buying )?` + num + ` ` + tok + ` (?:worth )?(?:of|in) ` + tok + `$`)
 	reQuoteSell  = regexp.MustCompile(`(?i)^(?:quote|price|how much (?:is|for|do i get for)) (?:selling )?` + num + ` (?:of )?` + tok + `$`)
 	reInfo       = regexp.MustCompile(`(?i)^(?:what(?:'s| is) the )?(?:price|info|information|details|stats|market cap|token info|quote)(?: of| for| on| about)? ` + tok + `(?: token)?$`)
@@ -159,8 +160,11 @@ func planOffline(prompt string, offered []string) ([]ToolCall, string) {
 	if m := reSell.FindStringSubmatch(p); m != nil {
 		return call("build_sell_transaction", map[string]any{"token": m[2], "amount": m[1]})
 	}
-	if reSellAll.MatchString(p) {
-		return nil, "Tell me how many tokens to sell, for example \"sell 1000 DETH\"."
+	if m := reSellAll.FindStringSubmatch(p); m != nil {
+		return call("build_sell_transaction", map[string]any{"token": m[1], "amount": "all"})
+	}
+	if reSellPart.MatchString(p) {
+		return nil, "Tell me how many tokens to sell, for example \"sell 1000 DETH\", or \"sell all my DETH\"."
 	}
 	if m := reQuoteBuy.FindStringSubmatch(p); m != nil {
 		return call("quote", map[string]any{"token": m[3], "side": "buy", "amount": m[1]})

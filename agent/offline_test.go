@@ -24,6 +24,8 @@ func TestOfflinePlans(t *testing.T) {
 		{"buy 1 ETH of 0x1111111111111111111111111111111111111111", "build_buy_transaction", map[string]any{"token": "0x1111111111111111111111111111111111111111", "amount": "1", "asset": "ETH"}},
 		{"sell 1000 DETH", "build_sell_transaction", map[string]any{"token": "DETH", "amount": "1000"}},
 		{"sell 2.5 of $GRAD for ETH.", "build_sell_transaction", map[string]any{"token": "GRAD", "amount": "2.5"}},
+		{"sell all my DETH", "build_sell_transaction", map[string]any{"token": "DETH", "amount": "all"}},
+		{"sell everything of $GRAD", "build_sell_transaction", map[string]any{"token": "GRAD", "amount": "all"}},
 		{"quote 0.01 ETH of DETH", "quote", map[string]any{"token": "DETH", "side": "buy", "amount": "0.01"}},
 		{"how many tokens do i get for 0.01 ETH of DETH?", "quote", map[string]any{"token": "DETH", "side": "buy", "amount": "0.01"}},
 		{"quote selling 1000 DETH", "quote", map[string]any{"token": "DETH", "side": "sell", "amount": "1000"}},
@@ -69,7 +71,7 @@ func TestOfflinePlans(t *testing.T) {
 }
 
 func TestOfflineSaysWhatItCannotDo(t *testing.T) {
-	for _, prompt := range []string{"write me a poem about frogs", "what is up", "", "sell all my DETH", "buy 1000 DETH"} {
+	for _, prompt := range []string{"write me a poem about frogs", "what is up", "", "sell half my DETH", "buy 1000 DETH"} {
 		calls, text := planOffline(prompt, allTools)
 		if len(calls) != 0 || text == "" {
 			t.Errorf("%q: calls %v, text %q", prompt, calls, text)

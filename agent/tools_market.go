@@ -36,7 +36,7 @@ type QuoteArgs struct {
 // TradeArgs composes a trade for the caller's wallet.
 type TradeArgs struct {
 	Token    string `json:"token" jsonschema:"the token's contract address (0x…) or its symbol"`
-	Amount   string `json:"amount" jsonschema:"exact decimal amount in whole units: of the pairing asset for a buy, of the token for a sell"`
+	Amount   string `json:"amount" jsonschema:"exact decimal amount in whole units: of the pairing asset for a buy, of the token for a sell; for a sell, all sells the wallet's whole balance"`
 	Slippage string `json:"slippage,omitempty" jsonschema:"slippage tolerance in percent, e.g. 0.5; default the remembered slippage, else 1"`
 	// Asset guards against spending the wrong asset: "buy 0.01 ETH of X" when X trades
 	// against TUSD must not spend 0.01 TUSD.
@@ -227,6 +227,11 @@ func (s *Service) trade(ctx context.Context, c *Call, side curvekit.Side, in Tra
 	if spend, _ := tradeUnits(&v, side); in.Asset != "" && !strings.EqualFold(strings.TrimPrefix(in.Asset, "$"), spend.symbol) {
 		return ToolResult{}, fmt.Errorf("%w: %s trades against %s: a %s spends %s, not %s", curvekit.ErrInvalid, v.Symbol, quoteSymbol(&v), side, spend.symbol, in.Asset)
 	}
+	if side == curvekit.Sell && strings.EqualFold(strings.TrimSpace(in.Amount), "all") {
+		if in.Amount, err = s.wholeBalance(ctx, c.Wallet, &v); err != nil {
+			return ToolResult{}, err
+		}
+	}
 	r, err := s.cfg.Market.BuildTx(ctx, v.Address, market.BuildRequest{Side: side, Amount: in.Amount, SlippageBps: bps, Wallet: c.Wallet, Recipient: c.Wallet})
 	if err != nil {
 		return ToolResult{}, err
@@ -275,4 +280,19 @@ func (s *Service) shortfall(ctx context.Context, wallet common.Address, spend un
 	}
 	return fmt.Sprintf("Your wallet holds only %s %s, less than the %s %s this spends: fund it before you confirm, or the transaction will fail.",
 		curvekit.FormatAmount(&have, spend.decimals), spend.symbol, curvekit.FormatAmount(need, spend.decimals), spend.symbol)
+}
+
+// wholeBalance is the wallet's balance of the token, for "sell all".
+func (s *Service) wholeBalance(ctx context.Context, wallet common.Address, v *market.View) (string, error) {
+	if s.cfg.Balances == nil {
+		return "", fmt.Errorf("%w: this server cannot read balances; say how many %s to sell", curvekit.ErrInvalid, v.Symbol)
+	}
+	have, err := s.cfg.Balances.Balance(ctx, v.Address, wallet)
+	if err != nil {
+		return "", fmt.Errorf("agent: balance of %s: %w", v.Symbol, err)
+	}
+	if have.IsZero() {
+		return "", fmt.Errorf("%w: your wallet holds no %s", curvekit.ErrInvalid, v.Symbol)
+	}
+	return curvekit.FormatAmount(&have, v.Decimals), nil
 }
