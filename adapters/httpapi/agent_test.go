@@ -50,7 +50,7 @@ type agentEnv struct {
 
 // newAgentEnv is the API with the agent on bunstore (SQLite) over the fixture market, on a real
 // socket; with run, a runner works off the jobs.
-func newAgentEnv(t *testing.T, run bool) *agentEnv {
+func newAgentEnv(t testing.TB, run bool) *agentEnv {
 	t.Helper()
 	eth, tusd, grad, trades := fixtureTokens(t)
 	store := newFakeStore()
