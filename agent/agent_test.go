@@ -164,7 +164,7 @@ func TestPromptStopsWhenTheClientLeaves(t *testing.T) {
 	if !errors.Is(err, gone) || n != 1 {
 		t.Fatalf("Prompt = %v after %d events", err, n)
 	}
-	if turns, err := e.db.Agent().Turns(context.Background(), w, "t1", 10); err != nil || len(turns) != 0 {
+	if turns, err := e.db.Agent().Turns(context.Background(), &agent.TurnsParams{Wallet: w, Thread: "t1", Limit: 10}); err != nil || len(turns) != 0 {
 		t.Fatalf("thread after an abandoned turn: %+v, %v", turns, err)
 	}
 }
@@ -263,7 +263,7 @@ func TestThreadsCarryHistory(t *testing.T) {
 	if msgs := rec.first(); len(msgs) != 6 || msgs[3].Content != "trending tokens" || msgs[5].Content != "newest tokens" {
 		t.Fatalf("the job saw %+v", msgs)
 	}
-	if turns, err := e.db.Agent().Turns(ctx, w, "chat-1", 10); err != nil || len(turns) != 3 || turns[2].Prompt != "newest tokens" {
+	if turns, err := e.db.Agent().Turns(ctx, &agent.TurnsParams{Wallet: w, Thread: "chat-1", Limit: 10}); err != nil || len(turns) != 3 || turns[2].Prompt != "newest tokens" {
 		t.Fatalf("thread after the job: %+v, %v", turns, err)
 	}
 	_, err = e.svc.Prompt(ctx, agent.TurnParams{Wallet: e.dev.Accounts[6].Address, ThreadID: "chat-1", Prompt: "hi"}, func(agent.Event) error { return nil })

@@ -209,7 +209,7 @@ func (s *Service) Submit(ctx context.Context, p SubmitParams) (Job, error) {
 	thread := p.ThreadID
 	if thread == "" {
 		thread = newID("thr_")
-	} else if _, err := s.cfg.Threads.Turns(ctx, p.Wallet, thread, 1); err != nil {
+	} else if _, err := s.cfg.Threads.Turns(ctx, &TurnsParams{Wallet: p.Wallet, Thread: thread, Limit: 1}); err != nil {
 		return Job{}, err
 	}
 	j, err := s.cfg.Jobs.InsertJob(ctx, &InsertJobParams{

@@ -21,9 +21,16 @@ type ThreadStore interface {
 	// AppendTurn adds a turn to p.Thread, creating the thread for p.Wallet on first use. It fails
 	// with curvekit.ErrForbidden when the thread belongs to another wallet.
 	AppendTurn(ctx context.Context, p *AppendTurnParams) error
-	// Turns returns the last limit turns of a thread, oldest first; an unknown thread has none.
-	// It fails with curvekit.ErrForbidden when the thread belongs to another wallet.
-	Turns(ctx context.Context, wallet common.Address, thread string, limit int) ([]Turn, error)
+	// Turns returns the last p.Limit turns of a thread, oldest first; an unknown thread has
+	// none. It fails with curvekit.ErrForbidden when the thread belongs to another wallet.
+	Turns(ctx context.Context, p *TurnsParams) ([]Turn, error)
+}
+
+// TurnsParams asks for the latest turns of a wallet's thread.
+type TurnsParams struct {
+	Wallet common.Address
+	Thread string
+	Limit  int
 }
 
 // AppendTurnParams is a finished turn to record.

@@ -70,7 +70,7 @@ func (s *Service) Prompt(ctx context.Context, p TurnParams, emit func(Event) err
 	}
 	if p.ThreadID == "" {
 		p.ThreadID = newID("thr_")
-	} else if _, err := s.cfg.Threads.Turns(ctx, p.Wallet, p.ThreadID, 1); err != nil {
+	} else if _, err := s.cfg.Threads.Turns(ctx, &TurnsParams{Wallet: p.Wallet, Thread: p.ThreadID, Limit: 1}); err != nil {
 		// Refused before the first event, so a surface can still answer with a status.
 		return TurnResult{}, err
 	}
@@ -123,7 +123,7 @@ func (s *Service) turn(ctx context.Context, p *TurnParams, emit func(Event) erro
 	if err != nil {
 		return res, err
 	}
-	turns, err := s.cfg.Threads.Turns(ctx, p.Wallet, p.ThreadID, s.cfg.ThreadTurns)
+	turns, err := s.cfg.Threads.Turns(ctx, &TurnsParams{Wallet: p.Wallet, Thread: p.ThreadID, Limit: s.cfg.ThreadTurns})
 	if err != nil {
 		return res, err
 	}

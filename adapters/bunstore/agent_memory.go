@@ -129,7 +129,8 @@ func (s *Agent) AppendTurn(ctx context.Context, p *agent.AppendTurnParams) error
 }
 
 // Turns returns a thread's last turns, oldest first.
-func (s *Agent) Turns(ctx context.Context, wallet common.Address, thread string, limit int) ([]agent.Turn, error) {
+func (s *Agent) Turns(ctx context.Context, p *agent.TurnsParams) ([]agent.Turn, error) {
+	wallet, thread, limit := p.Wallet, p.Thread, p.Limit
 	var th agentThreadRow
 	err := s.db.NewSelect().Model(&th).Where("id = ?", thread).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -83,7 +83,7 @@ func testMemoryCapConcurrent(t *testing.T, s Stores) {
 
 func testThreads(t *testing.T, s Stores) {
 	ctx := context.Background()
-	turns, err := s.Threads.Turns(ctx, walletA, "unknown", 10)
+	turns, err := s.Threads.Turns(ctx, &agent.TurnsParams{Wallet: walletA, Thread: "unknown", Limit: 10})
 	if err != nil || len(turns) != 0 {
 		t.Fatalf("Turns of an unknown thread = %+v, %v", turns, err)
 	}
@@ -96,9 +96,9 @@ func testThreads(t *testing.T, s Stores) {
 	}
 	wantErr(t, "appending to another wallet's thread",
 		s.Threads.AppendTurn(ctx, &agent.AppendTurnParams{Thread: "t1", Wallet: walletB, Turn: agent.Turn{Prompt: "x", At: at(9)}}), curvekit.ErrForbidden)
-	_, err = s.Threads.Turns(ctx, walletB, "t1", 10)
+	_, err = s.Threads.Turns(ctx, &agent.TurnsParams{Wallet: walletB, Thread: "t1", Limit: 10})
 	wantErr(t, "reading another wallet's thread", err, curvekit.ErrForbidden)
-	turns, err = s.Threads.Turns(ctx, walletA, "t1", 3)
+	turns, err = s.Threads.Turns(ctx, &agent.TurnsParams{Wallet: walletA, Thread: "t1", Limit: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func testThreads(t *testing.T, s Stores) {
 		})
 	}
 	wg.Wait()
-	if turns, err := s.Threads.Turns(ctx, walletA, "t2", 100); err != nil || len(turns) != 6 {
+	if turns, err := s.Threads.Turns(ctx, &agent.TurnsParams{Wallet: walletA, Thread: "t2", Limit: 100}); err != nil || len(turns) != 6 {
 		t.Fatalf("after 6 concurrent appends: %d turns, %v", len(turns), err)
 	}
 }
