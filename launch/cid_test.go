@@ -1,76 +1,21 @@
 package launch_test
 
 import (
-	"bufio"
-	"crypto/sha256"
 	"errors"
-	"fmt"
 	"io"
-	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/launch"
+	"github.com/curvekit/curvekit/launch/launchtest"
 )
 
-// kuboVector is one line of testdata/kubo-cids.txt: the CID Kubo gave for deterministic content.
-type kuboVector struct {
-	Size int64
-	CID  string
+func kuboVectors(t testing.TB) []launchtest.Vector {
+	return launchtest.Vectors(t, "../testdata/kubo-cids.txt")
 }
 
-func kuboVectors(t testing.TB) []kuboVector {
-	t.Helper()
-	f, err := os.Open("../testdata/kubo-cids.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []kuboVector
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		n, err := strconv.ParseInt(fields[0], 10, 64)
-		if err != nil || len(fields) != 2 {
-			t.Fatalf("bad vector line %q", line)
-		}
-		out = append(out, kuboVector{Size: n, CID: fields[1]})
-	}
-	if len(out) < 10 {
-		t.Fatalf("only %d vectors", len(out))
-	}
-	return out
-}
-
-// vectorContent streams the content of the vectors: sha256("curvekit:0") ‖ sha256("curvekit:1") ‖ …
-// cut to n bytes.
-type vectorContent struct {
-	i   int
-	buf []byte
-}
-
-func (v *vectorContent) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		if len(v.buf) == 0 {
-			s := sha256.Sum256([]byte(fmt.Sprintf("curvekit:%d", v.i)))
-			v.i++
-			v.buf = s[:]
-		}
-		k := copy(p[n:], v.buf)
-		v.buf = v.buf[k:]
-		n += k
-	}
-	return n, nil
-}
-
-func content(n int64) io.Reader { return io.LimitReader(&vectorContent{}, n) }
+func content(n int64) io.Reader { return launchtest.VectorContent(n) }
 
 func TestCIDMatchesKubo(t *testing.T) {
 	for _, v := range kuboVectors(t) {
