@@ -66,6 +66,9 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 // Builder returns the transaction builder the service uses.
 func (s *Service) Builder() *txbuild.Builder { return s.cfg.Builder }
 
+// Now returns the service's clock: the chain's present. No trade, bar or event id lies after it.
+func (s *Service) Now() time.Time { return s.cfg.Now() }
+
 const day = 24 * 60 * 60
 
 // View is a token with the values derived from its state.
@@ -135,12 +138,23 @@ type ListPage struct {
 	Next   string
 }
 
-// Tokens lists tokens; see TokenQuery.
+// Tokens lists tokens; see TokenQuery. A Quote that is neither native ETH nor the pairing asset of
+// any stored token is curvekit.ErrNotFound (SPEC 7: an unknown quote asset is 404).
 func (s *Service) Tokens(ctx context.Context, q TokenQuery) (ListPage, error) {
 	q.Now = s.cfg.Now().Unix()
 	page, err := s.cfg.Store.Tokens(ctx, q)
 	if err != nil {
 		return ListPage{}, err
+	}
+	if len(page.Tokens) == 0 && q.Quote != nil && *q.Quote != (common.Address{}) {
+		// An empty page may come from the other filters: ask for the asset alone.
+		known, err := s.cfg.Store.Tokens(ctx, TokenQuery{Quote: q.Quote, Limit: 1, Now: q.Now})
+		if err != nil {
+			return ListPage{}, err
+		}
+		if len(known.Tokens) == 0 {
+			return ListPage{}, fmt.Errorf("%w: quote asset not found", curvekit.ErrNotFound)
+		}
 	}
 	addrs := make([]common.Address, len(page.Tokens))
 	for i := range page.Tokens {
@@ -349,7 +363,8 @@ type CandleQuery struct {
 	Token      common.Address
 	Resolution candles.Resolution
 	// From and To are Unix seconds, inclusive; To 0 means now, From 0 means MaxBars (or Limit)
-	// bars before To.
+	// bars before To. A To after the present (now, or the token's last trade if the clock lags
+	// the chain) counts as the present: no bar is made up for the future.
 	From, To int64
 	Limit    int
 }
@@ -388,9 +403,10 @@ func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
 		limit = MaxBars
 	}
 	res := q.Resolution.Seconds()
+	now := max(s.cfg.Now().Unix(), t.LastTradeAt)
 	to := q.To
-	if to == 0 {
-		to = s.cfg.Now().Unix()
+	if to == 0 || to > now {
+		to = now
 	}
 	to = q.Resolution.Bucket(to)
 	from := q.From
@@ -398,6 +414,9 @@ func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
 		from = to - int64(limit-1)*res
 	}
 	if from > to+res-1 {
+		if q.To > now && q.From <= q.To {
+			return Series{}, fmt.Errorf("%w: from is after the present", curvekit.ErrInvalid)
+		}
 		return Series{}, fmt.Errorf("%w: from is after to", curvekit.ErrInvalid)
 	}
 	from = q.Resolution.Bucket(from)

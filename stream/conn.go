@@ -84,6 +84,10 @@ type TokenRequest struct {
 	From int64
 	// LastEventID is the Last-Event-ID header; empty on a first connection.
 	LastEventID string
+	// Partial asks for partial resumes: a client that keeps its bars across a resume gets a reset
+	// with Full false and only the bars from the bucket of its id's time. By default a resume
+	// rebuilds the whole window (SPEC 6.2: the client drops its state on every reset).
+	Partial bool
 }
 
 // Conn is one open stream. Run it, then (or instead) Close it.
@@ -116,9 +120,8 @@ func (s *Service) Token(ctx context.Context, req TokenRequest) (*Conn, error) {
 	c := &Conn{s: s, sub: sub, req: req, ri: resIndex(req.Resolution)}
 	reason, id := ReasonConnect, (*ID)(nil)
 	if req.LastEventID != "" {
-		if v, err := ParseID(req.LastEventID); err != nil {
-			reason = ReasonUnknownID
-		} else {
+		reason = ReasonUnknownID
+		if v, err := ParseID(req.LastEventID); err == nil {
 			reason, id = ReasonResume, &v
 		}
 	}
@@ -273,29 +276,37 @@ func (c *Conn) rebuild(ctx context.Context, evs []Event, reason string) ([]Event
 // The series comes from Market.Candles (the REST computation) over [start, to], where to is the
 // newest of the hub's time, the token's last trade and a resumed id's time: no later trade can
 // fall in an earlier bucket, so live bars never go back in time (a chain reorganization can break
-// that; the trade that would is answered with a full rebuild). The series reports the newest trade it includes; live
-// messages up to it are skipped, those after it sent, so the boundary has neither a gap nor a
-// duplicate whichever way the store and the hub raced.
+// that; the trade that would is answered with a full rebuild). to never passes the present (the
+// market's clock, or the token's last trade when the clock lags the chain). The series reports
+// the newest trade it includes; live messages up to it are skipped, those after it sent, so the
+// boundary has neither a gap nor a duplicate whichever way the store and the hub raced.
 //
-// A resume (a valid Last-Event-ID) is a partial reset: start is the bucket of the id's time (not
-// before From), and the trades after the id follow the bars. Anything else is a full reset: on
-// connect, start is From or the current bucket; on a rebuild (a bad id, a reorganization, a gap),
-// From or the latest market.MaxBars buckets. An id the store cannot vouch for - unknown, from
-// another block at that height, reaching beyond to, or further back than a window or
-// MaxResumeTrades trades, or followed by a trade older than its time (the chain reorganized under
-// the client's bars) - turns into such a rebuild.
+// A resume (a Last-Event-ID the store vouches for) is a full reset by default: the window (From,
+// or the latest market.MaxBars buckets), then the trades after the id. With Partial it is a
+// partial reset: start is the bucket of the id's time (not before From), then the same trades.
+// On connect, start is From or the current bucket; on a rebuild (a bad id, a reorganization, a
+// gap), From or the latest market.MaxBars buckets. An id the store cannot vouch for - its time
+// after the present or before its trade, its trade unknown or from another block at that height,
+// further back than MaxResumeTrades trades (or, partial, a window), or followed by a trade older
+// than its time (the chain reorganized under the client's bars) - turns into such a rebuild.
 func (c *Conn) replay(ctx context.Context, tok *market.Token, cur Cursor, reason string, id *ID) ([]Event, error) {
 	res := c.req.Resolution
 	sec := res.Seconds()
-	to := max(cur.Time, tok.LastTradeAt)
-	full := reason != ReasonResume
+	present := max(c.s.cfg.Market.Now().Unix(), tok.LastTradeAt)
+	to := max(min(cur.Time, present), tok.LastTradeAt)
+	if id != nil && (id.Time > present || id.Time < 1) {
+		return c.replay(ctx, tok, cur, ReasonUnknownID, nil)
+	}
+	partial := reason == ReasonResume && c.req.Partial
 	var start int64
-	switch {
-	case id != nil:
+	if id != nil {
 		// The id's time is a trade's time (this token's, or the hub's newest when it was sent),
 		// so no later trade is older: the replay may reach it even when this process has not
 		// seen it (it restarted, or the token row lags the trades).
 		to = max(to, id.Time)
+	}
+	switch {
+	case partial:
 		start = res.Bucket(id.Time)
 		if c.req.From > 0 {
 			start = max(start, res.Bucket(c.req.From))
@@ -341,12 +352,15 @@ func (c *Conn) replay(ctx context.Context, tok *market.Token, cur Cursor, reason
 	if to == 0 {
 		from = 0
 	}
-	data, err := c.s.cfg.Codec.Reset(&Reset{Token: tok.Address, Resolution: res, Reason: reason, From: from, Full: full})
+	data, err := c.s.cfg.Codec.Reset(&Reset{Token: tok.Address, Resolution: res, Reason: reason, From: from, Full: !partial})
 	if err != nil {
 		return nil, err
 	}
 	evs := make([]Event, 0, 1+len(series.Bars)+len(trades))
-	evs = append(evs, Event{Name: EventReset, Data: data, ClearID: full})
+	// A resume keeps the client's id until the replay's own: cut off in the middle, it resumes
+	// again from the id it came with and misses no trade. Other full resets clear it, so that a
+	// client cut off during the rebuild reconnects as new.
+	evs = append(evs, Event{Name: EventReset, Data: data, ClearID: reason != ReasonResume})
 	for i := range series.Bars {
 		b, err := c.s.cfg.Codec.Bar(tok, &series.Bars[i])
 		if err != nil {

@@ -122,7 +122,9 @@ func TestConnectReplaysTheCurrentBucketOrFrom(t *testing.T) {
 }
 
 // A Last-Event-ID the store cannot vouch for is answered with a full reset and the whole window,
-// never with silence.
+// never with silence and never with an error: malformed, unknown, from a replaced block, with a
+// time after the present (huge, a second ahead, or a real trade's id moved 30 days ahead) or
+// before its trade.
 func TestBadLastEventIDRebuildsFully(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t, 30)
@@ -134,32 +136,55 @@ func TestBadLastEventIDRebuildsFully(t *testing.T) {
 	stale.Tag++ // the same position in a block the chain replaced
 	missing := gid
 	missing.Log++ // no trade there
+	ahead := gid
+	ahead.Time += 30 * 24 * 3600
+	early := gid
+	early.Time-- // claims bars that stop before its own trade
+	huge := gid
+	huge.Time = 1<<63 - 1
+	next := gid
+	next.Time = last + 1
 
 	window := w.candles(t, candles.Res1m, 0, last) // the latest MaxBars buckets
-	for _, tc := range []struct {
-		id, reason string
-	}{
-		{"garbage", ReasonUnknownID},
-		{"1-2-3", ReasonUnknownID},
-		{stale.String(), ReasonUnknownID},
-		{missing.String(), ReasonUnknownID},
-		{ID{Pos: Pos{Block: 1}, Time: last, Tag: 1}.String(), ReasonUnknownID}, // before the token's trades
-		{ID{Pos: Pos{Block: 1}, Time: 1, Tag: 1}.String(), ReasonTooOld},       // a window away
-	} {
-		c := w.open(t, TokenRequest{Resolution: candles.Res1m, LastEventID: tc.id})
-		r := resetOf(t, c.first)
-		if r.Reason != tc.reason || !r.Full || !c.first[0].ClearID {
-			t.Fatalf("id %q: reset %+v", tc.id, r)
-		}
-		got := barsOf(t, c.first)
-		if len(got) != len(window) || got[0] != window[0] || got[len(got)-1] != window[len(window)-1] {
-			t.Fatalf("id %q: %d bars, want the window's %d", tc.id, len(got), len(window))
-		}
-		for _, e := range c.first {
-			if e.Name == EventTrade {
-				t.Fatalf("id %q: a full rebuild replayed trade %s", tc.id, e.Data)
+	for _, partial := range []bool{false, true} {
+		for _, tc := range []struct {
+			id, reason string
+		}{
+			{"garbage", ReasonUnknownID},
+			{"1-2-3", ReasonUnknownID},
+			{stale.String(), ReasonUnknownID},
+			{missing.String(), ReasonUnknownID},
+			{ahead.String(), ReasonUnknownID},
+			{early.String(), ReasonUnknownID},
+			{huge.String(), ReasonUnknownID},
+			{next.String(), ReasonUnknownID},
+			{ID{Pos: Pos{Block: 1}, Time: last, Tag: 1}.String(), ReasonUnknownID}, // before the token's trades
+		} {
+			c := w.open(t, TokenRequest{Resolution: candles.Res1m, LastEventID: tc.id, Partial: partial})
+			r := resetOf(t, c.first)
+			if r.Reason != tc.reason || !r.Full || !c.first[0].ClearID {
+				t.Fatalf("id %q (partial %v): reset %+v", tc.id, partial, r)
+			}
+			got := barsOf(t, c.first)
+			if len(got) != len(window) || got[0] != window[0] || got[len(got)-1] != window[len(window)-1] {
+				t.Fatalf("id %q: %d bars, want the window's %d", tc.id, len(got), len(window))
+			}
+			for _, e := range c.first {
+				if e.Name == EventTrade {
+					t.Fatalf("id %q: a full rebuild replayed trade %s", tc.id, e.Data)
+				}
+			}
+			if id, err := ParseID(c.first[len(c.first)-1].ID); err != nil || id.Time > last {
+				t.Fatalf("id %q: replay id %v (%v) after the present %d", tc.id, id, err, last)
 			}
 		}
+	}
+	// A partial resume further back than a window is too old; a default one rebuilds the window
+	// anyway and is not.
+	old := ID{Pos: Pos{Block: 1}, Time: 1, Tag: 1}.String()
+	c = w.open(t, TokenRequest{Resolution: candles.Res1m, LastEventID: old, Partial: true})
+	if r := resetOf(t, c.first); r.Reason != ReasonTooOld || !r.Full {
+		t.Fatalf("reset %+v", r)
 	}
 	// With from, the full rebuild is the window from there.
 	c = w.open(t, TokenRequest{Resolution: candles.Res1m, From: last - 1800, LastEventID: "nope"})
@@ -167,10 +192,26 @@ func TestBadLastEventIDRebuildsFully(t *testing.T) {
 		t.Fatalf("reset %+v", r)
 	}
 
-	// The good id resumes: the resumed bucket and no trades (none since).
+	// The good id resumes. By default: a full reset that keeps the client's id, and the whole
+	// window; no trades (none since).
 	c = w.open(t, TokenRequest{Resolution: candles.Res1m, LastEventID: good})
+	if r := resetOf(t, c.first); r.Reason != ReasonResume || !r.Full || c.first[0].ClearID || c.first[0].ID != "" {
+		t.Fatalf("reset %+v", r)
+	}
+	if got := barsOf(t, c.first); len(got) != len(window) || got[0] != window[0] {
+		t.Fatalf("default resume: %d bars, want the window's %d", len(got), len(window))
+	}
+	c = w.open(t, TokenRequest{Resolution: candles.Res1m, From: last - 1800, LastEventID: good})
+	if r := resetOf(t, c.first); r.Reason != ReasonResume || !r.Full || r.From != candles.Res1m.Bucket(last-1800) {
+		t.Fatalf("reset %+v", r)
+	}
+	// Partial, on request: the resumed bucket only.
+	c = w.open(t, TokenRequest{Resolution: candles.Res1m, LastEventID: good, Partial: true})
 	if r := resetOf(t, c.first); r.Reason != ReasonResume || r.Full || r.From != candles.Res1m.Bucket(gid.Time) || c.first[0].ClearID {
 		t.Fatalf("reset %+v", r)
+	}
+	if got := barsOf(t, c.first); len(got) != 1 {
+		t.Fatalf("partial resume: %d bars", len(got))
 	}
 }
 

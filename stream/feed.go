@@ -23,10 +23,12 @@ type Store interface {
 }
 
 // Market is the market service the streams share with the REST API: *market.Service satisfies
-// it. Replays come from its Candles, ticks from its Stats.
+// it. Replays come from its Candles, ticks from its Stats; Now is the chain's present, which no
+// event id the server sent can lie beyond.
 type Market interface {
 	Candles(ctx context.Context, q market.CandleQuery) (market.Series, error)
 	Stats(ctx context.Context, addr common.Address) (market.Stats, error)
+	Now() time.Time
 }
 
 // MaxQuiet is the most quiet bars a trade's message carries per resolution. A subscriber that

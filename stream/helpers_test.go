@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
@@ -29,6 +30,8 @@ type memStore struct {
 	tokens map[common.Address]market.Token
 	trades map[common.Address][]market.Trade // chain order
 	fail   error                             // when set, trade reads fail with it
+	// now is the newest trade time ever committed: the test chain's present, the market's clock.
+	now int64
 }
 
 func newMemStore() *memStore {
@@ -44,6 +47,7 @@ func (s *memStore) commit(b *market.Batch) {
 	}
 	for _, tr := range b.Trades {
 		s.trades[tr.Token] = append(s.trades[tr.Token], tr)
+		s.now = max(s.now, tr.Time)
 	}
 	for _, t := range b.Updates {
 		s.tokens[t.Address] = t
@@ -149,13 +153,20 @@ func (s *memStore) Activity(context.Context, []common.Address, int64) (map[commo
 	return map[common.Address]market.Activity{}, nil
 }
 
-func newMarket(t testing.TB, st market.Store) *market.Service {
+// clock returns the store's present.
+func (s *memStore) clock() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Unix(s.now, 0)
+}
+
+func newMarket(t testing.TB, st *memStore) *market.Service {
 	t.Helper()
 	b, err := txbuild.New(txbuild.Config{ChainID: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := market.NewService(market.ServiceConfig{Store: st, Builder: b})
+	svc, err := market.NewService(market.ServiceConfig{Store: st, Builder: b, Now: st.clock})
 	if err != nil {
 		t.Fatal(err)
 	}
