@@ -1,5 +1,7 @@
-// Package devnet runs an in-process Ethereum chain (go-ethereum's ethclient/simulated) with the
-// curvekit contracts deployed and three demo tokens launched, for tests and the reference server.
+// Package devnet runs an in-process Ethereum chain (a go-ethereum node that seals blocks on
+// demand, as ethclient/simulated does) with the curvekit contracts deployed and three demo tokens
+// launched, for tests and the reference server. The chain lives in memory, or on disk when
+// Config.Dir is set, so that a restarted server continues it.
 //
 // Start deploys, from Deployer (who owns the factory and the demo pairing asset and receives the
 // launch and protocol fees): WETH9, MockERC20 "Test USD"/TUSD (6 decimals, 1e12 TUSD minted to the
@@ -13,7 +15,8 @@
 //     then a 10 ETH buy by Accounts[3] crosses graduationQuote, so its token/WETH pool exists.
 //
 // Accounts[4:] are untouched apart from their TUSD. Keys derive from a fixed seed, so every run has
-// the same addresses (contracts included); block timestamps follow the wall clock.
+// the same addresses (contracts included) and the same genesis; block timestamps follow the wall
+// clock. With Config.Dir the chain is kept on disk and a restart continues it.
 //
 // The chain config is go-ethereum's dev config without the Bogota fork, which would reprice gas
 // (see shared FACTS.md); Osaka is active, so a transaction may use at most 16,777,216 gas.
@@ -34,10 +37,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
-	"github.com/ethereum/go-ethereum/node"
-	"github.com/ethereum/go-ethereum/params"
 
 	"github.com/curvekit/curvekit/contracts/bindings"
 )
@@ -71,12 +71,20 @@ type Config struct {
 	USDParams  bindings.CurveParams // curve parameters for TUSD pairing; zero = DefaultUSDParams()
 	PoolFeeBps uint16               // pool swap fee; 0 = 30
 	LaunchFee  *big.Int             // factory launch fee in wei; nil = 0
+
+	// Dir keeps the chain on disk. The first Start with a Dir sets the devnet up there; every
+	// later Start with the same Dir and the same settings continues that chain: same genesis,
+	// blocks, contract addresses, accounts and balances, and no setup is run again. Another
+	// process using Dir at the same time is refused; a Dir set up with other settings is
+	// refused too (delete it to start a new chain). Empty: the chain lives in memory and is gone
+	// at Close.
+	Dir string
 }
 
 // Devnet is a running chain with the contracts deployed. Send and Mine serialize on an internal
 // lock; Client may be used concurrently for reads.
 type Devnet struct {
-	Backend        *simulated.Backend
+	Backend        *Backend
 	Client         simulated.Client
 	ChainID        *big.Int
 	Deployer       Account
@@ -85,6 +93,9 @@ type Devnet struct {
 	ETHToken       Launch // DETH, paired with ETH, launched by Accounts[0]
 	USDToken       Launch // DUSD, paired with TUSD, launched by Accounts[1]
 	GraduatedToken Launch // GRAD, paired with ETH, launched by Accounts[2], graduated by Accounts[3]
+	// Resumed reports that Start continued a chain kept in Config.Dir rather than setting up a
+	// new one.
+	Resumed bool
 
 	mu sync.Mutex
 }
@@ -146,37 +157,12 @@ func DeriveAccount(i int) (Account, error) {
 	return Account{Key: key, Address: crypto.PubkeyToAddress(key.PublicKey)}, nil
 }
 
-// chainConfig is the simulated backend's dev config without Bogota (FACTS.md: it reprices gas).
-func chainConfig() *params.ChainConfig {
-	cfg := *params.AllDevChainProtocolChanges
-	cfg.BogotaTime = nil
-	return &cfg
-}
-
-// Start launches a devnet as described in the package documentation.
+// Start launches a devnet as described in the package documentation. With cfg.Dir set, a chain
+// kept there by an earlier Start is continued instead (see Config.Dir).
 func Start(cfg Config) (*Devnet, error) {
-	if cfg.Accounts == 0 {
-		cfg.Accounts = 10
+	if err := cfg.withDefaults(); err != nil {
+		return nil, err
 	}
-	if cfg.Accounts < 4 {
-		return nil, fmt.Errorf("devnet: need at least 4 accounts for the demo launches, got %d", cfg.Accounts)
-	}
-	if cfg.Balance == nil {
-		cfg.Balance = new(big.Int).Mul(big.NewInt(1_000_000_000), oneETH)
-	}
-	if isZeroParams(cfg.ETHParams) {
-		cfg.ETHParams = DefaultETHParams()
-	}
-	if isZeroParams(cfg.USDParams) {
-		cfg.USDParams = DefaultUSDParams()
-	}
-	if cfg.PoolFeeBps == 0 {
-		cfg.PoolFeeBps = 30
-	}
-	if cfg.LaunchFee == nil {
-		cfg.LaunchFee = new(big.Int)
-	}
-
 	d := &Devnet{}
 	alloc := types.GenesisAlloc{}
 	for i := 0; i <= cfg.Accounts; i++ {
@@ -191,15 +177,25 @@ func Start(cfg Config) (*Devnet, error) {
 		}
 		alloc[acc.Address] = types.Account{Balance: new(big.Int).Set(cfg.Balance)}
 	}
-	cc := chainConfig()
-	d.Backend = simulated.NewBackend(alloc, func(_ *node.Config, ec *ethconfig.Config) {
-		ec.Genesis.Config = cc
-	})
-	d.Client = d.Backend.Client()
-	d.ChainID = new(big.Int).Set(cc.ChainID)
+	genesis := genesisOf(alloc)
+	d.ChainID = new(big.Int).Set(genesis.Config.ChainID)
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	if cfg.Dir != "" {
+		if err := d.startIn(ctx, cfg, genesis); err != nil {
+			if d.Backend != nil {
+				_ = d.Backend.Close()
+			}
+			return nil, fmt.Errorf("devnet: %w", err)
+		}
+		return d, nil
+	}
+	b, err := newBackend("", genesis)
+	if err != nil {
+		return nil, fmt.Errorf("devnet: %w", err)
+	}
+	d.use(b)
 	if err := d.setup(ctx, cfg); err != nil {
 		_ = d.Backend.Close()
 		return nil, fmt.Errorf("devnet: %w", err)
@@ -207,8 +203,44 @@ func Start(cfg Config) (*Devnet, error) {
 	return d, nil
 }
 
-// Close stops the chain.
-func (d *Devnet) Close() error { return d.Backend.Close() }
+// withDefaults fills the zero fields of c and checks the rest.
+func (c *Config) withDefaults() error {
+	if c.Accounts == 0 {
+		c.Accounts = 10
+	}
+	if c.Accounts < 4 {
+		return fmt.Errorf("devnet: need at least 4 accounts for the demo launches, got %d", c.Accounts)
+	}
+	if c.Balance == nil {
+		c.Balance = new(big.Int).Mul(big.NewInt(1_000_000_000), oneETH)
+	}
+	if isZeroParams(c.ETHParams) {
+		c.ETHParams = DefaultETHParams()
+	}
+	if isZeroParams(c.USDParams) {
+		c.USDParams = DefaultUSDParams()
+	}
+	if c.PoolFeeBps == 0 {
+		c.PoolFeeBps = 30
+	}
+	if c.LaunchFee == nil {
+		c.LaunchFee = new(big.Int)
+	}
+	return nil
+}
+
+// use makes b the devnet's chain.
+func (d *Devnet) use(b *Backend) {
+	d.Backend, d.Client = b, b.Client()
+}
+
+// Close stops the chain; with Config.Dir set, everything it holds is on disk afterwards. It waits
+// for a Send in progress.
+func (d *Devnet) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.Backend.Close()
+}
 
 // Mine seals a block with whatever is pending and returns its hash.
 func (d *Devnet) Mine() common.Hash {
