@@ -35,6 +35,16 @@ func (s *Server) tokenStream(w http.ResponseWriter, req bunrouter.Request) error
 	q := newQuery(req.URL)
 	res := q.str("res", "")
 	from := q.intIn("from", 0, 1, maxUnixTime)
+	// How a resume rebuilds: full (SPEC 6.2, the default) or partial, for clients that keep
+	// their bars across a resume (docs/API.md).
+	partial := false
+	switch q.str("resume", "full") {
+	case "full":
+	case "partial":
+		partial = true
+	default:
+		q.fail("resume must be full or partial")
+	}
 	if err := q.err(); err != nil {
 		return err
 	}
@@ -43,6 +53,7 @@ func (s *Server) tokenStream(w http.ResponseWriter, req bunrouter.Request) error
 		Resolution:  candles.ParseResolutionOrDefault(res), // any other value is 5m (SPEC 6.2)
 		From:        from,
 		LastEventID: req.Header.Get("Last-Event-ID"),
+		Partial:     partial,
 	})
 	if err != nil {
 		return err

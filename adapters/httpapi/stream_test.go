@@ -409,3 +409,95 @@ func TestStreamShutdown(t *testing.T) {
 		t.Fatal("the stream outlived the hub")
 	}
 }
+
+// A resume rebuilds the whole window by default (SPEC 6.2): a full reset that keeps the client's
+// id, then exactly the bars /candles has; with resume=partial, only the resumed bucket.
+func TestStreamResumeModes(t *testing.T) {
+	t.Parallel()
+	e := newStreamEnv(t, streamOptions{})
+	path := "/tokens/" + ethToken.Hex() + "/stream?res=1h&from=1799800000"
+	c := e.open(t, path)
+	if ev := c.event(); ev.name != "reset" {
+		t.Fatalf("opening %+v", ev)
+	}
+	var bars []string
+	id := ""
+	for id == "" {
+		ev := c.event()
+		bars = append(bars, ev.data)
+		id = ev.id
+	}
+	c.close()
+	var series seriesJSON
+	e.getJSON(t, "/tokens/"+ethToken.Hex()+"/candles?res=1h&from=1799800000&to=1799996400", &series)
+	if len(series.Bars) != len(bars) || len(bars) < 40 {
+		t.Fatalf("connect replayed %d bars, /candles has %d", len(bars), len(series.Bars))
+	}
+
+	r := e.open(t, path, "Last-Event-ID", id)
+	ev := r.event()
+	var rs resetJSON
+	if err := json.Unmarshal([]byte(ev.data), &rs); err != nil || ev.name != "reset" || rs.Reason != "resume" || !rs.Full || ev.clear || ev.id != "" {
+		t.Fatalf("default resume %+v (%v)", ev, err)
+	}
+	for i, b := range series.Bars {
+		want, _ := compact(b)
+		if ev := r.event(); ev.name != "bar" || ev.data != string(want) {
+			t.Fatalf("bar %d: %+v, want %s", i, ev, want)
+		}
+	}
+
+	r = e.open(t, path+"&resume=partial", "Last-Event-ID", id)
+	ev = r.event()
+	if err := json.Unmarshal([]byte(ev.data), &rs); err != nil || rs.Reason != "resume" || rs.Full || rs.From != 1799996400 {
+		t.Fatalf("partial resume %+v (%v)", ev, err)
+	}
+	want, _ := compact(series.Bars[len(series.Bars)-1])
+	if ev := r.event(); ev.name != "bar" || ev.data != string(want) || ev.id != id {
+		t.Fatalf("partial resume bar %+v", ev)
+	}
+
+	te := &testEnv{srv: e.srv}
+	te.get(t, path+"&resume=maybe").want(t, http.StatusBadRequest,
+		`{"statusCode": 400, "message": "resume must be full or partial"}`)
+}
+
+// A Last-Event-ID the server cannot vouch for - a huge time, a time in the future, the real
+// trade's id with its time moved 30 days ahead - opens the stream with a full rebuild: never a
+// 500, never a 400, never a bar after the present.
+func TestStreamHostileLastEventID(t *testing.T) {
+	t.Parallel()
+	e := newStreamEnv(t, streamOptions{})
+	path := "/tokens/" + ethToken.Hex() + "/stream?res=1m"
+	c := e.open(t, path)
+	c.event()
+	real, err := stream.ParseID(c.event().id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.close()
+	huge, future, moved := real, real, real
+	huge.Time = 1<<63 - 1
+	future.Time = now + 60
+	moved.Time += 30 * 24 * 3600
+	for _, id := range []string{huge.String(), future.String(), moved.String(), "1-1-999999999999999999-00000000"} {
+		for _, mode := range []string{"", "&resume=partial"} {
+			r := e.open(t, path+mode, "Last-Event-ID", id)
+			if r.resp.StatusCode != http.StatusOK {
+				t.Fatalf("id %s: status %d", id, r.resp.StatusCode)
+			}
+			ev := r.event()
+			if ev.name != "reset" || !ev.clear || !strings.Contains(ev.data, `"reason":"unknown-id"`) || !strings.Contains(ev.data, `"full":true`) {
+				t.Fatalf("id %s: first event %+v", id, ev)
+			}
+			for ev.id == "" {
+				ev = r.event()
+				var b struct{ Time int64 }
+				if err := json.Unmarshal([]byte(ev.data), &b); err != nil || ev.name != "bar" || b.Time > now {
+					t.Fatalf("id %s: %+v after the present %d", id, ev, now)
+				}
+			}
+			r.close()
+		}
+	}
+}

@@ -1,0 +1,31 @@
+package httpapi
+
+import (
+	"net/http"
+	"testing"
+)
+
+// GET /tokens?quote= with an address no token pairs with is 404 (SPEC 7), not an empty list.
+func TestTokensUnknownQuoteIs404(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	e.get(t, "/tokens?quote=0x00000000000000000000000000000000000000aa").want(t, http.StatusNotFound,
+		`{"statusCode": 404, "message": "quote asset not found"}`)
+	e.get(t, "/tokens?quote="+tusdAddr.Hex()+"&q=nothing-matches").want(t, http.StatusOK, `{"tokens": [], "nextCursor": null}`)
+}
+
+// GET /candles with a to far in the future ends at the present bucket instead of inventing bars.
+func TestCandlesFarFutureStopsAtThePresent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	base := "/tokens/" + ethToken.Hex() + "/candles?res=1h&limit=3"
+	want := e.get(t, base)
+	if want.status != http.StatusOK {
+		t.Fatalf("status %d: %s", want.status, want.body)
+	}
+	for _, to := range []string{"1800000001", "1802592000", "999999999999"} {
+		e.get(t, base+"&to="+to).want(t, http.StatusOK, string(want.body))
+	}
+	e.get(t, "/tokens/"+ethToken.Hex()+"/candles?res=1h&from=1800003600&to=1800007200").want(t, http.StatusBadRequest,
+		`{"statusCode": 400, "message": "from is after the present"}`)
+}
