@@ -87,24 +87,17 @@ func NewOIDC(ctx context.Context, cfg OIDCConfig) (*OIDC, error) {
 	}
 	ep := p.Endpoint()
 	ep.AuthStyle = cfg.AuthStyle
-	// The key set must outlive the discovery context: it refetches keys on rotation.
-	keys := oidc.NewRemoteKeySet(oidc.ClientContext(context.WithoutCancel(ctx), cfg.HTTPClient), jwksURL(p))
+	// The key set must outlive the discovery timeout: it refetches keys when they rotate.
+	keysCtx := oidc.ClientContext(context.WithoutCancel(ctx), cfg.HTTPClient)
 	return &OIDC{
 		cfg: cfg,
 		oauth: oauth2.Config{
 			ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret,
 			Endpoint: ep, RedirectURL: cfg.RedirectURL, Scopes: cfg.Scopes,
 		},
-		verifier: oidc.NewVerifier(cfg.Issuer, keys, &oidc.Config{ClientID: cfg.ClientID, Now: cfg.Now}),
+		// The verifier accepts the signing algorithms discovery advertises.
+		verifier: p.VerifierContext(keysCtx, &oidc.Config{ClientID: cfg.ClientID, Now: cfg.Now}),
 	}, nil
-}
-
-func jwksURL(p *oidc.Provider) string {
-	var meta struct {
-		JWKS string `json:"jwks_uri"`
-	}
-	_ = p.Claims(&meta) // discovery already parsed this document
-	return meta.JWKS
 }
 
 // AuthCodeURL implements auth.IdentityProvider. No nonce is sent: the ID token comes from the
