@@ -85,16 +85,20 @@ type streamReset struct {
 // protocolClient follows the token stream protocol of docs/API.md - reset drops bars at or after
 // from (all of them and the trade list when full), bar upserts by time, trade appends - and checks
 // that bars never go back in time within a connection between resets and that no trade comes
-// twice.
+// twice. A partial client asks for partial resumes (resume=partial); a dropAll client is written
+// from SPEC 6.2 alone: it drops everything on every reset, whatever the reset says.
 type protocolClient struct {
-	name  string
-	token common.Address
-	res   candles.Resolution
-	path  string
+	name    string
+	token   common.Address
+	res     candles.Resolution
+	path    string
+	from    int64
+	dropAll bool
 
 	bars   map[int64]bar
 	tape   []stream.Pos
 	lastID string
+	sent   stream.Pos // the position of the Last-Event-ID the connection was opened with
 	// start is the first bucket of the series held since the last full reset; base the trade
 	// after which the list is complete (the replay's id), known once baseSet.
 	start   int64
@@ -107,14 +111,19 @@ type protocolClient struct {
 	err     error
 }
 
-func newProtocolClient(token common.Address, res candles.Resolution, from int64) *protocolClient {
+func newProtocolClient(token common.Address, res candles.Resolution, from int64, dropAll bool) *protocolClient {
 	path := "/tokens/" + token.Hex() + "/stream?res=" + res.String()
 	if from > 0 {
 		path += "&from=" + strconv.FormatInt(from, 10)
 	}
+	kind := "drop-all"
+	if !dropAll {
+		path += "&resume=partial"
+		kind = "partial"
+	}
 	return &protocolClient{
-		name: fmt.Sprintf("%s %s from=%d", token.Hex()[:8], res, from), token: token, res: res, path: path,
-		bars: map[int64]bar{}, resets: map[string]int{},
+		name: fmt.Sprintf("%s %s from=%d %s", token.Hex()[:8], res, from, kind), token: token, res: res, path: path,
+		from: from, dropAll: dropAll, bars: map[int64]bar{}, resets: map[string]int{},
 	}
 }
 
@@ -134,10 +143,14 @@ func (c *protocolClient) apply(ev sseEvent) bool {
 			return c.fail("reset %s: %v", ev.data, err)
 		}
 		c.resets[r.Reason]++
-		if r.Full {
+		if r.Full || c.dropAll {
 			clear(c.bars)
 			c.tape = c.tape[:0]
+			// start is bookkeeping for check; a dropAll client does not act on it.
 			c.start, c.baseSet = r.From, false
+			if r.Reason == "resume" {
+				c.base, c.baseSet = c.sent, true // the trades after the id follow the bars
+			}
 		} else {
 			for ts := range c.bars {
 				if ts >= r.From {
@@ -194,6 +207,9 @@ func (c *protocolClient) connect(ctx context.Context, base string, cut func(io.R
 	}
 	if c.lastID != "" {
 		req.Header.Set("Last-Event-ID", c.lastID)
+		if id, err := stream.ParseID(c.lastID); err == nil {
+			c.sent = id.Pos
+		}
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -238,6 +254,11 @@ func (c *protocolClient) check(t *testing.T, s *testServer, all []trade) {
 	sort.Slice(got, func(i, j int) bool { return got[i].Time < got[j].Time })
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("%s (start %d, id %s): bars differ from GET /candles (-want +got):\n%s", c.name, c.start, c.lastID, diff)
+	}
+	if c.dropAll && c.from > 0 && c.start != c.res.Bucket(c.from) && len(c.bars) < market.MaxBars {
+		// Every reset rebuilt the window the connection asked for (or the latest MaxBars
+		// buckets of it): a client that drops everything holds all of it.
+		t.Fatalf("%s: holds %d bars from %d, want the whole window from %d", c.name, len(c.bars), c.start, c.res.Bucket(c.from))
 	}
 	var tape []stream.Pos
 	for _, tr := range all {
@@ -348,8 +369,9 @@ func (s *testServer) send(acc devnet.Account, token common.Address, side, amount
 	return nil
 }
 
-// Clients at every resolution, with and without from, on three tokens, are cut at least 100 times
-// each at random points (mid-event, mid-replay, while waiting) and reconnect with Last-Event-ID
+// Clients at every resolution, with and without from, on three tokens - half of them asking for
+// partial resumes, half dropping everything on every reset as SPEC 6.2 says - are cut at least
+// minCuts times each at random points (mid-event, mid-replay, while waiting) and reconnect with Last-Event-ID
 // and the same URL, while trades keep landing on the devnet. Each ends with exactly the bars
 // GET /candles returns over the series it holds and the trades GET /trades lists after its base:
 // no gap, no duplicate, never an older bar after a newer one within a connection.
@@ -366,7 +388,7 @@ func TestStreamsSurviveRandomCuts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const minCuts = 100
+	const minCuts = 60
 	stop := make(chan struct{})
 	var sent atomic.Int64
 	tradeErr := make(chan error, 1)
@@ -383,7 +405,9 @@ func TestStreamsSurviveRandomCuts(t *testing.T) {
 	var clients []*protocolClient
 	for i, res := range candles.Resolutions() {
 		from := start.Time + (head.Time-start.Time)*int64(i+1)/8
-		clients = append(clients, newProtocolClient(tokens[i%3], res, 0), newProtocolClient(tokens[(i+1)%3], res, from))
+		for _, dropAll := range []bool{false, true} {
+			clients = append(clients, newProtocolClient(tokens[i%3], res, 0, dropAll), newProtocolClient(tokens[(i+1)%3], res, from, dropAll))
+		}
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
