@@ -21,8 +21,9 @@
 //
 // Events are reset, bar and trade. A client keeps a map of bars by time and a list of trades:
 //
-//   - reset {from, full, reason, resolution}: when full, drop all bars and the trade list;
-//     otherwise drop the bars at or after from. Then rebuild from the events that follow.
+//   - reset {from, full, reason, resolution}: drop all bars and the trade list (SPEC 6.2). Only a
+//     client that asked for partial resumes (TokenRequest.Partial) gets resets with full false:
+//     it then drops only the bars at or after from. Then rebuild from the events that follow.
 //   - bar: upsert by time (the current bucket's bar is sent again, updated in place, as trades
 //     land; a quiet bucket arrives as a flat bar at the previous close).
 //   - trade: append.
@@ -30,28 +31,32 @@
 // A connection sends reset, then the replay (bars oldest first, then on a resume the trades after
 // the Last-Event-ID), then live events. Between two resets bar times never decrease, and each trade
 // is sent once. The replay reaches the bucket of the newest of the hub's time (the newest trade
-// published, any token), the token's last trade and a resumed id's time; no later trade can fall
-// in an earlier bucket, so live bars continue where the replay ends. The replay's bars come with
-// the newest trade they include (market.Series.Last): live messages up to it are skipped, later
-// ones sent, so the replay/live boundary has no gap and no duplicate however the store and the hub
-// raced.
+// published, any token), the token's last trade and a resumed id's time, never past the present
+// (Market.Now); no later trade can fall in an earlier bucket, so live bars continue where the
+// replay ends. The replay's bars come with the newest trade they include (market.Series.Last):
+// live messages up to it are skipped, later ones sent, so the replay/live boundary has no gap and
+// no duplicate however the store and the hub raced.
 //
-// A valid Last-Event-ID resumes: a partial reset from the bucket of the id's time (not before the
-// request's From), the bars since and the trades after the id. Anything else is a full reset: a
-// connect replays from From or the current bucket; an id that is malformed, names a trade the
-// store does not hold (a reorganization removed it), is followed by a trade older than its time,
-// or lies further back than a window (market.MaxBars buckets) or MaxResumeTrades trades gets the
-// window from From or the latest market.MaxBars buckets: never silence. Reorganizations, a quiet
-// stretch longer than MaxQuiet buckets and a feed failure rebuild a running connection the same
-// way.
+// A Last-Event-ID the store vouches for resumes: a full reset, the whole window (the bars from
+// From, or the latest market.MaxBars buckets), then the trades after the id; with Partial, a
+// partial reset from the bucket of the id's time (not before From), the bars since and the same
+// trades. Anything else is a full reset without trades: a connect replays from From or the
+// current bucket; an id that is malformed, has a time after the present or before its trade,
+// names a trade the store does not hold (a reorganization removed it), is followed by a trade
+// older than its time, or lies further back than MaxResumeTrades trades (or, partial, a window)
+// gets the window from From or the latest market.MaxBars buckets: never silence, never an error.
+// Reorganizations, a quiet stretch longer than MaxQuiet buckets and a feed failure rebuild a
+// running connection the same way.
 //
 // # Event ids
 //
 // See ID: "<block>-<logIndex>-<time>-<tag>", the newest trade the client holds and how far its
 // bars reach. A live trade and its bar carry the trade's id; quiet bars carry none (the client
-// keeps its last id); a full reset carries an empty id field (Event.ClearID), so that a client cut
-// off during the rebuild reconnects as new; the replay sets one on its last event and on each
-// replayed trade only, so a client cut off in the middle resumes from where it was before.
+// keeps its last id); a full reset other than a resume carries an empty id field (Event.ClearID),
+// so that a client cut off during the rebuild reconnects as new, while a resume's reset carries
+// none (cut off, the client resumes from the same id again); the replay sets one on its last
+// event and on each replayed trade only, so a client cut off in the middle resumes from where it
+// was before.
 //
 // # Global stream
 //
