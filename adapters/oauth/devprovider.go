@@ -21,6 +21,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coreos/go-oidc/v3/oidc"
+
 	"github.com/curvekit/curvekit"
 )
 
@@ -130,6 +132,15 @@ func (p *DevProvider) ClientSecret() string { return p.cfg.ClientSecret }
 
 // Issuer is the issuer URL, for OIDCConfig.Issuer.
 func (p *DevProvider) Issuer() string { return p.cfg.Issuer }
+
+// Metadata is the provider's discovery document as OIDCConfig.Metadata takes it, so that a
+// server hosting this provider can build its OIDC client before it listens.
+func (p *DevProvider) Metadata() *oidc.ProviderConfig {
+	return &oidc.ProviderConfig{
+		IssuerURL: p.cfg.Issuer, AuthURL: p.cfg.Issuer + "/authorize", TokenURL: p.cfg.Issuer + "/token",
+		UserInfoURL: p.cfg.Issuer + "/userinfo", JWKSURL: p.cfg.Issuer + "/jwks", Algorithms: []string{"ES256"},
+	}
+}
 
 // CheckDevAddr refuses to serve the development provider on a listen address reachable from
 // other machines unless allowPublic says the operator means it.

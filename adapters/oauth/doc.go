@@ -6,7 +6,9 @@
 //     endpoint through a field mapping of dotted paths.
 //   - DevProvider: a real OAuth 2.0 / OIDC authorization server for development, served as an
 //     http.Handler and reached by the same OIDC adapter a real provider uses. It signs in any
-//     handle, so CheckDevAddr keeps it on loopback unless the operator says otherwise.
+//     handle, so CheckDevAddr keeps it on loopback unless the operator says otherwise. A server
+//     that hosts it passes DevProvider.Metadata as OIDCConfig.Metadata: it cannot answer its
+//     own discovery before it listens.
 //
 // Configuring a real provider. Google is OpenID Connect:
 //

@@ -2,6 +2,7 @@ package oauth_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"html"
 	"io"
@@ -342,6 +343,9 @@ func TestNewOIDCFailsOnAWrongIssuer(t *testing.T) {
 	if _, err := oauth.NewOIDC(ctx, oauth.OIDCConfig{Issuer: e.provider.Issuer()}); !errors.Is(err, curvekit.ErrInvalid) {
 		t.Fatalf("config without client: %v, want ErrInvalid", err)
 	}
+	if _, err := oauth.NewOIDC(ctx, oauth.OIDCConfig{Issuer: e.srv.URL, Metadata: e.provider.Metadata(), ClientID: "c", RedirectURL: callback}); !errors.Is(err, curvekit.ErrInvalid) {
+		t.Fatalf("metadata of another issuer: %v, want ErrInvalid", err)
+	}
 }
 
 func TestCheckDevAddr(t *testing.T) {
@@ -367,5 +371,43 @@ func TestCheckDevAddr(t *testing.T) {
 		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, curvekit.ErrInvalid)) {
 			t.Errorf("CheckDevAddr(%q, %v) = %v, want ok=%v", tc.addr, tc.public, err, tc.ok)
 		}
+	}
+}
+
+// TestDevProviderWithoutDiscoveryBehindStripPrefix builds the client before the provider's
+// server answers anything (as the reference server does for the provider it hosts) and mounts
+// the provider with its prefix stripped.
+func TestDevProviderWithoutDiscoveryBehindStripPrefix(t *testing.T) {
+	mux := http.NewServeMux()
+	srv := httptest.NewUnstartedServer(mux)
+	issuer := "http://" + srv.Listener.Addr().String() + "/dev-oauth"
+	p, err := oauth.NewDevProvider(oauth.DevConfig{Issuer: issuer, RedirectURL: callback, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := oauth.NewOIDC(t.Context(), oauth.OIDCConfig{Issuer: p.Issuer(), Metadata: p.Metadata(),
+		ClientID: p.ClientID(), ClientSecret: p.ClientSecret(), RedirectURL: callback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/dev-oauth/", http.StripPrefix("/dev-oauth", p))
+	srv.Start()
+	t.Cleanup(srv.Close)
+	v := oauth2.GenerateVerifier()
+	id, err := o.Exchange(t.Context(), authorize(t, o.AuthCodeURL("s", v, "dora")).Get("code"), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id.Subject != "dora" || id.Provider != "oidc:"+issuer {
+		t.Fatalf("identity %+v", id)
+	}
+	resp, err := http.Get(issuer + "/.well-known/openid-configuration")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var doc map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&doc); err != nil || doc["issuer"] != issuer || doc["jwks_uri"] != p.Metadata().JWKSURL {
+		t.Fatalf("discovery document %v (%v)", doc, err)
 	}
 }

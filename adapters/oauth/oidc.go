@@ -32,6 +32,10 @@ type OIDCConfig struct {
 	AuthStyle oauth2.AuthStyle
 	// HTTPClient reaches the provider; default a client with a 15 s timeout.
 	HTTPClient *http.Client
+	// Metadata, when set, replaces discovery: New then contacts nobody and the signing keys are
+	// fetched at the first sign-in. It serves a provider that the starting server itself
+	// hosts (DevProvider.Metadata), which cannot answer discovery before it listens.
+	Metadata *oidc.ProviderConfig
 	// DiscoveryTimeout bounds discovery at New; default 10 s.
 	DiscoveryTimeout time.Duration
 	// Now is the clock the ID token's expiry is checked against; default time.Now.
@@ -79,11 +83,9 @@ func NewOIDC(ctx context.Context, cfg OIDCConfig) (*OIDC, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	dctx, cancel := context.WithTimeout(oidc.ClientContext(ctx, cfg.HTTPClient), cfg.DiscoveryTimeout)
-	defer cancel()
-	p, err := oidc.NewProvider(dctx, cfg.Issuer)
+	p, err := discover(ctx, &cfg)
 	if err != nil {
-		return nil, fmt.Errorf("oauth: discover %s: %w", cfg.Issuer, err)
+		return nil, err
 	}
 	ep := p.Endpoint()
 	ep.AuthStyle = cfg.AuthStyle
@@ -98,6 +100,23 @@ func NewOIDC(ctx context.Context, cfg OIDCConfig) (*OIDC, error) {
 		// The verifier accepts the signing algorithms discovery advertises.
 		verifier: p.VerifierContext(keysCtx, &oidc.Config{ClientID: cfg.ClientID, Now: cfg.Now}),
 	}, nil
+}
+
+func discover(ctx context.Context, cfg *OIDCConfig) (*oidc.Provider, error) {
+	ctx = oidc.ClientContext(ctx, cfg.HTTPClient)
+	if cfg.Metadata != nil {
+		if cfg.Metadata.IssuerURL != cfg.Issuer {
+			return nil, fmt.Errorf("oauth: metadata for issuer %q, configured %q: %w", cfg.Metadata.IssuerURL, cfg.Issuer, curvekit.ErrInvalid)
+		}
+		return cfg.Metadata.NewProvider(ctx), nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.DiscoveryTimeout)
+	defer cancel()
+	p, err := oidc.NewProvider(ctx, cfg.Issuer)
+	if err != nil {
+		return nil, fmt.Errorf("oauth: discover %s: %w", cfg.Issuer, err)
+	}
+	return p, nil
 }
 
 // AuthCodeURL implements auth.IdentityProvider. No nonce is sent: the ID token comes from the
