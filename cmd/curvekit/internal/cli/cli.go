@@ -1,0 +1,156 @@
+// Package cli is the curvekit command line: its commands (kong), how each prints, and how
+// errors become messages and exit codes. It speaks to the server only through
+// adapters/apiclient and never calls the signing routes (SPEC 5 rule 9).
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/curvekit/curvekit/adapters/apiclient"
+)
+
+// Exit codes; the command's package documentation lists them for users.
+const (
+	exitOK          = 0
+	exitFailed      = 1
+	exitUsage       = 2
+	exitUnreachable = 3
+	exitAuth        = 4
+	exitForbidden   = 5
+	exitThrottled   = 6
+	exitNotFound    = 7
+)
+
+// root is the command tree. Global flags are accepted before or after the command.
+type root struct {
+	Server  string        `help:"Base URL of the curvekit server." default:"http://127.0.0.1:8080" env:"CURVEKIT_SERVER"`
+	APIKey  string        `name:"api-key" help:"API key (svc_…) for the agent commands; prefer the environment variable." env:"CURVEKIT_API_KEY"`
+	JSON    bool          `name:"json" help:"Print machine-readable JSON."`
+	Timeout time.Duration `help:"Timeout of each request to the server." default:"30s" env:"CURVEKIT_TIMEOUT"`
+
+	Tokens  tokensCmd  `cmd:"" help:"List tokens."`
+	Token   tokenCmd   `cmd:"" help:"Show one token."`
+	Quote   quoteCmd   `cmd:"" help:"Price a buy or sell."`
+	Candles candlesCmd `cmd:"" help:"Show a token's OHLCV bars as a table with a small chart."`
+	Agent   agentCmd   `cmd:"" help:"Ask the agent: prompt, status, cancel, chat."`
+	MCP     mcpCmd     `cmd:"" name:"mcp" help:"Serve the agent and market tools to an MCP client on stdio."`
+	Deploy  deployCmd  `cmd:"" help:"Deploy the reference contracts to a chain and print what the server needs."`
+}
+
+// env is what every command's Run receives.
+type env struct {
+	ctx      context.Context
+	root     *root
+	in       io.Reader
+	out, err io.Writer
+}
+
+// client is the API client for the global flags.
+func (e *env) client() (*apiclient.Client, error) {
+	return apiclient.New(apiclient.Config{BaseURL: e.root.Server, APIKey: e.root.APIKey, Timeout: e.root.Timeout, UserAgent: "curvekit-cli"})
+}
+
+// keyed is client for commands that need an API key: a missing key fails before any request.
+func (e *env) keyed() (*apiclient.Client, error) {
+	if e.root.APIKey == "" {
+		return nil, apiclient.ErrNoKey
+	}
+	return e.client()
+}
+
+// printJSON writes v indented, for --json.
+func (e *env) printJSON(v any) error {
+	enc := json.NewEncoder(e.out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// exitError carries its own exit code.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (x *exitError) Error() string { return x.err.Error() }
+func (x *exitError) Unwrap() error { return x.err }
+
+// Run runs the command line args and returns the process's exit code.
+func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
+	var r root
+	exited := -1
+	p, err := kong.New(&r,
+		kong.Name("curvekit"),
+		kong.Description("The curvekit command line: market reads, the agent, MCP and deploy. Transactions are returned unsigned, for you to confirm in your wallet."),
+		kong.Writers(out, errOut),
+		kong.Exit(func(code int) { exited = code }),
+		kong.UsageOnError(),
+	)
+	if err != nil {
+		fmt.Fprintln(errOut, "curvekit:", err)
+		return exitFailed
+	}
+	kctx, err := p.Parse(args)
+	if exited >= 0 { // --help
+		return exited
+	}
+	if err != nil {
+		fmt.Fprintln(errOut, "curvekit:", err)
+		return exitUsage
+	}
+	e := &env{ctx: ctx, root: &r, in: in, out: out, err: errOut}
+	if err := kctx.Run(e); err != nil {
+		msg, code := explain(err)
+		fmt.Fprintln(errOut, "curvekit:", msg)
+		return code
+	}
+	return exitOK
+}
+
+// explain turns an error into a message a person can act on and an exit code.
+func explain(err error) (string, int) {
+	var x *exitError
+	if errors.As(err, &x) {
+		return x.Error(), x.code
+	}
+	if errors.Is(err, apiclient.ErrNoKey) {
+		return "an API key is required: pass --api-key or set CURVEKIT_API_KEY (a signed-in account creates one with POST /api-keys)", exitAuth
+	}
+	if errors.Is(err, apiclient.ErrUnreachable) {
+		return fmt.Sprintf("%v (is it running? set --server or CURVEKIT_SERVER)", err), exitUnreachable
+	}
+	if errors.Is(err, context.Canceled) {
+		return "interrupted", exitFailed
+	}
+	var apiErr *apiclient.Error
+	if errors.As(err, &apiErr) {
+		switch apiErr.Status {
+		case 401:
+			return "the server refused the API key (401: " + msgOf(apiErr) + "): check --api-key or CURVEKIT_API_KEY; a revoked or mistyped key is refused", exitAuth
+		case 403:
+			return "forbidden (403): " + msgOf(apiErr), exitForbidden
+		case 429:
+			return err.Error() + "; try again later", exitThrottled
+		case 404:
+			return "not found (404): " + msgOf(apiErr), exitNotFound
+		}
+	}
+	return err.Error(), exitFailed
+}
+
+func msgOf(e *apiclient.Error) string {
+	if len(e.Messages) == 0 {
+		return "no message"
+	}
+	s := e.Messages[0]
+	for _, m := range e.Messages[1:] {
+		s += "; " + m
+	}
+	return s
+}

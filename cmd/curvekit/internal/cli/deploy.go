@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/curvekit/curvekit/adapters/evm"
+)
+
+type deployCmd struct {
+	RPCURL       string        `name:"rpc-url" required:"" help:"JSON-RPC URL of the chain." env:"CURVEKIT_RPC_URL"`
+	KeyFile      string        `required:"" type:"existingfile" help:"File holding the deployer's private key in hex; its account pays the gas and owns the factory."`
+	FeeRecipient string        `help:"Address receiving launch and protocol fees (default: the deployer)."`
+	WETH         string        `name:"weth" help:"An existing WETH9 to use instead of deploying one."`
+	PoolFeeBps   uint16        `help:"Swap fee of graduated pools, in basis points." default:"30"`
+	Wait         time.Duration `help:"Give up after this long." default:"10m"`
+}
+
+func (c *deployCmd) Run(e *env) error {
+	key, err := crypto.LoadECDSA(c.KeyFile)
+	if err != nil {
+		return fmt.Errorf("--key-file: want a hex private key: %w", err)
+	}
+	p := evm.DeployParams{Key: key, PoolFeeBps: c.PoolFeeBps, Progress: func(step string, tx common.Hash) {
+		fmt.Fprintf(e.err, "%s: %s\n", step, tx.Hex())
+	}}
+	for flag, a := range map[string]struct {
+		in  string
+		out *common.Address
+	}{"--fee-recipient": {c.FeeRecipient, &p.FeeRecipient}, "--weth": {c.WETH, &p.WETH}} {
+		if a.in == "" {
+			continue
+		}
+		if !common.IsHexAddress(a.in) {
+			return fmt.Errorf("%s: %q is not an address", flag, a.in)
+		}
+		*a.out = common.HexToAddress(a.in)
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, c.Wait)
+	defer cancel()
+	client, err := ethclient.DialContext(ctx, c.RPCURL)
+	if err != nil {
+		return &exitError{code: exitUnreachable, err: fmt.Errorf("cannot reach %s: %w", c.RPCURL, err)}
+	}
+	defer client.Close()
+	p.Client = client
+	fmt.Fprintf(e.err, "deploying from %s\n", crypto.PubkeyToAddress(key.PublicKey).Hex())
+	d, err := evm.Deploy(ctx, p)
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) || ctx.Err() != nil {
+			return fmt.Errorf("%w (is the chain mining?)", err)
+		}
+		return err
+	}
+	if e.root.JSON {
+		return e.printJSON(d)
+	}
+	return printDeployment(e, d, c.RPCURL)
+}
+
+func printDeployment(e *env, d evm.Deployment, rpc string) error {
+	if err := table(e, [][2]string{
+		{"chainId", fmt.Sprint(d.ChainID)},
+		{"deployer", d.Deployer.Hex()},
+		{"weth", d.WETH.Hex()},
+		{"poolFactory", d.PoolFactory.Hex()},
+		{"router", d.Router.Hex()},
+		{"factory", d.Factory.Hex()},
+		{"startBlock", fmt.Sprint(d.StartBlock)},
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.out, "\nRun the server on this chain with:\n  --rpc-url %s --factory %s --router %s --start-block %d\n", rpc, d.Factory.Hex(), d.Router.Hex(), d.StartBlock)
+	return nil
+}
