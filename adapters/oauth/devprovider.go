@@ -104,6 +104,10 @@ type devToken struct {
 	expires time.Time
 }
 
+// maxOutstanding bounds the codes and the tokens held in memory; a flood of sign-ins is
+// refused rather than grow the process without limit.
+const maxOutstanding = 10000
+
 // handlePattern is what the development provider accepts as a handle.
 var handlePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,32}$`)
 
@@ -274,8 +278,15 @@ func (p *DevProvider) authorize(w http.ResponseWriter, r *http.Request) {
 			delete(p.codes, k)
 		}
 	}
-	p.codes[code] = devCode{handle: handle, challenge: q.Get("code_challenge"), nonce: q.Get("nonce"), expires: now.Add(p.cfg.CodeTTL)}
+	full := len(p.codes) >= maxOutstanding
+	if !full {
+		p.codes[code] = devCode{handle: handle, challenge: q.Get("code_challenge"), nonce: q.Get("nonce"), expires: now.Add(p.cfg.CodeTTL)}
+	}
 	p.mu.Unlock()
+	if full {
+		devError(w, http.StatusServiceUnavailable, "too many sign-ins in progress; try again in a minute")
+		return
+	}
 	p.redirect(w, r, url.Values{"code": {code}}, q.Get("state"))
 }
 
@@ -361,6 +372,11 @@ func (p *DevProvider) token(w http.ResponseWriter, r *http.Request) {
 		if now.After(t.expires) {
 			delete(p.tokens, k)
 		}
+	}
+	if len(p.tokens) >= maxOutstanding {
+		p.mu.Unlock()
+		oauthError(w, http.StatusServiceUnavailable, "temporarily_unavailable")
+		return
 	}
 	p.tokens[access] = devToken{handle: c.handle, expires: now.Add(p.cfg.TokenTTL)}
 	p.mu.Unlock()

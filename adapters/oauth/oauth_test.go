@@ -411,3 +411,32 @@ func TestDevProviderWithoutDiscoveryBehindStripPrefix(t *testing.T) {
 		t.Fatalf("discovery document %v (%v)", doc, err)
 	}
 }
+
+func TestDevProviderBoundsOutstandingCodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 authorizations")
+	}
+	e := newDev(t)
+	o := e.client(t, nil)
+	authURL := o.AuthCodeURL("s", oauth2.GenerateVerifier(), "alice")
+	status := func() int {
+		resp, err := noFollow.Get(authURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for i := range 10000 {
+		if s := status(); s != http.StatusFound {
+			t.Fatalf("authorization %d: %d", i, s)
+		}
+	}
+	if s := status(); s != http.StatusServiceUnavailable {
+		t.Fatalf("authorization 10,001 with every code outstanding: %d, want 503", s)
+	}
+	e.clock.Add(61 * time.Second) // the outstanding codes expire and are swept
+	if s := status(); s != http.StatusFound {
+		t.Fatalf("after the codes expired: %d, want 302", s)
+	}
+}
