@@ -31,10 +31,20 @@ type IndexerConfig struct {
 	// PollInterval is how often Run looks for new blocks; default 1s.
 	PollInterval time.Duration
 	// ResetOnChainChange lets the indexer wipe a store that indexes another chain instead of
-	// refusing it. The devnet sets it: a new devnet starts a fresh store.
+	// refusing it: one whose chain id, genesis or factory differ, and also one none of whose
+	// recorded blocks is on the chain (a development chain started anew with the same genesis,
+	// such as a devnet whose directory was deleted). NewIndexer checks both, so nothing of the
+	// old chain is served once it returns. The devnet sets it; on a public chain a reorganization
+	// deeper than the recorded blocks is an error instead.
 	ResetOnChainChange bool
 	// OnSync, when set, is called after every Apply that wrote something, with what it wrote.
 	OnSync func(Sync)
+	// ProgressInterval is how often Sync logs a progress line at info level (blocks and trades
+	// indexed since the previous line, head, lag) and, while syncs keep failing, a reminder at
+	// error level; default 30s.
+	ProgressInterval time.Duration
+	// Now is the clock of Status and of the progress lines; default time.Now.
+	Now    func() time.Time
 	Logger *slog.Logger
 }
 
@@ -47,6 +57,12 @@ func (c *IndexerConfig) validate() error {
 	}
 	if c.PollInterval <= 0 {
 		c.PollInterval = time.Second
+	}
+	if c.ProgressInterval <= 0 {
+		c.ProgressInterval = 30 * time.Second
+	}
+	if c.Now == nil {
+		c.Now = time.Now
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -75,15 +91,87 @@ type Indexer struct {
 	cfg  IndexerConfig
 	info ChainInfo
 
-	mu sync.Mutex // serializes Sync; guards tokens
+	mu sync.Mutex // serializes Sync; guards tokens and progress
 	// tokens caches the state of every known token by address; curves and pools map emitters
 	// back to their token.
-	tokens map[common.Address]*Token
-	curves map[common.Address]common.Address
-	pools  map[common.Address]common.Address
+	tokens   map[common.Address]*Token
+	curves   map[common.Address]common.Address
+	pools    map[common.Address]common.Address
+	progress progress
+
+	// statusMu guards status alone and is never held across a chain or store call, so Status
+	// answers at once while a Sync runs.
+	statusMu sync.Mutex
+	status   IndexerStatus
 }
 
-// NewIndexer checks the chain binding of the store and loads the known tokens.
+// IndexerStatus is how well the indexer follows the chain, for readiness checks, metrics and
+// progress lines. Lag is computed from the head the last Sync saw, so a chain that stopped
+// answering shows up in Failures and LastErr, not in Lag.
+type IndexerStatus struct {
+	// Head is the newest block the chain reported to the last Sync that read it; 0 before.
+	Head uint64
+	// Indexed is the last block committed to the store (the store's cursor).
+	Indexed uint64
+	// Lag is how many blocks Indexed trails Head, confirmations included.
+	Lag uint64
+	// LastSync is when a Sync last succeeded; zero before the first.
+	LastSync time.Time
+	// LastErr and LastErrAt are the last failed Sync's error and time. They stay after a
+	// success: Failures tells whether the indexer is failing now.
+	LastErr   error
+	LastErrAt time.Time
+	// Failures counts the Syncs that failed in a row; 0 once one succeeds.
+	Failures int
+	// Blocks and Trades count what this Indexer indexed since it was made; Resets how often it
+	// started the store afresh because the chain under it was another one.
+	Blocks, Trades uint64
+	Resets         int
+}
+
+// Status returns the indexer's status. It is cheap and safe for concurrent use.
+func (ix *Indexer) Status() IndexerStatus {
+	ix.statusMu.Lock()
+	defer ix.statusMu.Unlock()
+	st := ix.status
+	if st.Head > st.Indexed {
+		st.Lag = st.Head - st.Indexed
+	}
+	return st
+}
+
+// Check says whether the indexer serves current data: nil when its last Sync succeeded and
+// left it at most maxLag blocks behind the head, else an error that says what is wrong in
+// words fit for a readiness probe.
+func (s IndexerStatus) Check(maxLag uint64) error {
+	switch {
+	case s.Failures > 0:
+		return fmt.Errorf("indexer failing since %s (%d attempts): %v", s.LastErrAt.UTC().Format(time.RFC3339), s.Failures, s.LastErr)
+	case s.LastSync.IsZero():
+		return errors.New("indexer has not synced yet")
+	case s.Lag > maxLag:
+		return fmt.Errorf("indexer is %d blocks behind the head (block %d of %d)", s.Lag, s.Indexed, s.Head)
+	}
+	return nil
+}
+
+func (ix *Indexer) updateStatus(f func(*IndexerStatus)) {
+	ix.statusMu.Lock()
+	defer ix.statusMu.Unlock()
+	f(&ix.status)
+}
+
+// progress is what the progress lines have said so far.
+type progress struct {
+	started        bool      // the first successful Sync was logged
+	at             time.Time // the last progress line
+	blocks, trades uint64    // Status counters at that line
+	failedAt       time.Time // the last line about failing syncs
+}
+
+// NewIndexer checks the chain binding of the store and loads the known tokens. With
+// ResetOnChainChange it also checks that the chain still holds the store's cursor, and starts the
+// store afresh when it holds none of the blocks the store recorded.
 func NewIndexer(ctx context.Context, cfg IndexerConfig) (*Indexer, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -92,23 +180,57 @@ func NewIndexer(ctx context.Context, cfg IndexerConfig) (*Indexer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("market: read chain identity: %w", err)
 	}
+	ix := &Indexer{cfg: cfg, info: info}
 	if err := cfg.Store.Bind(ctx, info); err != nil {
 		if !errors.Is(err, ErrChainMismatch) || !cfg.ResetOnChainChange {
 			return nil, fmt.Errorf("market: %w", err)
 		}
-		cfg.Logger.Warn("store indexed another chain; starting afresh", "chainId", info.ChainID, "genesis", info.GenesisHash)
-		if err := cfg.Store.Reset(ctx); err != nil {
-			return nil, fmt.Errorf("market: reset store: %w", err)
-		}
-		if err := cfg.Store.Bind(ctx, info); err != nil {
-			return nil, fmt.Errorf("market: %w", err)
+		if err := ix.reset(ctx, "store indexed another chain; starting afresh", "chainId", info.ChainID, "genesis", info.GenesisHash, "factory", info.Factory); err != nil {
+			return nil, err
 		}
 	}
-	ix := &Indexer{cfg: cfg, info: info}
 	if err := ix.load(ctx); err != nil {
 		return nil, err
 	}
+	cur, err := cfg.Store.Cursor(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("market: read cursor: %w", err)
+	}
+	ix.status.Indexed = cur.Block
+	if cfg.ResetOnChainChange && cur != (Cursor{}) {
+		// A development chain started anew keeps its chain id, genesis and factory address:
+		// only its blocks tell. Finding out here, before anything is served from the store,
+		// also runs an ordinary reorganization's rollback early, which Sync would do anyway.
+		if _, err := ix.follow(ctx, cur); err != nil {
+			return nil, err
+		}
+	}
 	return ix, nil
+}
+
+// reset empties the store and binds it to the chain again, saying so in one log line. The tokens
+// it knew are reported as reorganized, so that caches and streams drop them.
+func (ix *Indexer) reset(ctx context.Context, msg string, args ...any) error {
+	ix.cfg.Logger.Warn(msg, args...)
+	if err := ix.cfg.Store.Reset(ctx); err != nil {
+		return fmt.Errorf("market: reset store: %w", err)
+	}
+	if err := ix.cfg.Store.Bind(ctx, ix.info); err != nil {
+		return fmt.Errorf("market: %w", err)
+	}
+	gone := make([]common.Address, 0, len(ix.tokens))
+	for a := range ix.tokens {
+		gone = append(gone, a)
+	}
+	sort.Slice(gone, func(i, j int) bool { return gone[i].Cmp(gone[j]) < 0 })
+	if err := ix.load(ctx); err != nil {
+		return err
+	}
+	ix.updateStatus(func(s *IndexerStatus) { s.Indexed, s.Resets = 0, s.Resets+1 })
+	if ix.cfg.OnSync != nil && len(gone) > 0 {
+		ix.cfg.OnSync(Sync{Reorged: gone})
+	}
+	return nil
 }
 
 // load fills the token cache from the store.
@@ -141,14 +263,13 @@ func (ix *Indexer) remember(t *Token) {
 	}
 }
 
-// Run syncs until ctx ends, then returns nil. Errors are logged and retried at the next tick.
+// Run syncs until ctx ends, then returns nil. Sync logs its errors (see ProgressInterval); each
+// is retried at the next tick.
 func (ix *Indexer) Run(ctx context.Context) error {
 	t := time.NewTicker(ix.cfg.PollInterval)
 	defer t.Stop()
 	for {
-		if _, err := ix.Sync(ctx); err != nil && ctx.Err() == nil {
-			ix.cfg.Logger.Error("indexer sync failed", "err", err)
-		}
+		_, _ = ix.Sync(ctx)
 		select {
 		case <-ctx.Done():
 			return nil
@@ -161,28 +282,32 @@ func (ix *Indexer) Run(ctx context.Context) error {
 // batch, and returns the new cursor. When the chain no longer holds the block at the cursor, a
 // reorganization replaced it: Sync first rolls the store back to the last block both chains share
 // (see reorg), then indexes the new chain from there.
+//
+// Sync keeps Status and logs, at a rate set by ProgressInterval: the first success, progress,
+// the first failure of a series and reminders while it lasts, and the recovery.
 func (ix *Indexer) Sync(ctx context.Context) (Cursor, error) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	cur, err := ix.sync(ctx)
+	if ctx.Err() == nil {
+		ix.report(err)
+	}
+	return cur, err
+}
+
+func (ix *Indexer) sync(ctx context.Context) (Cursor, error) {
 	cur, err := ix.cfg.Store.Cursor(ctx)
 	if err != nil {
 		return cur, fmt.Errorf("market: read cursor: %w", err)
 	}
-	if cur != (Cursor{}) {
-		canonical, err := ix.canonical(ctx, cur)
-		if err != nil {
-			return cur, err
-		}
-		if !canonical {
-			if cur, err = ix.reorg(ctx); err != nil {
-				return cur, err
-			}
-		}
+	if cur, err = ix.follow(ctx, cur); err != nil {
+		return cur, err
 	}
 	head, err := ix.cfg.Chain.Head(ctx)
 	if err != nil {
 		return cur, fmt.Errorf("market: read head: %w", err)
 	}
+	ix.updateStatus(func(s *IndexerStatus) { s.Head = head.Number })
 	if head.Number < ix.cfg.Confirmations {
 		return cur, nil
 	}
@@ -200,6 +325,59 @@ func (ix *Indexer) Sync(ctx context.Context) (Cursor, error) {
 		cur, next = c, to+1
 	}
 	return cur, nil
+}
+
+// follow returns cur when the chain still holds it, else the cursor after handling the
+// reorganization (or, with ResetOnChainChange, the new chain) that replaced it.
+func (ix *Indexer) follow(ctx context.Context, cur Cursor) (Cursor, error) {
+	if cur == (Cursor{}) {
+		return cur, nil
+	}
+	canonical, err := ix.canonical(ctx, cur)
+	if err != nil || canonical {
+		return cur, err
+	}
+	return ix.reorg(ctx, cur)
+}
+
+// report records a Sync's outcome in the status and writes the log lines it calls for.
+func (ix *Indexer) report(err error) {
+	now := ix.cfg.Now()
+	var failed int // failures in a row before this success
+	ix.updateStatus(func(s *IndexerStatus) {
+		if err != nil {
+			s.LastErr, s.LastErrAt = err, now
+			s.Failures++
+			return
+		}
+		s.LastSync, failed, s.Failures = now, s.Failures, 0
+	})
+	st := ix.Status()
+	p := &ix.progress
+	log := ix.cfg.Logger
+	if err != nil {
+		if st.Failures == 1 || now.Sub(p.failedAt) >= ix.cfg.ProgressInterval {
+			msg := "indexer sync failed"
+			if st.Failures > 1 {
+				msg = "indexer still failing"
+			}
+			log.Error(msg, "err", err, "failures", st.Failures, "head", st.Head, "indexed", st.Indexed)
+			p.failedAt = now
+		}
+		return
+	}
+	if failed > 0 {
+		log.Info("indexer recovered", "failures", failed, "head", st.Head, "indexed", st.Indexed, "lag", st.Lag)
+	}
+	switch {
+	case !p.started:
+		log.Info("indexer following the chain", "head", st.Head, "indexed", st.Indexed, "lag", st.Lag)
+		p.started, p.at, p.blocks, p.trades = true, now, st.Blocks, st.Trades
+	case now.Sub(p.at) >= ix.cfg.ProgressInterval:
+		log.Info("indexer progress", "blocks", st.Blocks-p.blocks, "trades", st.Trades-p.trades,
+			"head", st.Head, "indexed", st.Indexed, "lag", st.Lag, "over", now.Sub(p.at).Round(time.Second))
+		p.at, p.blocks, p.trades = now, st.Blocks, st.Trades
+	}
 }
 
 // canonical reports whether the chain still holds the block at c.
@@ -220,7 +398,7 @@ const reorgDepth = 1024
 // reorg rolls the store back to the newest recorded cursor that is still on the chain, restoring
 // the tokens touched after it to their state at that block (read from the chain), and tells the
 // streams which tokens to rebuild. Everything after it is indexed again by the caller.
-func (ix *Indexer) reorg(ctx context.Context) (Cursor, error) {
+func (ix *Indexer) reorg(ctx context.Context, stale Cursor) (Cursor, error) {
 	recent, err := ix.cfg.Store.RecentBlocks(ctx, reorgDepth)
 	if err != nil {
 		return Cursor{}, fmt.Errorf("market: read recent blocks: %w", err)
@@ -238,7 +416,11 @@ func (ix *Indexer) reorg(ctx context.Context) (Cursor, error) {
 		}
 	}
 	if !found {
-		return Cursor{}, fmt.Errorf("market: the chain reorganized deeper than the %d recorded blocks; reset the store", len(recent))
+		if ix.cfg.ResetOnChainChange {
+			return Cursor{}, ix.reset(ctx, "the chain holds none of the blocks the store recorded: it is a new chain; starting afresh",
+				"chainId", ix.info.ChainID, "genesis", ix.info.GenesisHash, "storeBlock", stale.Block, "storeHash", stale.Hash)
+		}
+		return Cursor{}, fmt.Errorf("market: %w: the chain holds none of the %d blocks it recorded (a reorganization deeper than that, or a new chain with the same genesis); reset the store", ErrChainMismatch, len(recent))
 	}
 	touched, err := ix.cfg.Store.Touched(ctx, to.Block)
 	if err != nil {
@@ -259,6 +441,7 @@ func (ix *Indexer) reorg(ctx context.Context) (Cursor, error) {
 	if err := ix.cfg.Store.Rollback(ctx, r); err != nil {
 		return Cursor{}, fmt.Errorf("market: roll back to block %d: %w", to.Block, err)
 	}
+	ix.updateStatus(func(s *IndexerStatus) { s.Indexed = to.Block })
 	ix.cfg.Logger.Warn("chain reorganized; rolled back", "to", to.Block, "tokens", len(touched))
 	if err := ix.load(ctx); err != nil {
 		return Cursor{}, err
@@ -290,6 +473,11 @@ func (ix *Indexer) index(ctx context.Context, from, to uint64) (Cursor, error) {
 	for _, t := range touched {
 		ix.remember(t)
 	}
+	ix.updateStatus(func(s *IndexerStatus) {
+		s.Indexed = b.Cursor.Block
+		s.Blocks += to - from + 1
+		s.Trades += uint64(len(b.Trades))
+	})
 	if ix.cfg.OnSync != nil && (len(b.Launches) > 0 || len(b.Trades) > 0 || len(b.Claims) > 0) {
 		ix.cfg.OnSync(Sync{Batch: b, Cursor: b.Cursor})
 	}

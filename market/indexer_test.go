@@ -3,12 +3,18 @@ package market_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
@@ -52,7 +58,7 @@ func newWorld(t *testing.T, dsn string) *world {
 	}
 	t.Cleanup(func() { db.Close() })
 	store := db.Market()
-	ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: store, BatchBlocks: 7})
+	ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: store, BatchBlocks: 7, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,5 +260,294 @@ func TestIndexerRefusesAnotherChain(t *testing.T) {
 	tok, err := store.Token(a.ctx, other.ETHToken.Token)
 	if err != nil || tok.Symbol != "DETH" {
 		t.Fatalf("fresh store: %+v, %v", tok, err)
+	}
+}
+
+// logLine is one captured log record.
+type logLine struct {
+	Level slog.Level
+	Msg   string
+	Attrs map[string]string
+}
+
+// logTape captures log records, for tests of what the indexer says and how often.
+type logTape struct {
+	mu    sync.Mutex
+	lines []logLine
+}
+
+func (l *logTape) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logTape) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *logTape) WithGroup(string) slog.Handler            { return l }
+func (l *logTape) Handle(_ context.Context, r slog.Record) error {
+	line := logLine{Level: r.Level, Msg: r.Message, Attrs: map[string]string{}}
+	r.Attrs(func(a slog.Attr) bool {
+		line.Attrs[a.Key] = a.Value.String()
+		return true
+	})
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, line)
+	return nil
+}
+
+// take returns the lines logged since the last take.
+func (l *logTape) take() []logLine {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.lines
+	l.lines = nil
+	return out
+}
+
+func msgs(lines []logLine) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.Level.String() + " " + l.Msg
+	}
+	return out
+}
+
+// TestIndexerStartsAfreshOnANewChainWithTheSameGenesis is the quickstart's second run without
+// the devnet's directory: a new devnet has the same chain id, genesis and factory as the one the
+// store indexed, so only the blocks tell them apart.
+func TestIndexerStartsAfreshOnANewChainWithTheSameGenesis(t *testing.T) {
+	t.Parallel()
+	old := newWorld(t, "")
+	old.sync()
+	old.trade(old.dev.Accounts[4], old.dev.ETHToken.Token, curvekit.Buy, uint256.NewInt(2e17))
+	old.trade(old.dev.Accounts[4], old.dev.USDToken.Token, curvekit.Buy, uint256.NewInt(30_000_000))
+	old.sync()
+
+	fresh := newWorld(t, "")
+	oldInfo, err := old.chain.Info(old.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newInfo, err := fresh.chain.Info(fresh.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if oldInfo != newInfo {
+		t.Fatalf("the two devnets differ in identity (%+v, %+v): this test needs the same one", oldInfo, newInfo)
+	}
+
+	// Without ResetOnChainChange the store is refused, with the chain-mismatch error, each time.
+	tape := &logTape{}
+	ix, err := market.NewIndexer(old.ctx, market.IndexerConfig{Chain: fresh.chain, Store: old.store, Logger: slog.New(tape)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := ix.Sync(old.ctx); !errors.Is(err, market.ErrChainMismatch) {
+			t.Fatalf("sync on a new chain: %v, want ErrChainMismatch", err)
+		}
+	}
+	if diff := cmp.Diff([]string{"ERROR indexer sync failed"}, msgs(tape.take())); diff != "" {
+		t.Fatalf("log of three failed syncs (-want +got):\n%s", diff)
+	}
+
+	// With it, NewIndexer empties the store before returning, saying so once, and reports the
+	// old tokens so that caches and streams drop them.
+	var reorged []common.Address
+	ix, err = market.NewIndexer(old.ctx, market.IndexerConfig{
+		Chain: fresh.chain, Store: old.store, ResetOnChainChange: true, Logger: slog.New(tape),
+		OnSync: func(s market.Sync) { reorged = append(reorged, s.Reorged...) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := tape.take()
+	if len(lines) != 1 || lines[0].Level != slog.LevelWarn || !strings.Contains(lines[0].Msg, "new chain; starting afresh") {
+		t.Fatalf("log of the reset: %+v, want one warning", lines)
+	}
+	if got := dumpStore(t, old.store); got.Cursor != (market.Cursor{}) || len(got.Tokens) != 0 {
+		t.Fatalf("store after the reset still holds cursor %+v and %d tokens", got.Cursor, len(got.Tokens))
+	}
+	if len(reorged) != 3 {
+		t.Fatalf("reset reported %v, want the 3 old tokens", reorged)
+	}
+	if st := ix.Status(); st.Resets != 1 || st.Indexed != 0 {
+		t.Fatalf("status after the reset: %+v", st)
+	}
+
+	// Then it follows the new chain like a fresh store, and says nothing more about the reset.
+	if _, err := ix.Sync(old.ctx); err != nil {
+		t.Fatal(err)
+	}
+	fresh.sync()
+	fresh.trade(fresh.dev.Accounts[5], fresh.dev.GraduatedToken.Token, curvekit.Buy, uint256.NewInt(1e17))
+	for range 2 {
+		if _, err := ix.Sync(old.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fresh.sync()
+	if diff := cmp.Diff(dumpStore(t, fresh.store), dumpStore(t, old.store)); diff != "" {
+		t.Fatalf("reset store differs from a fresh index of the new chain (-fresh +reset):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"INFO indexer following the chain"}, msgs(tape.take())); diff != "" {
+		t.Fatalf("log after the reset (-want +got):\n%s", diff)
+	}
+	if ix.Status().Resets != 1 {
+		t.Fatalf("resets: %d, want 1", ix.Status().Resets)
+	}
+}
+
+var errInjected = errors.New("injected chain outage")
+
+// flakyChain fails Head while down is set.
+type flakyChain struct {
+	market.Chain
+	down *atomic.Bool
+}
+
+func (c flakyChain) Head(ctx context.Context) (market.BlockRef, error) {
+	if c.down.Load() {
+		return market.BlockRef{}, errInjected
+	}
+	return c.Chain.Head(ctx)
+}
+
+// TestIndexerStatusAndProgress follows Status and the log through catching up, lag, an outage
+// and the recovery, on a clock the test moves.
+func TestIndexerStatusAndProgress(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "")
+	w.sync()
+	tape := &logTape{}
+	now := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	down := &atomic.Bool{}
+	db, err := bunstore.Open(w.ctx, bunstore.Config{DSN: filepath.Join(t.TempDir(), "status.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ix, err := market.NewIndexer(w.ctx, market.IndexerConfig{
+		Chain: flakyChain{Chain: w.chain, down: down}, Store: db.Market(), Confirmations: 2, BatchBlocks: 4,
+		Now: clock, Logger: slog.New(tape),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Readers poll Status while Syncs run (the race detector checks them).
+	stop := make(chan struct{})
+	var readers sync.WaitGroup
+	readers.Add(1)
+	go func() {
+		defer readers.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				_ = ix.Status().Check(2)
+			}
+		}
+	}()
+	defer func() { close(stop); readers.Wait() }()
+
+	if err := ix.Status().Check(100); err == nil || !strings.Contains(err.Error(), "not synced") {
+		t.Fatalf("check before the first sync: %v", err)
+	}
+	step := func() {
+		t.Helper()
+		if _, err := ix.Sync(w.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step()
+	head, err := w.chain.Head(w.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := ix.Status()
+	stored := 0
+	for _, trades := range dumpStore(t, db.Market()).Trades {
+		stored += len(trades)
+	}
+	want := market.IndexerStatus{Head: head.Number, Indexed: head.Number - 2, Lag: 2, LastSync: now, Blocks: head.Number - 1, Trades: uint64(stored)}
+	if diff := cmp.Diff(want, st, cmpopts.EquateErrors()); diff != "" {
+		t.Fatalf("status after catching up (-want +got):\n%s", diff)
+	}
+	if err := st.Check(1); err == nil || !strings.Contains(err.Error(), "2 blocks behind") {
+		t.Fatalf("check with 1 block allowed: %v", err)
+	}
+	if err := st.Check(2); err != nil {
+		t.Fatalf("check with 2 blocks allowed: %v", err)
+	}
+	if diff := cmp.Diff([]string{"INFO indexer following the chain"}, msgs(tape.take())); diff != "" {
+		t.Fatalf("log of the first sync (-want +got):\n%s", diff)
+	}
+
+	// Progress is logged once per interval, whatever the number of syncs in between.
+	trader := w.dev.Accounts[4]
+	for range 3 {
+		w.trade(trader, w.dev.ETHToken.Token, curvekit.Buy, uint256.NewInt(1e16))
+		now = now.Add(9 * time.Second)
+		step()
+		w.sync()
+	}
+	if lines := tape.take(); len(lines) != 0 {
+		t.Fatalf("logged within the progress interval: %v", msgs(lines))
+	}
+	w.dev.Mine()
+	w.dev.Mine() // the last trade is now past the confirmations
+	now = now.Add(3 * time.Second)
+	step()
+	lines := tape.take()
+	if len(lines) != 1 || lines[0].Msg != "indexer progress" {
+		t.Fatalf("log at the interval: %+v, want one progress line", lines)
+	}
+	st = ix.Status()
+	// The three buys and what the confirmations held back at the first sync.
+	if got := lines[0].Attrs; st.Trades-want.Trades < 3 || got["trades"] != fmt.Sprint(st.Trades-want.Trades) || got["blocks"] != fmt.Sprint(st.Blocks-want.Blocks) || got["lag"] != "2" || got["over"] != "30s" {
+		t.Fatalf("progress line %v, status %+v", got, st)
+	}
+
+	// An outage: one error line, a reminder per interval, Status says since when and why.
+	down.Store(true)
+	lastSync := st.LastSync
+	for range 5 {
+		now = now.Add(time.Second)
+		if _, err := ix.Sync(w.ctx); !errors.Is(err, errInjected) {
+			t.Fatalf("sync during the outage: %v", err)
+		}
+	}
+	st = ix.Status()
+	if st.Failures != 5 || !errors.Is(st.LastErr, errInjected) || !st.LastErrAt.Equal(now) || !st.LastSync.Equal(lastSync) {
+		t.Fatalf("status during the outage: %+v", st)
+	}
+	if err := st.Check(100); err == nil || !strings.Contains(err.Error(), "failing since") || !strings.Contains(err.Error(), "5 attempts") {
+		t.Fatalf("check during the outage: %v", err)
+	}
+	if diff := cmp.Diff([]string{"ERROR indexer sync failed"}, msgs(tape.take())); diff != "" {
+		t.Fatalf("log of five failed syncs (-want +got):\n%s", diff)
+	}
+	now = now.Add(30 * time.Second)
+	_, _ = ix.Sync(w.ctx)
+	if diff := cmp.Diff([]string{"ERROR indexer still failing"}, msgs(tape.take())); diff != "" {
+		t.Fatalf("log after an interval of failing (-want +got):\n%s", diff)
+	}
+
+	// The chain falls behind no further: once back, the indexer catches up and says so.
+	for range 5 {
+		w.dev.Mine()
+	}
+	down.Store(false)
+	now = now.Add(time.Second)
+	step()
+	st = ix.Status()
+	if st.Failures != 0 || !st.LastSync.Equal(now) || !errors.Is(st.LastErr, errInjected) || st.Lag != 2 {
+		t.Fatalf("status after the outage: %+v", st)
+	}
+	if err := st.Check(2); err != nil {
+		t.Fatalf("check after the outage: %v", err)
+	}
+	// The progress line is due too: the last one was 36 s ago.
+	lines = tape.take()
+	if diff := cmp.Diff([]string{"INFO indexer recovered", "INFO indexer progress"}, msgs(lines)); diff != "" || lines[0].Attrs["failures"] != "6" || lines[1].Attrs["blocks"] != "5" {
+		t.Fatalf("log of the recovery %+v (-want +got):\n%s", lines, diff)
 	}
 }
