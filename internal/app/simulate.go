@@ -28,7 +28,15 @@ type simulator struct {
 	rand    *rand.Rand
 	tokens  []simToken
 	traders []devnet.Account
+
+	// What run has done since its last progress line.
+	buys, sells, failed int
+	lastErr             error
 }
+
+// simulatorProgressEvery is how often run logs what it sent, so that a user at info level sees
+// the simulator work without a line per trade.
+const simulatorProgressEvery = 30 * time.Second
 
 type simToken struct {
 	token, curve, quote common.Address
@@ -55,6 +63,8 @@ func newSimulator(dev *devnet.Devnet, chain *evm.Chain, b *txbuild.Builder, log 
 func (s *simulator) run(ctx context.Context, every time.Duration) error {
 	t := time.NewTicker(every)
 	defer t.Stop()
+	s.log.Info("simulator sending trades", "every", every, "tokens", len(s.tokens), "traders", len(s.traders))
+	last := time.Now()
 	for {
 		select {
 		case <-ctx.Done():
@@ -62,7 +72,20 @@ func (s *simulator) run(ctx context.Context, every time.Duration) error {
 		case <-t.C:
 		}
 		if err := s.step(ctx); err != nil && ctx.Err() == nil {
-			s.log.Warn("simulated trade failed", "err", err)
+			// The first failure since the last progress line is logged; the rest are counted.
+			if s.failed == 0 {
+				s.log.Warn("simulated trade failed", "err", err)
+			}
+			s.failed++
+			s.lastErr = err
+		}
+		if time.Since(last) >= simulatorProgressEvery {
+			args := []any{"trades", s.buys + s.sells, "buys", s.buys, "sells", s.sells, "over", time.Since(last).Round(time.Second)}
+			if s.failed > 0 {
+				args = append(args, "failed", s.failed, "lastErr", s.lastErr)
+			}
+			s.log.Info("simulator progress", args...)
+			s.buys, s.sells, s.failed, s.lastErr, last = 0, 0, 0, nil, time.Now()
 		}
 	}
 }
@@ -121,6 +144,11 @@ func (s *simulator) step(ctx context.Context) error {
 		if _, err := s.dev.Send(ctx, acc.Key, &to, tx.Value.ToBig(), tx.Data); err != nil {
 			return fmt.Errorf("send %s: %w", side, err)
 		}
+	}
+	if side == curvekit.Buy {
+		s.buys++
+	} else {
+		s.sells++
 	}
 	s.log.Debug("simulated trade", "token", tk.token, "side", side, "venue", q.Venue, "in", amount.Dec(), "out", q.Out.Dec())
 	return nil
