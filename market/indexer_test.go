@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -21,6 +22,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/bunstore"
 	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
+	"github.com/curvekit/curvekit/contracts/bindings"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
 )
@@ -549,5 +551,86 @@ func TestIndexerStatusAndProgress(t *testing.T) {
 	lines = tape.take()
 	if diff := cmp.Diff([]string{"INFO indexer recovered", "INFO indexer progress"}, msgs(lines)); diff != "" || lines[0].Attrs["failures"] != "6" || lines[1].Attrs["blocks"] != "5" {
 		t.Fatalf("log of the recovery %+v (-want +got):\n%s", lines, diff)
+	}
+}
+
+// TestIndexerContinuesARestartedDevnet is the quickstart's second run: the devnet kept in a
+// directory beside the store continues its chain, so the store is neither reset nor refused and
+// keeps everything it held.
+func TestIndexerContinuesARestartedDevnet(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	dsn := filepath.Join(dir, "curvekit.db")
+	tape := &logTape{}
+	open := func() (*devnet.Devnet, *bunstore.DB, *market.Indexer) {
+		t.Helper()
+		dev, err := devnet.Start(devnet.Config{Accounts: 5, Dir: dsn + ".devnet"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		chain, err := evm.New(evm.Config{Client: dev.Client, Factory: dev.Addrs.Factory, Router: dev.Addrs.Router})
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := bunstore.Open(ctx, bunstore.Config{DSN: dsn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: db.Market(), ResetOnChainChange: true, Logger: slog.New(tape)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return dev, db, ix
+	}
+	buy := func(dev *devnet.Devnet) {
+		t.Helper()
+		dl, err := dev.Deadline(ctx, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wei := big.NewInt(1e17)
+		if _, err := dev.Send(ctx, dev.Accounts[4].Key, &dev.ETHToken.Curve, wei, bindings.NewBondingCurve().PackBuy(wei, big.NewInt(1), dl)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	dev, db, ix := open()
+	buy(dev)
+	if _, err := ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before := dumpStore(t, db.Market())
+	db.Close()
+	if err := dev.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tape.take()
+
+	dev, db, ix = open()
+	defer dev.Close()
+	defer db.Close()
+	if !dev.Resumed {
+		t.Fatal("the devnet did not continue its chain")
+	}
+	if diff := cmp.Diff(before, dumpStore(t, db.Market())); diff != "" {
+		t.Fatalf("store after the restart (-before +after):\n%s", diff)
+	}
+	if st := ix.Status(); st.Resets != 0 || st.Failures != 0 || st.Indexed != before.Cursor.Block {
+		t.Fatalf("status after the restart: %+v", st)
+	}
+	if diff := cmp.Diff([]string{"INFO indexer following the chain"}, msgs(tape.take())); diff != "" {
+		t.Fatalf("log of the restart (-want +got):\n%s", diff)
+	}
+	buy(dev)
+	if _, err := ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after := dumpStore(t, db.Market())
+	if got, want := len(after.Trades[dev.ETHToken.Token]), len(before.Trades[dev.ETHToken.Token])+1; got != want {
+		t.Fatalf("DETH trades after a buy on the restarted chain: %d, want %d", got, want)
 	}
 }
