@@ -25,9 +25,11 @@ import (
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/adapters/httpapi"
 	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/txbuild"
+	"github.com/curvekit/curvekit/wallet"
 )
 
 // App is the wired server. Its parts are exported so that tests and other binaries of the module
@@ -36,19 +38,26 @@ type App struct {
 	Config Config
 	Log    *slog.Logger
 
-	Devnet  *devnet.Devnet // nil on a real chain
-	Chain   *evm.Chain
-	DB      *bunstore.DB
-	Store   *bunstore.Market
-	Indexer *market.Indexer
-	Builder *txbuild.Builder
-	Market  *market.Service
-	Hub     *stream.Hub
-	Streams *stream.Service
-	Agent   *agent.Service
-	API     *httpapi.Server
-	Metrics *prometheus.Registry
+	Devnet   *devnet.Devnet // nil on a real chain
+	Chain    *evm.Chain
+	DB       *bunstore.DB
+	Store    *bunstore.Market
+	Indexer  *market.Indexer
+	Builder  *txbuild.Builder
+	Market   *market.Service
+	Hub      *stream.Hub
+	Streams  *stream.Service
+	Agent    *agent.Service
+	Wallets  *wallet.Service
+	Accounts *auth.Service
+	API      *httpapi.Server
+	Metrics  *prometheus.Registry
 
+	signer wallet.Signer // nil: the wallet's default
+	// devProvider is the development identity provider, served under /dev-oauth when no
+	// provider is configured.
+	devProvider     http.Handler
+	client          evm.Client
 	factory, router common.Address
 
 	// observers receive each indexer sync, in order, after it commits.
@@ -56,18 +65,28 @@ type App struct {
 	closers   []func() error
 }
 
+// Option adjusts how New builds the App (tests use them to observe parts).
+type Option func(*App)
+
+// WithSigner signs custodial transactions with s instead of the default signer: a test counts
+// what reaches the signer this way.
+func WithSigner(s wallet.Signer) Option { return func(a *App) { a.signer = s } }
+
 // New builds every part from cfg. Close releases what it opened, also when New fails half way.
-func New(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) {
+func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *App, err error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	a := &App{Config: cfg, Log: log, Metrics: prometheus.NewRegistry()}
+	for _, o := range opts {
+		o(a)
+	}
 	defer func() {
 		if err != nil {
 			a.Close()
 		}
 	}()
-	for _, step := range []func(context.Context) error{a.wireChain, a.wireMarket, a.wireAgent, a.wireHTTP} {
+	for _, step := range []func(context.Context) error{a.wireChain, a.wireMarket, a.wireAccounts, a.wireAgent, a.wireHTTP} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}
@@ -108,7 +127,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	log := a.Log
 	srv := &http.Server{
-		Handler:           a.API.Handler(),
+		Handler:           a.handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		// No ReadTimeout or WriteTimeout: the API bounds bodies per request and streams set a

@@ -42,6 +42,6 @@ func (a *App) wireChain(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.Chain, a.factory, a.router = chain, factory, router
+	a.Chain, a.client, a.factory, a.router = chain, client, factory, router
 	return nil
 }

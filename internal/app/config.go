@@ -37,6 +37,22 @@ type Config struct {
 	LLMModel       string        `name:"llm-model" help:"Model name at --llm-base-url." env:"CURVEKIT_LLM_MODEL"`
 	LLMAPIKey      string        `name:"llm-api-key" help:"API key of --llm-base-url (prefer the environment variable)." env:"CURVEKIT_LLM_API_KEY"`
 	AgentWorkers   int           `help:"Agent jobs run at once by this server." default:"4" env:"CURVEKIT_AGENT_WORKERS"`
+
+	PublicURL     string   `name:"public-url" help:"The URL browsers reach the server at (sign-in redirects, Secure cookies when https); default http://<addr>." env:"CURVEKIT_PUBLIC_URL"`
+	MasterKeyFile string   `help:"File of the master key that seals custodial wallet keys; default <db>.master.key, created 0600 on first start." env:"CURVEKIT_MASTER_KEY_FILE"`
+	MasterKey     string   `help:"The master key itself (hex, or version:hex lines), instead of a file." env:"CURVEKIT_MASTER_KEY"`
+	ProWallets    []string `help:"Comma-separated wallets on the pro subscription tier." env:"CURVEKIT_PRO_WALLETS"`
+
+	OAuthIssuer       string   `name:"oauth-issuer" help:"OpenID Connect issuer URL of the identity provider (discovery); without it and --oauth-auth-url, the development provider." env:"CURVEKIT_OAUTH_ISSUER"`
+	OAuthAuthURL      string   `name:"oauth-auth-url" help:"Authorization endpoint of a plain OAuth 2.0 provider (with --oauth-token-url and --oauth-userinfo-url)." env:"CURVEKIT_OAUTH_AUTH_URL"`
+	OAuthTokenURL     string   `name:"oauth-token-url" help:"Token endpoint of a plain OAuth 2.0 provider." env:"CURVEKIT_OAUTH_TOKEN_URL"`
+	OAuthUserinfoURL  string   `name:"oauth-userinfo-url" help:"Userinfo endpoint of a plain OAuth 2.0 provider." env:"CURVEKIT_OAUTH_USERINFO_URL"`
+	OAuthFields       []string `name:"oauth-fields" help:"Userinfo field paths of a plain OAuth 2.0 provider: subject,handle,picture." default:"data.id,data.username,data.profile_image_url" env:"CURVEKIT_OAUTH_FIELDS"`
+	OAuthName         string   `name:"oauth-name" help:"Name of a plain OAuth 2.0 provider, kept with each account's identity." default:"oauth2" env:"CURVEKIT_OAUTH_NAME"`
+	OAuthClientID     string   `name:"oauth-client-id" help:"OAuth client id." env:"CURVEKIT_OAUTH_CLIENT_ID"`
+	OAuthClientSecret string   `name:"oauth-client-secret" help:"OAuth client secret (prefer the environment variable)." env:"CURVEKIT_OAUTH_CLIENT_SECRET"`
+	OAuthScopes       []string `name:"oauth-scopes" help:"Scopes to request; default openid,profile for OIDC." env:"CURVEKIT_OAUTH_SCOPES"`
+	DevOAuthPublic    bool     `name:"dev-oauth-public" help:"Allow the development identity provider on a non-loopback address (anyone could sign in as anyone)." env:"CURVEKIT_DEV_OAUTH_PUBLIC"`
 }
 
 // Validate checks what the flag library cannot: combinations and ranges.
@@ -59,6 +75,12 @@ func (c *Config) Validate() error {
 	}
 	if c.AgentWorkers <= 0 {
 		errs = append(errs, errors.New("--agent-workers must be positive"))
+	}
+	if c.OAuthIssuer != "" && c.OAuthAuthURL != "" {
+		errs = append(errs, errors.New("--oauth-issuer (OpenID Connect) and --oauth-auth-url (plain OAuth 2.0) exclude each other"))
+	}
+	if (c.OAuthIssuer != "" || c.OAuthAuthURL != "") && c.OAuthClientID == "" {
+		errs = append(errs, errors.New("an identity provider needs --oauth-client-id"))
 	}
 	if _, err := c.proxies(); err != nil {
 		errs = append(errs, err)

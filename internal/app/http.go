@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
@@ -45,6 +46,7 @@ func (a *App) wireHTTP(ctx context.Context) error {
 	a.registerMarketMetrics()
 	a.API, err = httpapi.New(httpapi.Config{
 		Market: a.Market, Streams: a.Streams, Agent: a.Agent, Limiter: limiter, TrustedProxies: proxies, Settings: settings,
+		Accounts: a.Accounts, Wallet: a.Wallets, SecureCookies: strings.HasPrefix(a.publicURL(), "https://"),
 		Policy:  auth.DefaultPolicy(auth.Every(a.Config.RateLimit, a.Config.RateWindow)),
 		Ready:   a.readyChecks(),
 		Metrics: a.Metrics,
@@ -107,6 +109,26 @@ func (a *App) registerMarketMetrics() {
 			return float64(h.Number)
 		}),
 	)
+}
+
+// handler is what the API's listener serves: the API, and the development identity provider
+// under /dev-oauth when it runs.
+func (a *App) handler() http.Handler {
+	if a.devProvider == nil {
+		return a.API.Handler()
+	}
+	mux := http.NewServeMux()
+	mux.Handle(devOAuthPath+"/", a.devProvider)
+	mux.Handle("/", a.API.Handler())
+	return mux
+}
+
+// publicURL is where browsers reach the server, without a trailing slash.
+func (a *App) publicURL() string {
+	if a.Config.PublicURL != "" {
+		return strings.TrimRight(a.Config.PublicURL, "/")
+	}
+	return "http://" + a.Config.Addr
 }
 
 // metricsHandler serves the registry at /metrics.

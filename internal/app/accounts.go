@@ -1,0 +1,113 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/curvekit/curvekit/adapters/evm"
+	"github.com/curvekit/curvekit/adapters/oauth"
+	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/wallet"
+)
+
+// wireAccounts builds the custodial wallets and the account service: sign-in through the
+// configured identity provider (the development provider when none is), sessions and API keys.
+func (a *App) wireAccounts(ctx context.Context) error {
+	keyFile := a.Config.MasterKeyFile
+	if keyFile == "" {
+		keyFile = a.sidePath(".master.key")
+	}
+	keys, err := wallet.OpenKeyring(wallet.KeyringConfig{
+		Keys: a.Config.MasterKey, File: keyFile, Create: a.Config.MasterKey == "",
+		Logger: a.Log.With("component", "wallet"),
+	})
+	if err != nil {
+		return fmt.Errorf("master key: %w", err)
+	}
+	bc, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: a.client})
+	if err != nil {
+		return err
+	}
+	a.Wallets, err = wallet.New(wallet.Config{
+		Store: a.DB.Wallets(), Broadcaster: bc, Keys: keys, Signer: a.signer,
+		Logger: a.Log.With("component", "wallet"),
+	})
+	if err != nil {
+		return err
+	}
+	provider, err := a.identityProvider(ctx)
+	if err != nil {
+		return err
+	}
+	pro := make([]common.Address, 0, len(a.Config.ProWallets))
+	for _, w := range a.Config.ProWallets {
+		w = strings.TrimSpace(w)
+		if w == "" {
+			continue
+		}
+		if !common.IsHexAddress(w) {
+			return fmt.Errorf("--pro-wallets: %q is not an address", w)
+		}
+		pro = append(pro, common.HexToAddress(w))
+	}
+	a.Accounts, err = auth.New(auth.Config{
+		Accounts: a.DB.Accounts(), Provider: provider, Wallets: auth.WalletCreatorFunc(a.Wallets.Create),
+		ProWallets: pro, Logger: a.Log.With("component", "auth"),
+	})
+	return err
+}
+
+// sidePath is a file beside the SQLite database (the devnet's state, the master key); on
+// PostgreSQL, beside the working directory's curvekit.db name.
+func (a *App) sidePath(suffix string) string {
+	base := a.Config.DB
+	if a.DB != nil && a.DB.Postgres() {
+		base = "curvekit"
+	}
+	base = strings.TrimPrefix(base, "file:")
+	if i := strings.IndexByte(base, '?'); i >= 0 {
+		base = base[:i]
+	}
+	return base + suffix
+}
+
+// devOAuthPath is where the development identity provider is served on the API's listener.
+const devOAuthPath = "/dev-oauth"
+
+// identityProvider is the configured provider: OpenID Connect by issuer, plain OAuth 2.0 with a
+// userinfo endpoint, or, with neither, the development provider served on this server.
+func (a *App) identityProvider(ctx context.Context) (auth.IdentityProvider, error) {
+	redirect := a.publicURL() + "/auth/callback"
+	switch {
+	case a.Config.OAuthIssuer != "":
+		return oauth.NewOIDC(ctx, oauth.OIDCConfig{
+			Issuer: a.Config.OAuthIssuer, ClientID: a.Config.OAuthClientID, ClientSecret: a.Config.OAuthClientSecret,
+			RedirectURL: redirect, Scopes: a.Config.OAuthScopes,
+		})
+	case a.Config.OAuthAuthURL != "":
+		f := append(append([]string(nil), a.Config.OAuthFields...), "", "", "")
+		return oauth.NewOAuth2(oauth.OAuth2Config{
+			Provider: a.Config.OAuthName, AuthURL: a.Config.OAuthAuthURL, TokenURL: a.Config.OAuthTokenURL,
+			UserinfoURL: a.Config.OAuthUserinfoURL, ClientID: a.Config.OAuthClientID, ClientSecret: a.Config.OAuthClientSecret,
+			RedirectURL: redirect, Scopes: a.Config.OAuthScopes,
+			Fields: oauth.FieldMap{Subject: f[0], Handle: f[1], Picture: f[2]},
+		})
+	}
+	if err := oauth.CheckDevAddr(a.Config.Addr, a.Config.DevOAuthPublic); err != nil {
+		return nil, fmt.Errorf("the development identity provider signs anyone in as anyone: %w (configure a real provider, or pass --dev-oauth-public)", err)
+	}
+	dev, err := oauth.NewDevProvider(oauth.DevConfig{
+		Issuer: a.publicURL() + devOAuthPath, RedirectURL: redirect, Logger: a.Log.With("component", "dev-oauth"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.devProvider = dev
+	return oauth.NewOIDC(ctx, oauth.OIDCConfig{
+		Issuer: dev.Issuer(), ClientID: dev.ClientID(), ClientSecret: dev.ClientSecret(), RedirectURL: redirect,
+		Provider: "dev", Metadata: dev.Metadata(),
+	})
+}
