@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -152,18 +153,18 @@ func (c *countReader) Read(p []byte) (int, error) {
 }
 
 // UploadMetadata validates m (curvekit.Problems listing every failing field) and pins its
-// document; the URI is what the launch transaction stores.
-func (s *Service) UploadMetadata(ctx context.Context, m Metadata) (Upload, error) {
+// document, which it returns too; the URI is what the launch transaction stores.
+func (s *Service) UploadMetadata(ctx context.Context, m Metadata) (Upload, Document, error) {
 	doc, err := m.Document(s.cfg.CreatedOn)
 	if err != nil {
-		return Upload{}, err
+		return Upload{}, Document{}, err
 	}
 	body := doc.Encode()
-	cid, err := s.cfg.Pinner.Pin(ctx, Content{Body: strings.NewReader(string(body)), Type: JSON})
+	cid, err := s.cfg.Pinner.Pin(ctx, Content{Body: bytes.NewReader(body), Type: JSON})
 	if err != nil {
-		return Upload{}, err
+		return Upload{}, Document{}, err
 	}
-	return s.upload(cid, JSON, int64(len(body))), nil
+	return s.upload(cid, JSON, int64(len(body))), doc, nil
 }
 
 // Object opens pinned content for GET /ipfs/:cid.

@@ -88,7 +88,7 @@ func TestUploads(t *testing.T) {
 		}
 	}
 
-	meta, err := e.svc.UploadMetadata(ctx, launch.Metadata{Name: "Curve Cat", Symbol: "CCAT", ImageURL: &up.URI})
+	meta, _, err := e.svc.UploadMetadata(ctx, launch.Metadata{Name: "Curve Cat", Symbol: "CCAT", ImageURL: &up.URI})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestUploads(t *testing.T) {
 		t.Fatalf("metadata %s as %s (%+v)", doc, obj.Type, meta)
 	}
 	var p curvekit.Problems
-	if _, err := e.svc.UploadMetadata(ctx, launch.Metadata{}); !errors.As(err, &p) || len(p) != 2 {
+	if _, _, err := e.svc.UploadMetadata(ctx, launch.Metadata{}); !errors.As(err, &p) || len(p) != 2 {
 		t.Fatalf("empty metadata: %v", err)
 	}
 }
@@ -127,20 +127,20 @@ func TestLogo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta, err := e.svc.UploadMetadata(ctx, launch.Metadata{Name: "Logo", Symbol: "LOGO", ImageURL: &up.URI})
+	meta, _, err := e.svc.UploadMetadata(ctx, launch.Metadata{Name: "Logo", Symbol: "LOGO", ImageURL: &up.URI})
 	if err != nil {
 		t.Fatal(err)
 	}
-	noImage, err := e.svc.UploadMetadata(ctx, launch.Metadata{Name: "Bare", Symbol: "BARE"})
+	noImage, _, err := e.svc.UploadMetadata(ctx, launch.Metadata{Name: "Bare", Symbol: "BARE"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	httpsImage, err := e.svc.UploadMetadata(ctx, launch.Metadata{Name: "Far", Symbol: "FAR", ImageURL: ptr("https://img.example/x.png")})
+	httpsImage, _, err := e.svc.UploadMetadata(ctx, launch.Metadata{Name: "Far", Symbol: "FAR", ImageURL: ptr("https://img.example/x.png")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The image's CID pinned as a document: a logo pointing at it is not an image.
-	jsonAsImage, err := e.svc.UploadMetadata(ctx, launch.Metadata{Name: "Odd", Symbol: "ODD", ImageURL: ptr("ipfs://" + noImage.CID)})
+	jsonAsImage, _, err := e.svc.UploadMetadata(ctx, launch.Metadata{Name: "Odd", Symbol: "ODD", ImageURL: ptr("ipfs://" + noImage.CID)})
 	if err != nil {
 		t.Fatal(err)
 	}

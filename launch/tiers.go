@@ -34,3 +34,9 @@ func (s StaticTiers) Tier(_ context.Context, wallet common.Address) (Tier, error
 	}
 	return TierFree, nil
 }
+
+// TiersFunc adapts a function (an accounts service's tier lookup) to Tiers.
+type TiersFunc func(ctx context.Context, wallet common.Address) (Tier, error)
+
+// Tier implements Tiers.
+func (f TiersFunc) Tier(ctx context.Context, wallet common.Address) (Tier, error) { return f(ctx, wallet) }

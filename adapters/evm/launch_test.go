@@ -242,7 +242,7 @@ func TestLaunchDailyLimitAndEstimate(t *testing.T) {
 	t.Parallel()
 	e := newLaunchEnv(t)
 	free := e.dev.Accounts[6]
-	meta, err := e.svc.UploadMetadata(e.ctx, launch.Metadata{Name: "Capped", Symbol: "CAP"})
+	meta, _, err := e.svc.UploadMetadata(e.ctx, launch.Metadata{Name: "Capped", Symbol: "CAP"})
 	if err != nil {
 		t.Fatal(err)
 	}

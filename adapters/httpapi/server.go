@@ -13,6 +13,7 @@ import (
 
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/wallet"
@@ -37,6 +38,9 @@ type Config struct {
 	// Agent serves the agent's jobs, streamed prompt and memory (SPEC 4.3, 6.3); without it
 	// those routes are not routed.
 	Agent *agent.Service
+	// Launch serves launch preparation, creator fees, token logos and pinned content (SPEC 4.6,
+	// 4.7, GET /ipfs/:cid); without it those routes are not routed.
+	Launch *launch.Service
 	// Auth resolves credentials to principals; default Accounts. Without either, every request
 	// is anonymous and guarded routes answer 401.
 	Auth Authenticator
