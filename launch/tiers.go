@@ -39,4 +39,6 @@ func (s StaticTiers) Tier(_ context.Context, wallet common.Address) (Tier, error
 type TiersFunc func(ctx context.Context, wallet common.Address) (Tier, error)
 
 // Tier implements Tiers.
-func (f TiersFunc) Tier(ctx context.Context, wallet common.Address) (Tier, error) { return f(ctx, wallet) }
+func (f TiersFunc) Tier(ctx context.Context, wallet common.Address) (Tier, error) {
+	return f(ctx, wallet)
+}
