@@ -4,8 +4,8 @@
 // share one wiring.
 //
 // One file per feature: chain.go (the devnet or a real chain), market.go (store, indexer, market
-// service, streams), agent.go (the agent and its job runner), http.go (the API, readiness,
-// metrics), simulate.go (devnet trades).
+// service, streams), agent.go (the agent and its job runner), launch.go (uploads, daily limits,
+// creator fees), http.go (the API, readiness, metrics), simulate.go (devnet trades).
 package app
 
 import (
@@ -26,6 +26,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/httpapi"
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/txbuild"
@@ -48,6 +49,7 @@ type App struct {
 	Hub      *stream.Hub
 	Streams  *stream.Service
 	Agent    *agent.Service
+	Launch   *launch.Service
 	Wallets  *wallet.Service
 	Accounts *auth.Service
 	API      *httpapi.Server
@@ -86,7 +88,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *
 			a.Close()
 		}
 	}()
-	for _, step := range []func(context.Context) error{a.wireChain, a.wireMarket, a.wireAccounts, a.wireAgent, a.wireHTTP} {
+	for _, step := range []func(context.Context) error{a.wireChain, a.wireMarket, a.wireAccounts, a.wireAgent, a.wireLaunch, a.wireHTTP} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}

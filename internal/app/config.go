@@ -43,6 +43,10 @@ type Config struct {
 	MasterKey     string   `help:"The master key itself (hex, or version:hex lines), instead of a file." env:"CURVEKIT_MASTER_KEY"`
 	ProWallets    []string `help:"Comma-separated wallets on the pro subscription tier." env:"CURVEKIT_PRO_WALLETS"`
 
+	IPFSAPI     string `name:"ipfs-api" help:"Kubo RPC URL to pin launch uploads on (e.g. http://127.0.0.1:5001); without it, a local store that GET /ipfs/:cid serves." env:"CURVEKIT_IPFS_API"`
+	IPFSDir     string `name:"ipfs-dir" help:"Directory of the local IPFS store; default <db>.ipfs beside the database." env:"CURVEKIT_IPFS_DIR"`
+	IPFSGateway string `name:"ipfs-gateway" help:"Gateway URL prefix of uploads' gatewayUrl (e.g. https://ipfs.io/ipfs/); default <public-url>/ipfs/." env:"CURVEKIT_IPFS_GATEWAY"`
+
 	OAuthIssuer       string   `name:"oauth-issuer" help:"OpenID Connect issuer URL of the identity provider (discovery); without it and --oauth-auth-url, the development provider." env:"CURVEKIT_OAUTH_ISSUER"`
 	OAuthAuthURL      string   `name:"oauth-auth-url" help:"Authorization endpoint of a plain OAuth 2.0 provider (with --oauth-token-url and --oauth-userinfo-url)." env:"CURVEKIT_OAUTH_AUTH_URL"`
 	OAuthTokenURL     string   `name:"oauth-token-url" help:"Token endpoint of a plain OAuth 2.0 provider." env:"CURVEKIT_OAUTH_TOKEN_URL"`

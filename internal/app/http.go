@@ -45,7 +45,7 @@ func (a *App) wireHTTP(ctx context.Context) error {
 	a.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	a.registerMarketMetrics()
 	a.API, err = httpapi.New(httpapi.Config{
-		Market: a.Market, Streams: a.Streams, Agent: a.Agent, Limiter: limiter, TrustedProxies: proxies, Settings: settings,
+		Market: a.Market, Streams: a.Streams, Agent: a.Agent, Launch: a.Launch, Limiter: limiter, TrustedProxies: proxies, Settings: settings,
 		Accounts: a.Accounts, Wallet: a.Wallets, SecureCookies: strings.HasPrefix(a.publicURL(), "https://"),
 		Policy:  auth.DefaultPolicy(auth.Every(a.Config.RateLimit, a.Config.RateWindow)),
 		Ready:   a.readyChecks(),
