@@ -26,6 +26,8 @@ type Config struct {
 	Market  Market
 	// Balances, when set, lets a composed trade say when the wallet holds less than it spends.
 	Balances Balances
+	// Launcher, when set, adds the launch, claim-fees, fees, earnings and daily-limit tools.
+	Launcher Launcher
 	// LLM plans the turns; default the offline planner.
 	LLM LLM
 	// Model is the model name passed to the LLM when a request names none; default "offline".

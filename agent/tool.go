@@ -40,8 +40,8 @@ type ToolResult struct {
 	Summary string `json:"summary"`
 	// Data is the structured answer for a model to read.
 	Data any `json:"data,omitempty"`
-	// Transaction is set when the tool composed one.
-	Transaction *Transaction `json:"-"`
+	// Transactions are what the tool composed, in the order the wallet sends them.
+	Transactions []Transaction `json:"-"`
 }
 
 // NewTool declares a tool whose arguments decode into In. It panics when In has no JSON schema,

@@ -253,7 +253,7 @@ func (s *Service) trade(ctx context.Context, c *Call, side curvekit.Side, in Tra
 	if note := s.shortfall(ctx, c.Wallet, spend, &r.Quote.In); note != "" {
 		b.WriteString(" " + note)
 	}
-	return ToolResult{Summary: b.String(), Transaction: &tx, Data: map[string]any{
+	return ToolResult{Summary: b.String(), Transactions: []Transaction{tx}, Data: map[string]any{
 		"token": v.Address.Hex(), "side": string(side), "venue": string(r.Quote.Venue),
 		"amountIn": inText, "expectedOut": outText, "minOut": minText, "slippageBps": bps, "deadline": r.Deadline,
 		"to": tx.To, "value": tx.Value, "approvalFirst": r.Plan.Approval != nil,

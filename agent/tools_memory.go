@@ -46,5 +46,9 @@ func (s *Service) memoryTools() []Tool {
 }
 
 func (s *Service) buildTools() []Tool {
-	return append(s.marketTools(), s.memoryTools()...)
+	tools := append(s.marketTools(), s.memoryTools()...)
+	if s.cfg.Launcher != nil {
+		tools = append(tools, s.launchTools()...)
+	}
+	return tools
 }

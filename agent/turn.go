@@ -175,10 +175,8 @@ func (s *Service) turn(ctx context.Context, p *TurnParams, emit func(Event) erro
 		msgs = append(msgs, Message{Role: RoleAssistant, Content: reply.Text, ToolCalls: reply.ToolCalls})
 		for _, tc := range reply.ToolCalls {
 			progress("running " + tc.Name)
-			content, tx := s.runTool(ctx, call, tc)
-			if tx != nil {
-				res.Transactions = append(res.Transactions, *tx)
-			}
+			content, txs := s.runTool(ctx, call, tc)
+			res.Transactions = append(res.Transactions, txs...)
 			msgs = append(msgs, Message{Role: RoleTool, ToolCallID: tc.ID, Content: content})
 		}
 		if cause := context.Cause(ctx); cause != nil {
@@ -214,11 +212,11 @@ type toolOutput struct {
 	Error   string `json:"error,omitempty"`
 }
 
-// runTool runs one call and returns the tool message's content and the transaction it composed.
-// Failures become content too: the planner tells the person what went wrong.
-func (s *Service) runTool(ctx context.Context, c *Call, tc ToolCall) (string, *Transaction) {
+// runTool runs one call and returns the tool message's content and the transactions it
+// composed. Failures become content too: the planner tells the person what went wrong.
+func (s *Service) runTool(ctx context.Context, c *Call, tc ToolCall) (string, []Transaction) {
 	var out toolOutput
-	var tx *Transaction
+	var txs []Transaction
 	if t, ok := s.byName[tc.Name]; !ok {
 		out.Error = fmt.Sprintf("there is no tool named %q", tc.Name)
 	} else if r, err := t.Run(ctx, c, json.RawMessage(tc.Arguments)); err != nil {
@@ -228,12 +226,12 @@ func (s *Service) runTool(ctx context.Context, c *Call, tc ToolCall) (string, *T
 			out.Error = "the tool " + tc.Name + " failed; try again later"
 		}
 	} else {
-		out.Summary, out.Data, tx = r.Summary, r.Data, r.Transaction
+		out.Summary, out.Data, txs = r.Summary, r.Data, r.Transactions
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		b, _ = json.Marshal(toolOutput{Error: "the tool's answer could not be encoded"})
-		tx = nil
+		txs = nil
 	}
-	return string(b), tx
+	return string(b), txs
 }
