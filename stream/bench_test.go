@@ -2,6 +2,7 @@ package stream
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"slices"
 	"strconv"
@@ -231,5 +232,43 @@ func BenchmarkPublish(b *testing.B) {
 			}
 			b.StartTimer()
 		}
+	}
+}
+
+// BenchmarkResume opens a 1m token stream with the Last-Event-ID of its newest trade over 2000
+// trades in 1000 minutes: the default resume replays the whole window (1000 bars), the partial one
+// only the resumed bucket. Reported: events and payload bytes per resume.
+func BenchmarkResume(b *testing.B) {
+	for _, partial := range []bool{false, true} {
+		b.Run(fmt.Sprintf("partial=%v", partial), func(b *testing.B) {
+			e := newEnv(b, 100)
+			ch := newChain(1_800_000_000)
+			tk := newToken(1)
+			all := map[common.Address]*market.Token{tk.Address: &tk}
+			e.store.commit(&market.Batch{Launches: []market.Token{tk}})
+			var last market.Trade
+			for i := range 2000 {
+				ch.next(30)
+				last = ch.trade(&tk, 1000+uint64(i%50), 250)
+				e.store.commit(batchOf(ch, all, last))
+			}
+			req := TokenRequest{Token: tk.Address, Resolution: candles.Res1m, LastEventID: IDOf(&last, last.Time).String(), Partial: partial}
+			var events, size int
+			b.ResetTimer()
+			for range b.N {
+				c, err := e.s.Token(context.Background(), req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				events = len(c.first)
+				size = 0
+				for _, ev := range c.first {
+					size += len(ev.Data)
+				}
+				c.Close()
+			}
+			b.ReportMetric(float64(events), "events/op")
+			b.ReportMetric(float64(size), "payload-B/op")
+		})
 	}
 }
