@@ -35,13 +35,15 @@ type Tick struct {
 const (
 	// ReasonConnect: a connection without Last-Event-ID.
 	ReasonConnect = "connect"
-	// ReasonResume: a connection that resumes from its Last-Event-ID.
+	// ReasonResume: a connection that resumes from its Last-Event-ID: a full reset (a partial
+	// one when the client asked for it), the window, then the trades after the id.
 	ReasonResume = "resume"
-	// ReasonUnknownID: the Last-Event-ID is malformed, or names a trade the store does not hold
-	// (a chain reorganization removed it, or it belongs to another chain or token).
+	// ReasonUnknownID: the Last-Event-ID is malformed, names a trade the store does not hold
+	// (a chain reorganization removed it, or it belongs to another chain or token), or has a
+	// time after the present or before its trade.
 	ReasonUnknownID = "unknown-id"
-	// ReasonTooOld: the Last-Event-ID is further back than a resume replays (more bars than a
-	// window holds, or more trades than MaxResumeTrades).
+	// ReasonTooOld: the Last-Event-ID is further back than a resume replays (more trades than
+	// MaxResumeTrades, or, for a partial resume, more bars than a window holds).
 	ReasonTooOld = "too-old"
 	// ReasonReorg: a chain reorganization rewrote the token's history.
 	ReasonReorg = "reorg"
