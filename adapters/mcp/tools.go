@@ -159,7 +159,11 @@ func (t *tools) viaAgent(ctx context.Context, prompt string) (*sdk.CallToolResul
 		}
 		return nil, nil, fmt.Errorf("agent job %s %s: %s", j.JobID, j.Status, msg)
 	}
-	return nil, composed{Unsigned: true, Note: unsignedNote, JobID: j.JobID, Response: j.Response, Transactions: j.RichData}, nil
+	out := composed{Unsigned: len(j.RichData) > 0, Note: unsignedNote, JobID: j.JobID, Response: j.Response, Transactions: j.RichData}
+	if len(j.RichData) == 0 {
+		out.Note = "The agent composed no transaction; its response says why."
+	}
+	return nil, out, nil
 }
 
 func (t *tools) submit(ctx context.Context, _ *sdk.CallToolRequest, in submitIn) (*sdk.CallToolResult, any, error) {
