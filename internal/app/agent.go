@@ -9,13 +9,16 @@ import (
 	"github.com/curvekit/curvekit/agent"
 )
 
-// wireAgent builds the agent on the shared database and market service, with the offline planner
-// unless an OpenAI-compatible endpoint is configured, and starts its job runner; the runner stops
-// when the app closes, leaving any job in flight to the next runner's rescuer.
+// wireAgent builds the agent on the shared database, market and launch services, with the
+// offline planner unless an OpenAI-compatible endpoint is configured, and starts its job runner;
+// the runner stops when the app closes, leaving any job in flight to the next runner's rescuer.
 func (a *App) wireAgent(ctx context.Context) error {
 	cfg := agent.Config{
 		Jobs: a.DB.Agent(), Memory: a.DB.Agent(), Threads: a.DB.Agent(), Market: a.Market, Balances: a.Chain,
 		Logger: a.Log.With("component", "agent"),
+	}
+	if a.Launch != nil {
+		cfg.Launcher = a.Launch
 	}
 	if a.Config.LLMBaseURL != "" {
 		c, err := llm.New(llm.Config{BaseURL: a.Config.LLMBaseURL, Model: a.Config.LLMModel, APIKey: a.Config.LLMAPIKey})

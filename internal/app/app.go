@@ -88,7 +88,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *
 			a.Close()
 		}
 	}()
-	for _, step := range []func(context.Context) error{a.wireChain, a.wireMarket, a.wireAccounts, a.wireAgent, a.wireLaunch, a.wireHTTP} {
+	for _, step := range []func(context.Context) error{a.wireChain, a.wireMarket, a.wireAccounts, a.wireLaunch, a.wireAgent, a.wireHTTP} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}
