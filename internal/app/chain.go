@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -29,13 +30,23 @@ func (a *App) wireChain(ctx context.Context) error {
 		a.onClose(func() error { c.Close(); return nil })
 		client, factory, router = c, common.HexToAddress(a.Config.Factory), common.HexToAddress(a.Config.Router)
 	} else {
-		d, err := devnet.Start(devnet.Config{})
+		// The devnet keeps its chain beside a SQLite file, so a restart continues it; beside an
+		// in-memory or PostgreSQL database it lives in memory, unless --devnet-dir names a place.
+		dir := a.Config.DevnetDir
+		if dir == "" && sqliteFile(a.Config.DB) {
+			dir = a.sidePath(".devnet")
+		}
+		d, err := devnet.Start(devnet.Config{Dir: dir})
 		if err != nil {
 			return fmt.Errorf("start devnet: %w", err)
 		}
 		a.onClose(d.Close)
 		a.Devnet, client, factory, router = d, d.Client, d.Addrs.Factory, d.Addrs.Router
-		a.Log.Info("devnet started", "chainId", d.ChainID, "factory", factory, "router", router,
+		msg := "devnet started"
+		if d.Resumed {
+			msg = "devnet resumed"
+		}
+		a.Log.Info(msg, "chainId", d.ChainID, "dir", dir, "factory", factory, "router", router,
 			"ETH token", d.ETHToken.Token, "TUSD token", d.USDToken.Token, "graduated token", d.GraduatedToken.Token)
 	}
 	chain, err := evm.New(evm.Config{Client: client, Factory: factory, Router: router})
@@ -44,4 +55,13 @@ func (a *App) wireChain(ctx context.Context) error {
 	}
 	a.Chain, a.client, a.factory, a.router = chain, client, factory, router
 	return nil
+}
+
+// sqliteFile reports whether dsn names a SQLite file (not memory, not PostgreSQL).
+func sqliteFile(dsn string) bool {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return false
+	}
+	path, query, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
+	return path != "" && path != ":memory:" && !strings.Contains(query, "mode=memory")
 }

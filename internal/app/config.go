@@ -21,6 +21,7 @@ type Config struct {
 	RPCURL         string        `name:"rpc-url" help:"JSON-RPC URL of a real chain; without it, the in-process devnet." env:"CURVEKIT_RPC_URL"`
 	Factory        string        `help:"LaunchFactory address on the real chain." env:"CURVEKIT_FACTORY"`
 	Router         string        `help:"Router address on the real chain." env:"CURVEKIT_ROUTER"`
+	DevnetDir      string        `help:"Directory of the devnet's chain; default <db>.devnet beside a SQLite file, in memory otherwise." env:"CURVEKIT_DEVNET_DIR"`
 	StartBlock     uint64        `help:"First block to index on an empty store: the factory's deployment block." env:"CURVEKIT_START_BLOCK"`
 	Confirmations  uint64        `help:"Blocks the indexer stays behind the head." env:"CURVEKIT_CONFIRMATIONS"`
 	Simulate       time.Duration `help:"Interval of simulated devnet trades; 0 turns them off." default:"2s" env:"CURVEKIT_SIMULATE"`

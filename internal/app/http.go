@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -61,53 +60,23 @@ func (a *App) wireHTTP(ctx context.Context) error {
 func (a *App) readyChecks() []httpapi.ReadyCheck {
 	return []httpapi.ReadyCheck{
 		{Name: "store", Check: a.DB.Ping},
-		{Name: "indexer", Check: func(ctx context.Context) error {
-			head, err := a.Chain.Head(ctx)
-			if err != nil {
-				return fmt.Errorf("chain unreachable")
-			}
-			cur, err := a.Store.Cursor(ctx)
-			if err != nil {
-				return fmt.Errorf("store cursor unreadable")
-			}
-			if lag := lagOf(head.Number, cur.Block); lag > a.Config.ReadyLag {
-				return fmt.Errorf("indexer is %d blocks behind the head (block %d of %d)", lag, cur.Block, head.Number)
-			}
-			return nil
+		{Name: "indexer", Check: func(context.Context) error {
+			return a.Indexer.Status().Check(a.Config.ReadyLag)
 		}},
 	}
 }
 
-func lagOf(head, indexed uint64) uint64 {
-	if indexed >= head {
-		return 0
-	}
-	return head - indexed
-}
-
-// registerMarketMetrics adds the indexer's and the streams' gauges, read at scrape time.
+// registerMarketMetrics adds the indexer's and the streams' gauges, read at scrape time from the
+// indexer's status (no chain or store call).
 func (a *App) registerMarketMetrics() {
+	gauge := func(name, help string, v func() float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "curvekit", Subsystem: "indexer", Name: name, Help: help}, v)
+	}
 	a.Metrics.MustRegister(
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Namespace: "curvekit", Subsystem: "indexer", Name: "indexed_block",
-			Help: "The last block the indexer committed.",
-		}, func() float64 {
-			cur, err := a.Store.Cursor(context.Background())
-			if err != nil {
-				return -1
-			}
-			return float64(cur.Block)
-		}),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Namespace: "curvekit", Subsystem: "indexer", Name: "head_block",
-			Help: "The chain's head block as the indexer's chain sees it.",
-		}, func() float64 {
-			h, err := a.Chain.Head(context.Background())
-			if err != nil {
-				return -1
-			}
-			return float64(h.Number)
-		}),
+		gauge("indexed_block", "The last block the indexer committed.", func() float64 { return float64(a.Indexer.Status().Indexed) }),
+		gauge("head_block", "The chain's head as the indexer last saw it.", func() float64 { return float64(a.Indexer.Status().Head) }),
+		gauge("lag_blocks", "Blocks between the head and the last indexed block.", func() float64 { return float64(a.Indexer.Status().Lag) }),
+		gauge("failures", "Syncs failed in a row.", func() float64 { return float64(a.Indexer.Status().Failures) }),
 	)
 }
 
