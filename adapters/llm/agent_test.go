@@ -18,8 +18,10 @@ import (
 	"github.com/curvekit/curvekit/adapters/bunstore"
 	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
+	"github.com/curvekit/curvekit/adapters/ipfs"
 	"github.com/curvekit/curvekit/adapters/llm"
 	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
 )
@@ -49,6 +51,7 @@ func model(script map[string][2]string) func(w http.ResponseWriter, _ int, req *
 
 type world struct {
 	dev *devnet.Devnet
+	ix  *market.Indexer
 	mkt *market.Service
 	svc *agent.Service
 }
@@ -95,9 +98,17 @@ func newWorld(t *testing.T, p *provider) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pins, err := ipfs.NewStore(ipfs.StoreConfig{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	launcher, err := launch.New(launch.Config{Store: db.Launch(), Pinner: pins, Builder: builder, Chain: chain})
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := client(t, p, llm.Config{MaxRetries: 1})
 	a := db.Agent()
-	svc, err := agent.New(agent.Config{Jobs: a, Memory: a, Threads: a, Market: mkt, Balances: chain, LLM: c, Model: c.Model(), Logger: quiet})
+	svc, err := agent.New(agent.Config{Jobs: a, Memory: a, Threads: a, Market: mkt, Balances: chain, Launcher: launcher, LLM: c, Model: c.Model(), Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +120,7 @@ func newWorld(t *testing.T, p *provider) *world {
 	done := make(chan struct{})
 	go func() { r.Run(rctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return &world{dev: dev, mkt: mkt, svc: svc}
+	return &world{dev: dev, ix: ix, mkt: mkt, svc: svc}
 }
 
 func (w *world) job(t *testing.T, wallet common.Address, prompt string) agent.Job {
@@ -211,4 +222,48 @@ func TestModelSellJobExecutesOnDevnet(t *testing.T) {
 	if sold := new(big.Int).Sub(before, after); sold.Cmp(new(big.Int).Mul(big.NewInt(1000), big.NewInt(1e18))) != 0 {
 		t.Fatalf("sold %s", sold)
 	}
+}
+
+// A launch and a creator's fee claim planned by the model execute on the devnet; a claim the
+// model composes for someone else is refused and the model is told why.
+func TestModelLaunchAndClaim(t *testing.T) {
+	p := newProvider(t, model(map[string][2]string{
+		"launch Moon Cat":   {"build_launch_transaction", `{"name":"Moon Cat","symbol":"MCAT","description":"a cat on the moon"}`},
+		"claim DETH fees":   {"build_claim_fees_transaction", `{"token":"DETH"}`},
+		"buy 1 ETH of DETH": {"build_buy_transaction", `{"token":"DETH","amount":"1"}`},
+	}))
+	w := newWorld(t, p)
+	ctx := context.Background()
+	send := func(acc devnet.Account, tx agent.TxRequest) {
+		t.Helper()
+		to := common.HexToAddress(tx.To)
+		value, _ := new(big.Int).SetString(tx.Value, 10)
+		if _, err := w.dev.Send(ctx, acc.Key, &to, value, common.FromHex(tx.Data)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.ix.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	creator, buyer := w.dev.Accounts[0], w.dev.Accounts[7]
+
+	j := w.job(t, w.dev.Accounts[8].Address, "launch Moon Cat")
+	if j.Status != agent.StatusCompleted || len(j.RichData) != 1 || j.RichData[0].Kind != "launch" {
+		t.Fatalf("launch job = %s %q %+v", j.Status, j.Error, j.RichData)
+	}
+	send(w.dev.Accounts[8], j.RichData[0].TxRequest)
+	if page, err := w.mkt.Tokens(ctx, market.TokenQuery{Search: "MCAT"}); err != nil || len(page.Tokens) != 1 || !strings.HasPrefix(page.Tokens[0].URI, "ipfs://") {
+		t.Fatalf("launched token: %+v, %v", page.Tokens, err)
+	}
+
+	j = w.job(t, buyer.Address, "buy 1 ETH of DETH")
+	send(buyer, j.RichData[0].TxRequest)
+	if j = w.job(t, buyer.Address, "claim DETH fees"); j.Status != agent.StatusCompleted || len(j.RichData) != 0 || !strings.Contains(j.Response, "only the token's creator can claim its fees") {
+		t.Fatalf("claim by the buyer: %s %q", j.Status, j.Response)
+	}
+	j = w.job(t, creator.Address, "claim DETH fees")
+	if len(j.RichData) != 1 || j.RichData[0].Kind != "claim_fees" {
+		t.Fatalf("claim by the creator: %q %+v", j.Response, j.RichData)
+	}
+	send(creator, j.RichData[0].TxRequest)
 }
