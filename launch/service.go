@@ -180,6 +180,9 @@ const maxDocument = 64 << 10
 // no URL a launcher chose.
 func (s *Service) Logo(ctx context.Context, token common.Address) (Object, error) {
 	t, err := s.cfg.Store.Token(ctx, token)
+	if errors.Is(err, curvekit.ErrNotFound) {
+		return Object{}, fmt.Errorf("%w: token %s not found", curvekit.ErrNotFound, token.Hex())
+	}
 	if err != nil {
 		return Object{}, err
 	}

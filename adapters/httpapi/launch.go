@@ -181,11 +181,11 @@ type estimateJSON struct {
 
 func (s *Server) estimateFee(w http.ResponseWriter, req bunrouter.Request) error {
 	q := newQuery(req.URL)
-	from, ok := q.address("from")
-	if _, present := q.get("from"); !present && len(q.problems) == 0 {
-		q.fail("from is required: the wallet that would launch")
+	if _, present := q.v["from"]; !present {
+		return invalid("from is required: the wallet that would launch")
 	}
-	if err := q.err(); err != nil || !ok {
+	from, _ := q.address("from")
+	if err := q.err(); err != nil {
 		return err
 	}
 	e, err := s.cfg.Launch.EstimateFee(req.Context(), from)
