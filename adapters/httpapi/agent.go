@@ -68,7 +68,7 @@ func readPrompt(w http.ResponseWriter, req bunrouter.Request) (promptBody, error
 	return body, nil
 }
 
-// jobJSON is a job as Bankr-style clients read it: times are RFC 3339 UTC with milliseconds,
+// jobJSON is a job as agent-API clients poll it: times are RFC 3339 UTC with milliseconds,
 // processingTime milliseconds; error appears only on a failed job, the other times once set.
 type jobJSON struct {
 	JobID          string              `json:"jobId"`
