@@ -666,12 +666,12 @@ func curveTrade(t *Token, ev *Event) (Trade, error) {
 	e := ev.Trade
 	tr := Trade{
 		Token: t.Address, Block: ev.Block, BlockHash: ev.BlockHash, TxHash: ev.TxHash, LogIndex: ev.LogIndex,
-		Time: ev.Time, Trader: e.Trader, Recipient: e.Recipient, Side: Sell, Venue: VenueCurve,
+		Time: ev.Time, Trader: e.Trader, Recipient: e.Recipient, Side: curvekit.Sell, Venue: curvekit.VenueCurve,
 		QuoteAmount: e.QuoteAmount, TokenAmount: e.TokenAmount, Fee: e.Fee, CreatorFee: e.CreatorFee,
 		Refund: e.Refund, ReserveQuote: e.VirtualQuote, ReserveToken: e.VirtualToken,
 	}
 	if e.IsBuy {
-		tr.Side = Buy
+		tr.Side = curvekit.Buy
 	}
 	if err := tr.setPrice(t.Decimals); err != nil {
 		return Trade{}, err
@@ -689,21 +689,21 @@ func (ix *Indexer) poolTrade(t *Token, ev *Event) (Trade, error) {
 	quoteOut, tokenOut := ix.poolSides(t, &s.Amount0Out, &s.Amount1Out)
 	tr := Trade{
 		Token: t.Address, Block: ev.Block, BlockHash: ev.BlockHash, TxHash: ev.TxHash, LogIndex: ev.LogIndex,
-		Time: ev.Time, Trader: s.Origin, Recipient: s.Recipient, Venue: VenuePool,
+		Time: ev.Time, Trader: s.Origin, Recipient: s.Recipient, Venue: curvekit.VenuePool,
 		ReserveQuote: t.PoolReserveQuote, ReserveToken: t.PoolReserveToken,
 	}
 	var in *uint256.Int
 	switch {
 	case !quoteIn.IsZero() && !tokenOut.IsZero():
-		tr.Side, tr.QuoteAmount, tr.TokenAmount, in = Buy, *quoteIn, *tokenOut, quoteIn
+		tr.Side, tr.QuoteAmount, tr.TokenAmount, in = curvekit.Buy, *quoteIn, *tokenOut, quoteIn
 	case !tokenIn.IsZero() && !quoteOut.IsZero():
-		tr.Side, tr.QuoteAmount, tr.TokenAmount, in = Sell, *quoteOut, *tokenIn, tokenIn
+		tr.Side, tr.QuoteAmount, tr.TokenAmount, in = curvekit.Sell, *quoteOut, *tokenIn, tokenIn
 	default:
 		return Trade{}, fmt.Errorf("market: pool swap %s/%d moves no asset pair", ev.TxHash, ev.LogIndex)
 	}
 	// The pool's fee valued in the pairing asset (informational): on a buy the part of the input
 	// the pool keeps, on a sell the output's worth of the tokens it keeps.
-	if tr.Side == Buy {
+	if tr.Side == curvekit.Buy {
 		tr.Fee.Mul(in, uint256.NewInt(uint64(t.PoolFeeBps)))
 		tr.Fee.Div(&tr.Fee, uint256.NewInt(curve.BPS))
 	} else {

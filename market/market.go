@@ -23,22 +23,6 @@ const (
 	PhaseGraduated Phase = "graduated"
 )
 
-// Side is the direction of a trade (curvekit.Buy or curvekit.Sell).
-type Side = curvekit.Side
-
-const (
-	Buy  = curvekit.Buy
-	Sell = curvekit.Sell
-)
-
-// Venue is where a trade executed (curvekit.VenueCurve or curvekit.VenuePool).
-type Venue = curvekit.Venue
-
-const (
-	VenueCurve = curvekit.VenueCurve
-	VenuePool  = curvekit.VenuePool
-)
-
 // Asset describes a pairing asset. The zero Address is the chain's native asset (ETH).
 type Asset struct {
 	Address  common.Address
@@ -91,8 +75,8 @@ type Trade struct {
 	Time      int64 // block time, Unix seconds
 	Trader    common.Address
 	Recipient common.Address
-	Side      Side
-	Venue     Venue
+	Side      curvekit.Side
+	Venue     curvekit.Venue
 	// QuoteAmount is the pairing asset that entered (buy) or left (sell) the reserves, fees
 	// excluded: the curve's net/gross amount, or the pool's amount in/out.
 	QuoteAmount uint256.Int

@@ -277,7 +277,7 @@ func (s *Service) BuildTx(ctx context.Context, addr common.Address, r BuildReque
 	if from == (common.Address{}) {
 		from = r.Recipient
 	}
-	if m.Venue() == txbuild.VenuePool && r.Recipient == (common.Address{}) && r.Wallet == (common.Address{}) {
+	if m.Venue() == curvekit.VenuePool && r.Recipient == (common.Address{}) && r.Wallet == (common.Address{}) {
 		return BuildResult{}, fmt.Errorf("%w: %w", curvekit.ErrInvalid, txbuild.ErrRecipientRequired)
 	}
 	trade := txbuild.Trade{Side: r.Side, Amount: in, SlippageBps: r.SlippageBps, From: from, Recipient: r.Recipient}
@@ -336,7 +336,7 @@ func (s *Service) refresh(ctx context.Context, t *Token) error {
 // spends native ETH.
 func spendOf(t *Token, m *txbuild.Market, side curvekit.Side, router common.Address) (asset, spender common.Address) {
 	spender = t.Curve
-	if m.Venue() == txbuild.VenuePool {
+	if m.Venue() == curvekit.VenuePool {
 		spender = router
 	}
 	if side == curvekit.Sell {

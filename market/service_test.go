@@ -47,7 +47,7 @@ func serviceWorld(t *testing.T, now int64) (*market.Service, common.Address, com
 	eth, dollar := tok(1, market.Asset{Symbol: "ETH", Decimals: 18}), tok(2, market.Asset{Address: usd, Symbol: "USD", Decimals: 6})
 	tr := market.Trade{
 		Token: eth.Address, Block: 11, BlockHash: common.Hash{11}, LogIndex: 1, Time: now - 3600, TxHash: common.Hash{0x11},
-		Side: market.Buy, Trader: common.Address{7}, Recipient: common.Address{7},
+		Side: curvekit.Buy, Trader: common.Address{7}, Recipient: common.Address{7},
 	}
 	tr.QuoteAmount.SetUint64(1e18)
 	tr.TokenAmount.SetUint64(1e18)

@@ -271,7 +271,7 @@ func (c *chain) trade(tok *market.Token, priceMilli, quoteMilli uint64) market.T
 	c.log += 2
 	tr := market.Trade{
 		Token: tok.Address, Block: c.block, BlockHash: c.hash, LogIndex: c.log, Time: c.time,
-		TxHash: common.BigToHash(uint256.NewInt(c.block<<16 | uint64(c.log)).ToBig()), Side: market.Buy,
+		TxHash: common.BigToHash(uint256.NewInt(c.block<<16 | uint64(c.log)).ToBig()), Side: curvekit.Buy,
 	}
 	tr.QuoteAmount.Mul(uint256.NewInt(quoteMilli), uint256.NewInt(1e15))
 	tr.TokenAmount.SetUint64(1)

@@ -10,14 +10,6 @@ import (
 	"github.com/curvekit/curvekit/curve"
 )
 
-// Venue is where a trade executes (curvekit.VenueCurve or curvekit.VenuePool).
-type Venue = curvekit.Venue
-
-const (
-	VenueCurve = curvekit.VenueCurve
-	VenuePool  = curvekit.VenuePool
-)
-
 // Market is what pricing and building need to know about one token.
 type Market struct {
 	Token common.Address
@@ -31,18 +23,18 @@ type Market struct {
 }
 
 // Venue reports where the token trades now.
-func (m *Market) Venue() Venue {
+func (m *Market) Venue() curvekit.Venue {
 	if m.State.Graduated {
-		return VenuePool
+		return curvekit.VenuePool
 	}
-	return VenueCurve
+	return curvekit.VenueCurve
 }
 
 // Quote prices a hypothetical exact-input trade. Amounts are base units; In is the pairing asset
 // for a buy and tokens for a sell, Out the other one.
 type Quote struct {
 	Side  curvekit.Side
-	Venue Venue
+	Venue curvekit.Venue
 	In    uint256.Int
 	Out   uint256.Int
 	// Fee is the trading fee in the pairing asset (the curve's fee with its creator share; on the
@@ -64,14 +56,14 @@ func QuoteTrade(m *Market, side curvekit.Side, amount *uint256.Int) (Quote, erro
 	switch {
 	case side != curvekit.Buy && side != curvekit.Sell:
 		return Quote{}, fmt.Errorf("%w: type must be buy or sell", curvekit.ErrInvalid)
-	case q.Venue == VenueCurve && side == curvekit.Buy:
+	case q.Venue == curvekit.VenueCurve && side == curvekit.Buy:
 		r, err := curve.QuoteBuy(&m.Params, &m.State, amount)
 		if err != nil {
 			return Quote{}, err
 		}
 		q.Out, q.Fee, q.CreatorFee, q.Refund = r.TokensOut, r.Fee, r.CreatorFee, r.Refund
 		q.ImpactBps, q.Graduates = r.ImpactBps, r.Graduates
-	case q.Venue == VenueCurve:
+	case q.Venue == curvekit.VenueCurve:
 		r, err := curve.QuoteSell(&m.Params, &m.State, amount)
 		if err != nil {
 			return Quote{}, err
@@ -125,7 +117,7 @@ func (b *Builder) Trade(m *Market, t Trade) (Quote, Plan, error) {
 	if t.Recipient == (common.Address{}) {
 		t.Recipient = t.From
 	}
-	if m.Venue() == VenuePool && t.Recipient == (common.Address{}) {
+	if m.Venue() == curvekit.VenuePool && t.Recipient == (common.Address{}) {
 		return Quote{}, Plan{}, ErrRecipientRequired
 	}
 	q, err := QuoteTrade(m, t.Side, &t.Amount)
@@ -135,9 +127,9 @@ func (b *Builder) Trade(m *Market, t Trade) (Quote, Plan, error) {
 	minOut := MinOut(&q.Out, t.SlippageBps)
 	var plan Plan
 	switch {
-	case m.Venue() == VenueCurve && t.Side == curvekit.Buy:
+	case m.Venue() == curvekit.VenueCurve && t.Side == curvekit.Buy:
 		plan, err = b.CurveBuy(CurveBuy{From: t.From, Curve: m.Curve, Quote: m.Quote, AmountIn: t.Amount, MinTokensOut: minOut, Deadline: t.Deadline, Allowance: t.Allowance})
-	case m.Venue() == VenueCurve:
+	case m.Venue() == curvekit.VenueCurve:
 		plan, err = b.CurveSell(CurveSell{From: t.From, Curve: m.Curve, Token: m.Token, TokenAmount: t.Amount, MinQuoteOut: minOut, Deadline: t.Deadline, Allowance: t.Allowance})
 	default:
 		quote := m.Quote

@@ -257,7 +257,7 @@ func TestTradeOnCurveUsesTheQuote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !q.Out.Eq(&want.TokensOut) || q.Venue != VenueCurve {
+	if !q.Out.Eq(&want.TokensOut) || q.Venue != curvekit.VenueCurve {
 		t.Fatalf("quote out %s, curve says %s", q.Out.Dec(), want.TokensOut.Dec())
 	}
 	_, args := decode(t, contracts.BondingCurveABI, plan.Tx.Data)
@@ -281,7 +281,7 @@ func TestTradeOnPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	name, args := decode(t, contracts.RouterABI, plan.Tx.Data)
-	if name != "swapExactTokensForETH" || q.Venue != VenuePool {
+	if name != "swapExactTokensForETH" || q.Venue != curvekit.VenuePool {
 		t.Fatalf("%s on %s", name, q.Venue)
 	}
 	if path := args[2].([]common.Address); path[0] != token || path[1] != weth {

@@ -1,6 +1,8 @@
 package bunstore_test
 
 import (
+	"github.com/curvekit/curvekit"
+
 	"context"
 	"encoding/binary"
 	"testing"
@@ -57,7 +59,7 @@ func benchApply(b *testing.B, s *bunstore.Market) {
 			batch.Trades[j] = market.Trade{
 				Token: launches[j%tokens].Address, Block: block, TxHash: tx, LogIndex: uint(j % 25),
 				Time: 1_800_000_000 + int64(block)*2, Trader: benchAddr(4, j), Recipient: benchAddr(4, j),
-				Side: market.Buy, Venue: market.VenueCurve, QuoteAmount: quote, TokenAmount: p.VirtualToken0,
+				Side: curvekit.Buy, Venue: curvekit.VenueCurve, QuoteAmount: quote, TokenAmount: p.VirtualToken0,
 				Fee: quote, CreatorFee: quote, Price: quote, ReserveQuote: p.VirtualQuote0, ReserveToken: p.VirtualToken0,
 			}
 		}

@@ -118,10 +118,10 @@ func (s *Market) Activity(ctx context.Context, tokens []common.Address, since in
 		if _, over := a.Volume.AddOverflow(&a.Volume, &v); over {
 			return nil, fmt.Errorf("bunstore: activity of %s: volume above 2^256-1", r.Token)
 		}
-		switch market.Side(r.Side) {
-		case market.Buy:
+		switch curvekit.Side(r.Side) {
+		case curvekit.Buy:
 			a.Buys++
-		case market.Sell:
+		case curvekit.Sell:
 			a.Sells++
 		}
 		out[r.Token] = a

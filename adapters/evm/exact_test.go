@@ -250,7 +250,7 @@ func (h *harness) tradeAndCheck(acc devnet.Account, tk *token, side curvekit.Sid
 		eq(t, "pairing asset received", &quoteDelta, &q.Out)
 		eq(t, "tokens sold", &tokenDelta, &amount)
 	}
-	if q.Venue == txbuild.VenuePool {
+	if q.Venue == curvekit.VenuePool {
 		return true
 	}
 	// On the curve the event and the state must match the full Go quote.

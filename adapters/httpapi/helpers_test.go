@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"github.com/curvekit/curvekit"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -78,9 +80,9 @@ func fixtureTokens(t testing.TB) (eth, tusd, grad market.Token, ethTrades []mark
 	}
 	// Trades that do not move the fixture's state: the handlers only format them.
 	ethTrades = []market.Trade{
-		fixtureTrade(ethToken, 110, 1, now-2*86400, market.Buy, wei(2, 18), wei(60_000_000, 18)),
-		fixtureTrade(ethToken, 120, 4, now-3600, market.Buy, wei(1, 18), wei(30_000_000, 18)),
-		fixtureTrade(ethToken, 121, 2, now-600, market.Sell, wei(1, 17), wei(3_000_000, 18)),
+		fixtureTrade(ethToken, 110, 1, now-2*86400, curvekit.Buy, wei(2, 18), wei(60_000_000, 18)),
+		fixtureTrade(ethToken, 120, 4, now-3600, curvekit.Buy, wei(1, 18), wei(30_000_000, 18)),
+		fixtureTrade(ethToken, 121, 2, now-600, curvekit.Sell, wei(1, 17), wei(3_000_000, 18)),
 	}
 	eth.LastTradeAt = now - 600
 
@@ -114,7 +116,7 @@ func fixtureTokens(t testing.TB) (eth, tusd, grad market.Token, ethTrades []mark
 }
 
 // fixtureTrade returns a trade with a 1% fee (half to the creator) and its scaled price.
-func fixtureTrade(tok common.Address, block uint64, log uint, at int64, side market.Side, quote, tokens uint256.Int) market.Trade {
+func fixtureTrade(tok common.Address, block uint64, log uint, at int64, side curvekit.Side, quote, tokens uint256.Int) market.Trade {
 	var fee, cfee, price uint256.Int
 	fee.Div(&quote, uint256.NewInt(100))
 	cfee.Div(&fee, uint256.NewInt(2))
@@ -122,7 +124,7 @@ func fixtureTrade(tok common.Address, block uint64, log uint, at int64, side mar
 	price.Mul(&quote, uint256.NewInt(1e18))
 	price.Mul(&price, uint256.NewInt(market.PriceScale))
 	price.Div(&price, &tokens)
-	venue := market.VenueCurve
+	venue := curvekit.VenueCurve
 	return market.Trade{
 		Token: tok, Block: block, LogIndex: log, Time: at,
 		TxHash: common.BigToHash(uint256.NewInt(block*1000 + uint64(log)).ToBig()),

@@ -185,7 +185,7 @@ func (s *fakeStore) Activity(_ context.Context, tokens []common.Address, since i
 			}
 			a := out[addr]
 			a.Volume.Add(&a.Volume, &tr.QuoteAmount)
-			if tr.Side == market.Buy {
+			if tr.Side == curvekit.Buy {
 				a.Buys++
 			} else {
 				a.Sells++

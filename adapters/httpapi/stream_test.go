@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"github.com/curvekit/curvekit"
+
 	"bufio"
 	"context"
 	"encoding/json"
@@ -286,7 +288,7 @@ func TestStreamLiveEvents(t *testing.T) {
 		t.Fatalf("token opening %+v", ev)
 	}
 
-	tr := fixtureTrade(tusdToken, 300, 4, now-30, market.Buy, wei(20, 6), wei(5_000, 18))
+	tr := fixtureTrade(tusdToken, 300, 4, now-30, curvekit.Buy, wei(20, 6), wei(5_000, 18))
 	tr.BlockHash = common.HexToHash("0xabcdef01")
 	tok.LastTradeAt = tr.Time
 	e.store.add(tok, tr)

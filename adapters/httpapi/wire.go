@@ -133,17 +133,17 @@ func cursorOrNull(c string) *string {
 }
 
 type quoteJSON struct {
-	Token          string        `json:"token"`
-	Type           curvekit.Side `json:"type"`
-	Venue          txbuild.Venue `json:"venue"`
-	AmountIn       string        `json:"amountIn"`
-	AmountOut      string        `json:"amountOut"`
-	Fee            string        `json:"fee"`
-	CreatorFee     string        `json:"creatorFee"`
-	Refund         string        `json:"refund"`
-	PriceImpactBps uint64        `json:"priceImpactBps"`
-	Graduates      bool          `json:"graduates"`
-	Price          number        `json:"price"`
+	Token          string         `json:"token"`
+	Type           curvekit.Side  `json:"type"`
+	Venue          curvekit.Venue `json:"venue"`
+	AmountIn       string         `json:"amountIn"`
+	AmountOut      string         `json:"amountOut"`
+	Fee            string         `json:"fee"`
+	CreatorFee     string         `json:"creatorFee"`
+	Refund         string         `json:"refund"`
+	PriceImpactBps uint64         `json:"priceImpactBps"`
+	Graduates      bool           `json:"graduates"`
+	Price          number         `json:"price"`
 }
 
 // inOutDecimals returns the decimals of what a trade spends and of what it receives.
@@ -203,20 +203,20 @@ func txFields(tx *txbuild.Tx) (to, data, value, from, gas string) {
 }
 
 type tradeJSON struct {
-	TxHash      string        `json:"txHash"`
-	LogIndex    uint          `json:"logIndex"`
-	Block       uint64        `json:"block"`
-	Time        int64         `json:"time"`
-	Side        curvekit.Side `json:"side"`
-	Venue       market.Venue  `json:"venue"`
-	Trader      string        `json:"trader"`
-	Recipient   string        `json:"recipient"`
-	QuoteAmount string        `json:"quoteAmount"`
-	TokenAmount string        `json:"tokenAmount"`
-	Fee         string        `json:"fee"`
-	CreatorFee  string        `json:"creatorFee"`
-	Refund      string        `json:"refund"`
-	Price       number        `json:"price"`
+	TxHash      string         `json:"txHash"`
+	LogIndex    uint           `json:"logIndex"`
+	Block       uint64         `json:"block"`
+	Time        int64          `json:"time"`
+	Side        curvekit.Side  `json:"side"`
+	Venue       curvekit.Venue `json:"venue"`
+	Trader      string         `json:"trader"`
+	Recipient   string         `json:"recipient"`
+	QuoteAmount string         `json:"quoteAmount"`
+	TokenAmount string         `json:"tokenAmount"`
+	Fee         string         `json:"fee"`
+	CreatorFee  string         `json:"creatorFee"`
+	Refund      string         `json:"refund"`
+	Price       number         `json:"price"`
 }
 
 func tradeOf(t *market.Token, tr *market.Trade) tradeJSON {

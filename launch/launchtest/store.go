@@ -120,12 +120,12 @@ func seed(t *testing.T, s market.Store, rng *rand.Rand) *fixture {
 			seq++
 			var fee uint256.Int
 			fee.Lsh(uint256.NewInt(rng.Uint64()), uint(rng.IntN(137)))
-			venue := market.VenueCurve
+			venue := curvekit.VenueCurve
 			if rng.IntN(5) == 0 {
-				venue, fee = market.VenuePool, uint256.Int{}
+				venue, fee = curvekit.VenuePool, uint256.Int{}
 			}
 			tr := market.Trade{Token: tok.Address, Block: block, BlockHash: b.Cursor.Hash, TxHash: hash(6, seq), LogIndex: uint(seq),
-				Time: at + int64(seq%7), Trader: addr(7, seq), Recipient: addr(7, seq), Side: market.Buy, Venue: venue,
+				Time: at + int64(seq%7), Trader: addr(7, seq), Recipient: addr(7, seq), Side: curvekit.Buy, Venue: venue,
 				QuoteAmount: *uint256.NewInt(1000), TokenAmount: *uint256.NewInt(1000), Fee: fee, CreatorFee: fee, Price: *uint256.NewInt(1)}
 			b.Trades = append(b.Trades, tr)
 			f.earned[tok.Address].Add(f.earned[tok.Address], &fee)

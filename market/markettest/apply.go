@@ -1,6 +1,8 @@
 package markettest
 
 import (
+	"github.com/curvekit/curvekit"
+
 	"context"
 	"sync"
 	"testing"
@@ -47,7 +49,7 @@ func testBindAndReset(t *testing.T, s market.Store) {
 	apply(t, s, &market.Batch{
 		Cursor:   market.Cursor{Block: 1001, Hash: hash(kindBlock, 1001)},
 		Launches: []market.Token{tok},
-		Trades:   []market.Trade{seq.trade(tok.Address, 1001, 4, now, market.Buy, units(1))},
+		Trades:   []market.Trade{seq.trade(tok.Address, 1001, 4, now, curvekit.Buy, units(1))},
 		Claims: []market.FeeClaim{{Token: tok.Address, Curve: tok.Curve, Creator: tok.Creator, Amount: units(1),
 			Block: 1001, TxHash: hash(kindTx, 500), LogIndex: 7, Time: now}},
 	})
@@ -69,7 +71,7 @@ func testBindAndReset(t *testing.T, s market.Store) {
 	wantErr(t, "Bind to the old chain after rebinding", s.Bind(ctx, chain), market.ErrChainMismatch)
 	// The same launch, trade and claim can be written again after a Reset.
 	apply(t, s, &market.Batch{Cursor: market.Cursor{Block: 1001}, Launches: []market.Token{tok},
-		Trades: []market.Trade{(&tradeSeq{}).trade(tok.Address, 1001, 4, now, market.Buy, units(1))}})
+		Trades: []market.Trade{(&tradeSeq{}).trade(tok.Address, 1001, 4, now, curvekit.Buy, units(1))}})
 	if got := mustToken(t, s, tok.Address); !cmp.Equal(got, tok, cmpOpts...) {
 		t.Fatalf("token after Reset and Apply (-got +want):\n%s", cmp.Diff(got, tok, cmpOpts...))
 	}
@@ -82,11 +84,11 @@ func testApplyRoundTrip(t *testing.T, s market.Store) {
 	b.Name, b.Symbol, b.URI = "Ünïcode ✓", "ÜNI", ""
 	var seq tradeSeq
 	trades := []market.Trade{
-		seq.trade(a.Address, 1001, 0, now-100, market.Buy, units(2)),
-		seq.trade(a.Address, 1001, 1, now-100, market.Sell, units(1)),
-		seq.trade(b.Address, 1002, 5, now-50, market.Buy, units(3)),
+		seq.trade(a.Address, 1001, 0, now-100, curvekit.Buy, units(2)),
+		seq.trade(a.Address, 1001, 1, now-100, curvekit.Sell, units(1)),
+		seq.trade(b.Address, 1002, 5, now-50, curvekit.Buy, units(3)),
 	}
-	trades[2].Venue = market.VenuePool
+	trades[2].Venue = curvekit.VenuePool
 	cursor := market.Cursor{Block: 1002, Hash: hash(kindBlock, 1002)}
 	apply(t, s, &market.Batch{
 		Cursor:   cursor,
@@ -189,9 +191,9 @@ func testApplyIdempotent(t *testing.T, s market.Store) {
 		Cursor:   market.Cursor{Block: 1005, Hash: hash(kindBlock, 1005)},
 		Launches: []market.Token{a, b},
 		Trades: []market.Trade{
-			seq.trade(a.Address, 1003, 0, now-3, market.Buy, units(5)),
-			seq.trade(a.Address, 1004, 2, now-2, market.Sell, units(1)),
-			seq.trade(b.Address, 1005, 1, now-1, market.Buy, units(7)),
+			seq.trade(a.Address, 1003, 0, now-3, curvekit.Buy, units(5)),
+			seq.trade(a.Address, 1004, 2, now-2, curvekit.Sell, units(1)),
+			seq.trade(b.Address, 1005, 1, now-1, curvekit.Buy, units(7)),
 		},
 		Claims: []market.FeeClaim{{Token: b.Address, Curve: b.Curve, Creator: b.Creator, Amount: units(1),
 			Block: 1005, TxHash: hash(kindTx, 77), LogIndex: 3, Time: now - 1}},
@@ -221,7 +223,7 @@ func testApplyIdempotent(t *testing.T, s market.Store) {
 	}
 	// Duplicates inside one batch are written once.
 	c := newToken(t, 3)
-	tr := seq.trade(c.Address, 1006, 0, now, market.Buy, units(1))
+	tr := seq.trade(c.Address, 1006, 0, now, curvekit.Buy, units(1))
 	apply(t, s, &market.Batch{Launches: []market.Token{c, c}, Trades: []market.Trade{tr, tr}})
 	if got := walkTrades(t, s, market.TradeQuery{Token: c.Address}); len(got) != 1 {
 		t.Fatalf("a trade sent twice in one batch is stored %d times", len(got))
@@ -235,7 +237,7 @@ func testApplyAtomic(t *testing.T, s market.Store) {
 	first := &market.Batch{
 		Cursor:   market.Cursor{Block: 1001, Hash: hash(kindBlock, 1001)},
 		Launches: []market.Token{a},
-		Trades:   []market.Trade{seq.trade(a.Address, 1001, 1, now-10, market.Buy, units(1))},
+		Trades:   []market.Trade{seq.trade(a.Address, 1001, 1, now-10, curvekit.Buy, units(1))},
 	}
 	apply(t, s, first)
 	all := []common.Address{a.Address, address(kindToken, 2), address(kindToken, 404)}
@@ -250,8 +252,8 @@ func testApplyAtomic(t *testing.T, s market.Store) {
 			Cursor:   market.Cursor{Block: 1002, Hash: hash(kindBlock, 1002)},
 			Launches: []market.Token{b},
 			Trades: []market.Trade{
-				seq.trade(a.Address, 1002, 0, now-5, market.Buy, units(2)),
-				seq.trade(b.Address, 1002, 1, now-5, market.Buy, units(3)),
+				seq.trade(a.Address, 1002, 0, now-5, curvekit.Buy, units(2)),
+				seq.trade(b.Address, 1002, 1, now-5, curvekit.Buy, units(3)),
 			},
 			Claims: []market.FeeClaim{{Token: a.Address, Curve: a.Curve, Creator: a.Creator, Amount: units(1),
 				Block: 1002, TxHash: hash(kindTx, 901), LogIndex: 2, Time: now - 5}},
@@ -260,7 +262,7 @@ func testApplyAtomic(t *testing.T, s market.Store) {
 	}
 	bad := map[string]func(*market.Batch){
 		"trade": func(bt *market.Batch) {
-			bt.Trades = append(bt.Trades, seq.trade(unknown, 1002, 9, now-5, market.Buy, units(1)))
+			bt.Trades = append(bt.Trades, seq.trade(unknown, 1002, 9, now-5, curvekit.Buy, units(1)))
 		},
 		"claim": func(bt *market.Batch) {
 			bt.Claims = append(bt.Claims, market.FeeClaim{Token: unknown, Amount: units(1), Block: 1002,
@@ -295,7 +297,7 @@ func testApplyCancelled(t *testing.T, s market.Store) {
 	err := s.Apply(ctx, &market.Batch{
 		Cursor:   market.Cursor{Block: 1001, Hash: hash(kindBlock, 1001)},
 		Launches: []market.Token{a},
-		Trades:   []market.Trade{seq.trade(a.Address, 1001, 1, now, market.Buy, units(1))},
+		Trades:   []market.Trade{seq.trade(a.Address, 1001, 1, now, curvekit.Buy, units(1))},
 	})
 	if err == nil {
 		t.Fatal("Apply with a cancelled context succeeded")
@@ -358,10 +360,10 @@ func testExtremes(t *testing.T, s market.Store) {
 	mid := newToken(t, 3)
 
 	var seq tradeSeq
-	hi := seq.trade(big.Address, 1002, 0, now, market.Buy, max)
+	hi := seq.trade(big.Address, 1002, 0, now, curvekit.Buy, max)
 	hi.TokenAmount, hi.Fee, hi.CreatorFee, hi.Refund, hi.Price = max, max, max, max, max
 	hi.ReserveQuote, hi.ReserveToken = max, max
-	lo := seq.trade(big.Address, 1002, 1, now, market.Sell, uint256.Int{})
+	lo := seq.trade(big.Address, 1002, 1, now, curvekit.Sell, uint256.Int{})
 	lo.TokenAmount, lo.Fee, lo.CreatorFee, lo.Refund, lo.Price = uint256.Int{}, uint256.Int{}, uint256.Int{}, uint256.Int{}, uint256.Int{}
 	lo.ReserveQuote, lo.ReserveToken = uint256.Int{}, uint256.Int{}
 	apply(t, s, &market.Batch{Launches: []market.Token{big, zero, mid}, Trades: []market.Trade{hi, lo}})
@@ -405,7 +407,7 @@ func testConcurrentApply(t *testing.T, s market.Store) {
 					b.Launches = []market.Token{tok}
 				}
 				for j := range perBatch {
-					b.Trades = append(b.Trades, seq.trade(tok.Address, uint64(10_000*w+i), uint(j), now, market.Buy, units(1)))
+					b.Trades = append(b.Trades, seq.trade(tok.Address, uint64(10_000*w+i), uint(j), now, curvekit.Buy, units(1)))
 				}
 				b.Updates = []market.Token{traded(tok, uint64(i+1), now)}
 				if err := s.Apply(ctx, b); err != nil {

@@ -125,7 +125,7 @@ func graduated(tok market.Token, poolQuote, poolToken uint64, at int64) market.T
 type tradeSeq struct{ n int }
 
 // trade returns a trade of tok with every field set; quote is the pairing-asset amount.
-func (q *tradeSeq) trade(tok common.Address, block uint64, logIndex uint, at int64, side market.Side, quote uint256.Int) market.Trade {
+func (q *tradeSeq) trade(tok common.Address, block uint64, logIndex uint, at int64, side curvekit.Side, quote uint256.Int) market.Trade {
 	q.n++
 	var tokens, fee, creatorFee, price uint256.Int
 	tokens.Mul(&quote, uint256.NewInt(1000))
@@ -143,7 +143,7 @@ func (q *tradeSeq) trade(tok common.Address, block uint64, logIndex uint, at int
 		Trader:       address(kindTrader, q.n%7),
 		Recipient:    address(kindTrader, q.n%7+100),
 		Side:         side,
-		Venue:        market.VenueCurve,
+		Venue:        curvekit.VenueCurve,
 		QuoteAmount:  quote,
 		TokenAmount:  tokens,
 		Fee:          fee,

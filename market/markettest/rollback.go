@@ -20,7 +20,7 @@ func testRollback(t *testing.T, s market.Store) {
 	first := &market.Batch{
 		Cursor:   market.Cursor{Block: 1001, Hash: hash(kindBlock, 1001)},
 		Launches: []market.Token{a, b},
-		Trades:   []market.Trade{seq.trade(a.Address, 1001, 0, now-500, market.Buy, units(1))},
+		Trades:   []market.Trade{seq.trade(a.Address, 1001, 0, now-500, curvekit.Buy, units(1))},
 		Updates:  []market.Token{traded(a, 1, now-500)},
 	}
 	apply(t, s, first)
@@ -32,15 +32,15 @@ func testRollback(t *testing.T, s market.Store) {
 		Cursor:   market.Cursor{Block: 1002, Hash: hash(kindBlock, 1002)},
 		Launches: []market.Token{late},
 		Trades: []market.Trade{
-			seq.trade(a.Address, 1002, 1, now-400, market.Buy, units(2)),
-			seq.trade(late.Address, 1002, 4, now-400, market.Buy, units(1)),
+			seq.trade(a.Address, 1002, 1, now-400, curvekit.Buy, units(2)),
+			seq.trade(late.Address, 1002, 4, now-400, curvekit.Buy, units(1)),
 		},
 		Claims:  []market.FeeClaim{{Token: b.Address, Curve: b.Curve, Creator: b.Creator, Amount: units(1), Block: 1002, TxHash: hash(kindTx, 9001), Time: now - 400}},
 		Updates: []market.Token{traded(a, 3, now-400), traded(late, 1, now-400)},
 	})
 	apply(t, s, &market.Batch{
 		Cursor:  market.Cursor{Block: 1003, Hash: hash(kindBlock, 1003)},
-		Trades:  []market.Trade{seq.trade(b.Address, 1003, 0, now-300, market.Sell, units(1))},
+		Trades:  []market.Trade{seq.trade(b.Address, 1003, 0, now-300, curvekit.Sell, units(1))},
 		Updates: []market.Token{traded(b, 2, now-300)},
 	})
 
@@ -94,7 +94,7 @@ func testRollback(t *testing.T, s market.Store) {
 	// Indexing the new chain's blocks works from there.
 	apply(t, s, &market.Batch{
 		Cursor:  market.Cursor{Block: 1002, Hash: hash(kindBlock, 2002)},
-		Trades:  []market.Trade{seq.trade(b.Address, 1002, 0, now-350, market.Buy, units(5))},
+		Trades:  []market.Trade{seq.trade(b.Address, 1002, 0, now-350, curvekit.Buy, units(5))},
 		Updates: []market.Token{traded(b, 5, now-350)},
 	})
 	if cur, err := s.Cursor(ctx); err != nil || cur.Hash != hash(kindBlock, 2002) {

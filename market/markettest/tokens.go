@@ -1,6 +1,8 @@
 package markettest
 
 import (
+	"github.com/curvekit/curvekit"
+
 	"bytes"
 	"context"
 	"sort"
@@ -58,7 +60,7 @@ func buildMarket(t *testing.T, s market.Store) market23 {
 		seq     tradeSeq
 		block   uint64 = 2000
 	)
-	add := func(tok *market.Token, at int64, side market.Side, quote uint256.Int) {
+	add := func(tok *market.Token, at int64, side curvekit.Side, quote uint256.Int) {
 		block++
 		trades = append(trades, seq.trade(tok.Address, block, 0, at, side, quote))
 		if at >= now-86400 && at <= now {
@@ -87,21 +89,21 @@ func buildMarket(t *testing.T, s market.Store) market23 {
 		if i%3 != 0 {
 			var v uint256.Int
 			v.Add(ptr(units(uint64(i*11%23+1))), uint256.NewInt(12345))
-			add(&tok, now-int64(i)*3600, market.Buy, v)
+			add(&tok, now-int64(i)*3600, curvekit.Buy, v)
 			if extra := uint64(i % 4); extra > 0 {
-				add(&tok, now-60, market.Sell, *new(uint256.Int).Mul(uint256.NewInt(extra), uint256.NewInt(1e17)))
+				add(&tok, now-60, curvekit.Sell, *new(uint256.Int).Mul(uint256.NewInt(extra), uint256.NewInt(1e17)))
 			}
 		}
 		// Trades just outside the window, large enough to change the order if counted.
 		if i%2 == 0 {
-			add(&tok, now-86401, market.Buy, units(1000))
-			add(&tok, now+1, market.Buy, units(1000))
+			add(&tok, now-86401, curvekit.Buy, units(1000))
+			add(&tok, now+1, curvekit.Buy, units(1000))
 		}
 		m.tokens = append(m.tokens, tok)
 	}
 	// Trades exactly at both ends of the window count.
-	add(&m.tokens[0], now-86400, market.Buy, units(7))
-	add(&m.tokens[0], now, market.Sell, units(8))
+	add(&m.tokens[0], now-86400, curvekit.Buy, units(7))
+	add(&m.tokens[0], now, curvekit.Sell, units(8))
 	apply(t, s, &market.Batch{Cursor: market.Cursor{Block: block}, Trades: trades, Updates: updates})
 	return m
 }
@@ -262,7 +264,7 @@ func testTokenLimits(t *testing.T, s market.Store) {
 	var seq tradeSeq
 	trades := make([]market.Trade, n)
 	for i := range trades {
-		trades[i] = seq.trade(launches[0].Address, 5000+uint64(i/3), uint(i%3), now, market.Buy, units(1))
+		trades[i] = seq.trade(launches[0].Address, 5000+uint64(i/3), uint(i%3), now, curvekit.Buy, units(1))
 	}
 	apply(t, s, &market.Batch{Launches: launches, Trades: trades})
 	for _, c := range []struct{ limit, want int }{
@@ -305,8 +307,8 @@ func testInvalidQueries(t *testing.T, s market.Store) {
 	a, b := newToken(t, 1), newToken(t, 2)
 	var seq tradeSeq
 	apply(t, s, &market.Batch{Launches: []market.Token{a, b}, Trades: []market.Trade{
-		seq.trade(a.Address, 1001, 0, now, market.Buy, units(1)),
-		seq.trade(a.Address, 1001, 1, now, market.Buy, units(1)),
+		seq.trade(a.Address, 1001, 0, now, curvekit.Buy, units(1)),
+		seq.trade(a.Address, 1001, 1, now, curvekit.Buy, units(1)),
 	}})
 	cursors := make(map[market.TokenSort]string)
 	for _, srt := range allSorts[1:] {

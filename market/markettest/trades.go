@@ -1,6 +1,8 @@
 package markettest
 
 import (
+	"github.com/curvekit/curvekit"
+
 	"context"
 	"sort"
 	"testing"
@@ -36,9 +38,9 @@ func testTradesPages(t *testing.T, s market.Store) {
 	for i := range 37 {
 		block := 3000 + uint64(i/3)
 		logIndex := uint(i%3) * 2
-		tr := seq.trade(a.Address, block, logIndex, now-int64(100-i), market.Side([]string{"buy", "sell"}[i%2]), units(uint64(i+1)))
+		tr := seq.trade(a.Address, block, logIndex, now-int64(100-i), curvekit.Side([]string{"buy", "sell"}[i%2]), units(uint64(i+1)))
 		ofA = append(ofA, tr)
-		all = append(all, tr, seq.trade(b.Address, block, logIndex+1, now-int64(100-i), market.Buy, units(1)))
+		all = append(all, tr, seq.trade(b.Address, block, logIndex+1, now-int64(100-i), curvekit.Buy, units(1)))
 	}
 	// Apply in two batches, newest first, to show the order is the chain's, not the insertion's.
 	apply(t, s, &market.Batch{Launches: []market.Token{a, b}, Trades: all[40:]})
@@ -56,8 +58,8 @@ func testTradesPages(t *testing.T, s market.Store) {
 		t.Fatal(err)
 	}
 	apply(t, s, &market.Batch{Trades: []market.Trade{
-		seq.trade(a.Address, 4000, 0, now, market.Buy, units(1)),
-		seq.trade(a.Address, 4001, 0, now, market.Buy, units(1)),
+		seq.trade(a.Address, 4000, 0, now, curvekit.Buy, units(1)),
+		seq.trade(a.Address, 4001, 0, now, curvekit.Buy, units(1)),
 	}})
 	rest := walkTrades(t, s, market.TradeQuery{Token: a.Address, Limit: 10, Cursor: first.Next})
 	if diff := cmp.Diff(append(first.Trades, rest...), want, cmpOpts...); diff != "" {
@@ -70,16 +72,16 @@ func testTradesBetween(t *testing.T, s market.Store) {
 	a, b := newToken(t, 1), newToken(t, 2)
 	var seq tradeSeq
 	at := func(block uint64, logIndex uint, time int64) market.Trade {
-		return seq.trade(a.Address, block, logIndex, time, market.Buy, units(block))
+		return seq.trade(a.Address, block, logIndex, time, curvekit.Buy, units(block))
 	}
 	tr := []market.Trade{
 		at(10, 0, 100), at(10, 5, 100), at(11, 0, 200), at(12, 1, 300), at(12, 2, 300), at(13, 0, 400),
 	}
 	noise := []market.Trade{
-		seq.trade(b.Address, 10, 1, 100, market.Sell, units(9)),
-		seq.trade(b.Address, 11, 1, 200, market.Sell, units(9)),
-		seq.trade(b.Address, 12, 0, 300, market.Sell, units(9)),
-		seq.trade(b.Address, 14, 0, 500, market.Sell, units(9)),
+		seq.trade(b.Address, 10, 1, 100, curvekit.Sell, units(9)),
+		seq.trade(b.Address, 11, 1, 200, curvekit.Sell, units(9)),
+		seq.trade(b.Address, 12, 0, 300, curvekit.Sell, units(9)),
+		seq.trade(b.Address, 14, 0, 500, curvekit.Sell, units(9)),
 	}
 	// Stored out of order on purpose.
 	apply(t, s, &market.Batch{Launches: []market.Token{a, b},
@@ -130,16 +132,16 @@ func testActivity(t *testing.T, s market.Store) {
 	plus := func(x uint256.Int, n uint64) uint256.Int { return sum(x, *uint256.NewInt(n)) }
 	minus1 := func(x uint256.Int) uint256.Int { x.SubUint64(&x, 1); return x }
 	trades := []market.Trade{
-		seq.trade(a, 1, 0, since, market.Buy, plus(pow2(64), 1)), // the window starts inclusive
-		seq.trade(a, 2, 0, since+10, market.Buy, plus(pow2(128), 5)),
-		seq.trade(a, 3, 0, since+20, market.Sell, pow2(200)),
-		seq.trade(a, 0, 0, since-1, market.Buy, pow2(255)), // before the window
-		seq.trade(b, 1, 1, since+1, market.Buy, minus1(pow2(64))),
-		seq.trade(b, 2, 1, since+2, market.Buy, *uint256.NewInt(1)),
-		seq.trade(c, 0, 1, since-5, market.Sell, units(5)),
-		seq.trade(d, 1, 2, now, market.Sell, minus1(pow2(128))),
-		seq.trade(d, 2, 2, now+100, market.Buy, *uint256.NewInt(1)), // Activity has no end
-		seq.trade(d, 3, 2, now+200, market.Sell, minus1(pow2(192))),
+		seq.trade(a, 1, 0, since, curvekit.Buy, plus(pow2(64), 1)), // the window starts inclusive
+		seq.trade(a, 2, 0, since+10, curvekit.Buy, plus(pow2(128), 5)),
+		seq.trade(a, 3, 0, since+20, curvekit.Sell, pow2(200)),
+		seq.trade(a, 0, 0, since-1, curvekit.Buy, pow2(255)), // before the window
+		seq.trade(b, 1, 1, since+1, curvekit.Buy, minus1(pow2(64))),
+		seq.trade(b, 2, 1, since+2, curvekit.Buy, *uint256.NewInt(1)),
+		seq.trade(c, 0, 1, since-5, curvekit.Sell, units(5)),
+		seq.trade(d, 1, 2, now, curvekit.Sell, minus1(pow2(128))),
+		seq.trade(d, 2, 2, now+100, curvekit.Buy, *uint256.NewInt(1)), // Activity has no end
+		seq.trade(d, 3, 2, now+200, curvekit.Sell, minus1(pow2(192))),
 	}
 	apply(t, s, &market.Batch{Launches: toks, Trades: trades})
 	unknown := address(kindToken, 404)
