@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,21 +13,25 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/curvekit/curvekit/adapters/apiclient"
 	"github.com/curvekit/curvekit/adapters/mcp"
 	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/wallet"
 )
 
 // server is the reference server wired by internal/app on a devnet, on a loopback socket.
 type server struct {
-	app  *app.App
-	base string
+	app    *app.App
+	base   string
+	signer *countingSigner
 }
 
 func startServer(t *testing.T) *server {
@@ -41,7 +46,8 @@ func startServer(t *testing.T) *server {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler))
+	signer := &countingSigner{}
+	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler), app.WithSigner(signer))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +61,7 @@ func startServer(t *testing.T) *server {
 		<-done
 		a.Close()
 	})
-	return &server{app: a, base: "http://" + ln.Addr().String()}
+	return &server{app: a, base: "http://" + ln.Addr().String(), signer: signer}
 }
 
 // call sends method path (body JSON when not empty) and decodes the answer into out.
@@ -81,7 +87,7 @@ func (s *server) call(t *testing.T, c *http.Client, method, path, body string, o
 
 // apiKey signs in through the development identity provider and creates a key; it skips the
 // test on a server without sign-in.
-func (s *server) apiKey(t *testing.T, handle string) string {
+func (s *server) apiKey(t *testing.T, handle, body string) string {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
@@ -94,7 +100,7 @@ func (s *server) apiKey(t *testing.T, handle string) string {
 		t.Skip("this server has no sign-in: API keys cannot be made")
 	}
 	var k struct{ Key string }
-	if st := s.call(t, c, http.MethodPost, "/api-keys", `{}`, &k); st/100 != 2 || !strings.HasPrefix(k.Key, "svc_") {
+	if st := s.call(t, c, http.MethodPost, "/api-keys", body, &k); st/100 != 2 || !strings.HasPrefix(k.Key, "svc_") {
 		t.Fatalf("POST /api-keys: %d", st)
 	}
 	return k.Key
@@ -257,7 +263,7 @@ func TestQuoteAndComposeMatchTheAPI(t *testing.T) {
 // TestAgentTools: submit, status and a launch composed through a job, with a real key.
 func TestAgentTools(t *testing.T) {
 	s := startServer(t)
-	c, err := apiclient.New(apiclient.Config{BaseURL: s.base, APIKey: s.apiKey(t, "mcp-agent")})
+	c, err := apiclient.New(apiclient.Config{BaseURL: s.base, APIKey: s.apiKey(t, "mcp-agent", `{}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,6 +301,9 @@ func TestAgentTools(t *testing.T) {
 	}
 	if !launch.Unsigned || len(launch.Transactions) != 1 || launch.Transactions[0].Kind != "launch" {
 		t.Errorf("compose_launch: %+v", launch)
+	}
+	if n := s.signer.n.Load(); n != 0 {
+		t.Errorf("the custodial signer was called %d times", n)
 	}
 }
 
@@ -341,11 +350,23 @@ func TestRemoteHandler(t *testing.T) {
 		t.Errorf("unknown key on the agent: %q", msg)
 	}
 
-	cs = connect(s.apiKey(t, "mcp-remote"))
+	// A read-only key plans and gets the unsigned transaction (SPEC 2.3); nothing reaches the
+	// signer.
+	cs = connect(s.apiKey(t, "mcp-remote", `{"readOnly":true}`))
 	var sub apiclient.Submitted
-	callTool(t, cs, "agent_submit_prompt", map[string]any{"prompt": "trending tokens"}, &sub)
-	if sub.JobID == "" {
-		t.Fatalf("submitted %+v", sub)
+	callTool(t, cs, "agent_submit_prompt", map[string]any{"prompt": "buy 0.01 ETH of DETH"}, &sub)
+	var j apiclient.Job
+	for deadline := time.Now().Add(20 * time.Second); !j.Done(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("job still %s", j.Status)
+		}
+		callTool(t, cs, "agent_get_job_status", map[string]any{"jobId": sub.JobID}, &j)
+	}
+	if j.Status != "completed" || len(j.RichData) != 1 || j.RichData[0].Kind != "buy" {
+		t.Errorf("read-only key's buy: %+v", j)
+	}
+	if n := s.signer.n.Load(); n != 0 {
+		t.Errorf("the custodial signer was called %d times", n)
 	}
 }
 
@@ -356,4 +377,13 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.key)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// countingSigner counts what reaches the custodial signer: SPEC 5 rule 9 says the agent
+// surfaces never do.
+type countingSigner struct{ n atomic.Int64 }
+
+func (c *countingSigner) SignTx(ctx context.Context, tx *types.Transaction, key *ecdsa.PrivateKey) (*types.Transaction, error) {
+	c.n.Add(1)
+	return wallet.ECDSASigner{}.SignTx(ctx, tx, key)
 }

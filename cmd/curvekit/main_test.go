@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"net"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -12,7 +13,6 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"os/exec"
 )
 
 func TestTokensJSON(t *testing.T) {
@@ -175,6 +175,9 @@ func TestAgentPromptBuy(t *testing.T) {
 	if r.code != 4 || !strings.Contains(r.stderr, "refused the API key (401") {
 		t.Errorf("revoked key: exit %d, %s", r.code, r.stderr)
 	}
+	if n := s.signer.n.Load(); n != 0 {
+		t.Errorf("the custodial signer was called %d times", n)
+	}
 }
 
 // TestAgentChat holds a conversation on one thread through stdin.
@@ -202,6 +205,9 @@ func TestAgentChat(t *testing.T) {
 	}
 	if len(threads) != 2 || threads[0] != threads[1] {
 		t.Errorf("threads %q", threads)
+	}
+	if n := s.signer.n.Load(); n != 0 {
+		t.Errorf("the custodial signer was called %d times", n)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"io"
@@ -14,10 +15,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/core/types"
+
 	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/wallet"
 )
 
 // binary is the curvekit command built once for every test of this package: the tests run it as
@@ -42,8 +47,9 @@ func TestMain(m *testing.M) {
 
 // testServer is the reference server wired by internal/app on a devnet, on a loopback socket.
 type testServer struct {
-	app  *app.App
-	base string
+	app    *app.App
+	base   string
+	signer *countingSigner
 }
 
 func startServer(t testing.TB, flags ...string) *testServer {
@@ -60,7 +66,8 @@ func startServer(t testing.TB, flags ...string) *testServer {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler))
+	signer := &countingSigner{}
+	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler), app.WithSigner(signer))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +83,7 @@ func startServer(t testing.TB, flags ...string) *testServer {
 		}
 		a.Close()
 	})
-	return &testServer{app: a, base: base}
+	return &testServer{app: a, base: base, signer: signer}
 }
 
 // getJSON decodes a public GET of the API, the reference the command's output is compared with.
@@ -179,4 +186,13 @@ func run(t testing.TB, stdin string, env []string, args ...string) result {
 		t.Fatalf("run %v: %v", args, err)
 	}
 	return r
+}
+
+// countingSigner counts what reaches the custodial signer: SPEC 5 rule 9 says the agent
+// surfaces never do.
+type countingSigner struct{ n atomic.Int64 }
+
+func (c *countingSigner) SignTx(ctx context.Context, tx *types.Transaction, key *ecdsa.PrivateKey) (*types.Transaction, error) {
+	c.n.Add(1)
+	return wallet.ECDSASigner{}.SignTx(ctx, tx, key)
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/adapters/apiclient"
 )
 
@@ -59,14 +62,14 @@ func ask(e *env, cl *apiclient.Client, prompt, thread string, f waitFlags) (apic
 	fmt.Fprintf(e.err, "job %s (thread %s): %s\n", sub.JobID, sub.ThreadID, sub.Status)
 	seen, status := 0, sub.Status
 	return cl.WaitJob(e.ctx, sub.JobID, apiclient.WaitParams{Interval: f.Interval, Timeout: f.Wait, Progress: func(j apiclient.Job) {
-		for _, u := range j.StatusUpdates[min(seen, len(j.StatusUpdates)):] {
-			fmt.Fprintf(e.err, "  … %s\n", u.Message)
-		}
-		seen = max(seen, len(j.StatusUpdates))
 		if j.Status != status {
 			status = j.Status
 			fmt.Fprintf(e.err, "job %s: %s\n", j.JobID, status)
 		}
+		for _, u := range j.StatusUpdates[min(seen, len(j.StatusUpdates)):] {
+			fmt.Fprintf(e.err, "  … %s\n", u.Message)
+		}
+		seen = max(seen, len(j.StatusUpdates))
 	}})
 }
 
@@ -105,7 +108,11 @@ func printTx(w io.Writer, tx apiclient.Tx) {
 		fmt.Fprintf(w, "  from     %s\n", tx.From)
 	}
 	fmt.Fprintf(w, "  to       %s\n", tx.To)
-	fmt.Fprintf(w, "  value    %s wei\n", tx.Value)
+	if v, err := uint256.FromDecimal(tx.Value); err == nil && !v.IsZero() {
+		fmt.Fprintf(w, "  value    %s wei (%s ETH)\n", tx.Value, curvekit.FormatAmount(v, 18))
+	} else {
+		fmt.Fprintf(w, "  value    %s wei\n", tx.Value)
+	}
 	if tx.Gas != "" {
 		fmt.Fprintf(w, "  gas      %s\n", tx.Gas)
 	}
