@@ -66,16 +66,6 @@ func New(cfg Config) (*Service, error) {
 // Hub returns the hub the service subscribes to.
 func (s *Service) Hub() *Hub { return s.cfg.Hub }
 
-// Writer sends a stream's output to its client. adapters/httpapi implements it over an
-// http.ResponseWriter.
-type Writer interface {
-	// Write sends events, in order, and flushes them: none may wait in a buffer once Write
-	// returns.
-	Write(events []Event) error
-	// Heartbeat sends the Heartbeat comment and flushes it.
-	Heartbeat() error
-}
-
 // TokenRequest is what a client asks of a token stream.
 type TokenRequest struct {
 	Token      common.Address

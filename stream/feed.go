@@ -13,24 +13,6 @@ import (
 	"github.com/curvekit/curvekit/market"
 )
 
-// Store is what the streams read: market.Store satisfies it.
-type Store interface {
-	Token(ctx context.Context, addr common.Address) (market.Token, error)
-	// Trades pages a token's trades newest first.
-	Trades(ctx context.Context, q market.TradeQuery) (market.TradePage, error)
-	// TradesBetween returns a token's trades in [From, To), oldest first, and the last one before.
-	TradesBetween(ctx context.Context, q market.RangeQuery) (market.RangeResult, error)
-}
-
-// Market is the market service the streams share with the REST API: *market.Service satisfies
-// it. Replays come from its Candles, ticks from its Stats; Now is the chain's present, which no
-// event id the server sent can lie beyond.
-type Market interface {
-	Candles(ctx context.Context, q market.CandleQuery) (market.Series, error)
-	Stats(ctx context.Context, addr common.Address) (market.Stats, error)
-	Now() time.Time
-}
-
 // MaxQuiet is the most quiet bars a trade's message carries per resolution. A subscriber that
 // would need more rebuilds from the store (reset with reason gap).
 const MaxQuiet = market.MaxBars

@@ -1,0 +1,11 @@
+package stream
+
+// Writer sends a stream's output to its client. adapters/httpapi implements it over an
+// http.ResponseWriter.
+type Writer interface {
+	// Write sends events, in order, and flushes them: none may wait in a buffer once Write
+	// returns.
+	Write(events []Event) error
+	// Heartbeat sends the Heartbeat comment and flushes it.
+	Heartbeat() error
+}
