@@ -251,6 +251,18 @@ func (h *Hub) Subscribers(t Topic) int {
 	return 0
 }
 
+// TotalSubscribers returns how many subscribers all topics have together (a metric: it walks
+// the topics under the lock).
+func (h *Hub) TotalSubscribers() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, tp := range h.topics {
+		n += len(tp.subs)
+	}
+	return n
+}
+
 // Close ends every subscription with ErrClosed; later subscriptions end at once. The server
 // calls it on shutdown so that open streams return.
 func (h *Hub) Close() {

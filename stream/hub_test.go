@@ -201,3 +201,20 @@ func TestSubscriptionQueueShrinks(t *testing.T) {
 		t.Error("Take did not reuse the array it was given")
 	}
 }
+
+func TestTotalSubscribers(t *testing.T) {
+	h, err := NewHub(HubConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := h.Subscribe(Topic("a"))
+	h.Subscribe(Topic("a"))
+	h.Subscribe(Topic("b"))
+	if n := h.TotalSubscribers(); n != 3 {
+		t.Fatalf("TotalSubscribers = %d, want 3", n)
+	}
+	a.Close()
+	if n := h.TotalSubscribers(); n != 2 {
+		t.Fatalf("after one closed: %d, want 2", n)
+	}
+}

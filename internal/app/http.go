@@ -77,6 +77,10 @@ func (a *App) registerMarketMetrics() {
 		gauge("head_block", "The chain's head as the indexer last saw it.", func() float64 { return float64(a.Indexer.Status().Head) }),
 		gauge("lag_blocks", "Blocks between the head and the last indexed block.", func() float64 { return float64(a.Indexer.Status().Lag) }),
 		gauge("failures", "Syncs failed in a row.", func() float64 { return float64(a.Indexer.Status().Failures) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Namespace: "curvekit", Subsystem: "stream", Name: "subscribers",
+			Help: "Open SSE stream subscriptions, global and per token.",
+		}, func() float64 { return float64(a.Hub.TotalSubscribers()) }),
 	)
 }
 
