@@ -250,3 +250,20 @@ func TestMCPSubprocess(t *testing.T) {
 		t.Errorf("MCP quote differs from the API (-api +mcp):\n%s", diff)
 	}
 }
+
+// TestThrottled: a server that keeps answering 429 is retried with back-off, then the command
+// says so and exits 6.
+func TestThrottled(t *testing.T) {
+	s := startServer(t, "--rate-limit", "1", "--rate-window", "1h")
+	var codes []int
+	for range 3 {
+		r := run(t, "", nil, "--server", s.base, "--retries", "2", "tokens")
+		codes = append(codes, r.code)
+		if r.code == 6 && !strings.Contains(r.stderr, "429") || strings.Contains(r.stderr, "after 3 attempts") != (r.code == 6) {
+			t.Errorf("exit %d: %s", r.code, r.stderr)
+		}
+	}
+	if codes[0] != 0 || codes[2] != 6 {
+		t.Errorf("exit codes %v: the first request passes, later ones are throttled", codes)
+	}
+}

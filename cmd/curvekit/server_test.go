@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -60,7 +61,10 @@ func startServer(t testing.TB, flags ...string) *testServer {
 	}
 	base := "http://" + ln.Addr().String()
 	args := append([]string{"--db", filepath.Join(t.TempDir(), "cli.db"), "--addr", ln.Addr().String(),
-		"--simulate", "0", "--poll", "20ms", "--rate-limit", "100000000"}, flags...)
+		"--simulate", "0", "--poll", "20ms"}, flags...)
+	if !slices.Contains(flags, "--rate-limit") {
+		args = append(args, "--rate-limit", "100000000")
+	}
 	cfg, err := app.ParseConfig(args)
 	if err != nil {
 		t.Fatal(err)

@@ -34,6 +34,7 @@ type root struct {
 	APIKey  string        `name:"api-key" help:"API key (svc_…) for the agent commands; prefer the environment variable." env:"CURVEKIT_API_KEY"`
 	JSON    bool          `name:"json" help:"Print machine-readable JSON."`
 	Timeout time.Duration `help:"Timeout of each request to the server." default:"30s" env:"CURVEKIT_TIMEOUT"`
+	Retries int           `help:"Times a throttled (429) request is tried again, after growing random waits." default:"4" env:"CURVEKIT_RETRIES"`
 
 	Tokens  tokensCmd  `cmd:"" help:"List tokens."`
 	Token   tokenCmd   `cmd:"" help:"Show one token."`
@@ -54,7 +55,11 @@ type env struct {
 
 // client is the API client for the global flags.
 func (e *env) client() (*apiclient.Client, error) {
-	return apiclient.New(apiclient.Config{BaseURL: e.root.Server, APIKey: e.root.APIKey, Timeout: e.root.Timeout, UserAgent: "curvekit-cli"})
+	retries := e.root.Retries
+	if retries == 0 {
+		retries = -1 // apiclient reads 0 as its default
+	}
+	return apiclient.New(apiclient.Config{BaseURL: e.root.Server, APIKey: e.root.APIKey, Timeout: e.root.Timeout, Retries: retries, UserAgent: "curvekit-cli"})
 }
 
 // keyed is client for commands that need an API key: a missing key fails before any request.

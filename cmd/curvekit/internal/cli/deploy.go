@@ -20,6 +20,7 @@ type deployCmd struct {
 	FeeRecipient string        `help:"Address receiving launch and protocol fees (default: the deployer)."`
 	WETH         string        `name:"weth" help:"An existing WETH9 to use instead of deploying one."`
 	PoolFeeBps   uint16        `help:"Swap fee of graduated pools, in basis points." default:"30"`
+	Poll         time.Duration `help:"How often to look for each transaction's receipt." default:"1s"`
 	Wait         time.Duration `help:"Give up after this long." default:"10m"`
 }
 
@@ -28,7 +29,7 @@ func (c *deployCmd) Run(e *env) error {
 	if err != nil {
 		return fmt.Errorf("--key-file: want a hex private key: %w", err)
 	}
-	p := evm.DeployParams{Key: key, PoolFeeBps: c.PoolFeeBps, Progress: func(step string, tx common.Hash) {
+	p := evm.DeployParams{Key: key, PoolFeeBps: c.PoolFeeBps, Poll: c.Poll, Progress: func(step string, tx common.Hash) {
 		fmt.Fprintf(e.err, "%s: %s\n", step, tx.Hex())
 	}}
 	for flag, a := range map[string]struct {
