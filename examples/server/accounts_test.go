@@ -1,0 +1,805 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/google/go-cmp/cmp"
+	"github.com/oauth2-proxy/mockoidc"
+	"golang.org/x/oauth2"
+
+	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/wallet"
+)
+
+// countingSigner signs as the default signer does and counts the calls: whatever does not
+// reach it was never signed.
+type countingSigner struct{ calls atomic.Int64 }
+
+func (c *countingSigner) SignTx(ctx context.Context, tx *types.Transaction, key *ecdsa.PrivateKey) (*types.Transaction, error) {
+	c.calls.Add(1)
+	return wallet.ECDSASigner{}.SignTx(ctx, tx, key)
+}
+
+// browser is a person's HTTP client: a cookie jar, redirects followed, and headers sent with
+// every request (X-Forwarded-For from a trusted proxy, when the test sets one).
+type browser struct {
+	t      testing.TB
+	s      *testServer
+	c      *http.Client
+	header http.Header
+}
+
+func (s *testServer) browser(t testing.TB) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: t, s: s, c: &http.Client{Jar: jar, Timeout: 30 * time.Second, Transport: s.transport()}, header: http.Header{}}
+}
+
+// transport is the client transport for this server (trusting its certificate over https).
+func (s *testServer) transport() http.RoundTripper {
+	roots, ok := tlsRoots.Load(s.base)
+	if !ok {
+		return http.DefaultTransport
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = &tls.Config{RootCAs: roots.(*x509.CertPool)}
+	return tr
+}
+
+// tlsRoots holds, by base URL, the certificate pool of each server a test serves over TLS.
+var tlsRoots sync.Map
+
+// answer is a response read in full.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+	url    *url.URL
+}
+
+func (a answer) decode(t testing.TB, out any) {
+	t.Helper()
+	if err := json.Unmarshal(a.body, out); err != nil {
+		t.Fatalf("%v in %s", err, a.body)
+	}
+}
+
+// do sends a request with the browser's cookies and headers plus hdr (pairs of name, value).
+func (b *browser) do(method, path, body string, hdr ...string) answer {
+	b.t.Helper()
+	return do(b.t, b.c, b.s.base, b.header, method, path, body, hdr...)
+}
+
+func do(t testing.TB, c *http.Client, base string, common http.Header, method, path, body string, hdr ...string) answer {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	u := path
+	if strings.HasPrefix(path, "/") {
+		u = base + path
+	}
+	req, err := http.NewRequest(method, u, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range common {
+		req.Header[k] = v
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return answer{status: resp.StatusCode, header: resp.Header, body: raw, url: resp.Request.URL}
+}
+
+// anon sends a request without cookies.
+func (s *testServer) anon(t testing.TB, method, path, body string, hdr ...string) answer {
+	t.Helper()
+	return do(t, &http.Client{Timeout: 30 * time.Second, Transport: s.transport()}, s.base, nil, method, path, body, hdr...)
+}
+
+type me struct {
+	User *struct {
+		Wallet string `json:"wallet"`
+		Handle string `json:"handle"`
+		Pfp    string `json:"pfp"`
+		Tier   string `json:"tier"`
+	} `json:"user"`
+	SignedInAt *int64 `json:"signedInAt"`
+}
+
+// signIn signs in through the server's development identity provider as handle and returns the
+// browser holding the session, and the user.
+func (s *testServer) signIn(t testing.TB, handle string, hdr ...string) (*browser, me) {
+	t.Helper()
+	b := s.browser(t)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		b.header.Set(hdr[i], hdr[i+1])
+	}
+	a := b.do(http.MethodGet, "/auth/login?login_hint="+url.QueryEscape(handle)+"&returnTo=/auth/me", "")
+	if a.status != http.StatusOK || a.url.Path != "/auth/me" {
+		t.Fatalf("sign-in as %s ended at %s with %d: %s", handle, a.url, a.status, a.body)
+	}
+	var m me
+	a.decode(t, &m)
+	if m.User == nil || m.User.Handle != handle || !common.IsHexAddress(m.User.Wallet) {
+		t.Fatalf("signed in as %s: %s", handle, a.body)
+	}
+	return b, m
+}
+
+type keyJSON struct {
+	ID                string   `json:"id"`
+	Key               string   `json:"key,omitempty"`
+	Name              string   `json:"name"`
+	Hint              string   `json:"hint"`
+	ReadOnly          bool     `json:"readOnly"`
+	AllowedIPs        []string `json:"allowedIps"`
+	AllowedRecipients []string `json:"allowedRecipients"`
+	CreatedAt         int64    `json:"createdAt"`
+	LastUsedAt        *int64   `json:"lastUsedAt"`
+	RevokedAt         *int64   `json:"revokedAt"`
+}
+
+// newKey creates an API key with body and returns it, raw key included.
+func (b *browser) newKey(body string) keyJSON {
+	b.t.Helper()
+	a := b.do(http.MethodPost, "/api-keys", body)
+	if a.status != http.StatusCreated {
+		b.t.Fatalf("POST /api-keys %s: %d %s", body, a.status, a.body)
+	}
+	if cc := a.header.Get("Cache-Control"); cc != "no-store" {
+		b.t.Errorf("POST /api-keys: Cache-Control %q, want no-store", cc)
+	}
+	var k keyJSON
+	a.decode(b.t, &k)
+	if !auth.ValidKeyShape(k.Key) {
+		b.t.Fatalf("raw key %q", k.Key)
+	}
+	return k
+}
+
+// errBody is the error shape of SPEC 7.
+type errBody struct {
+	StatusCode int `json:"statusCode"`
+	Message    any `json:"message"`
+}
+
+func wantStatus(t testing.TB, what string, a answer, status int) {
+	t.Helper()
+	if a.status != status {
+		t.Fatalf("%s: %d %s, want %d", what, a.status, a.body, status)
+	}
+	if status >= 400 {
+		var e errBody
+		if err := json.Unmarshal(a.body, &e); err != nil || e.StatusCode != status || e.Message == nil {
+			t.Fatalf("%s: error body %s", what, a.body)
+		}
+	}
+}
+
+// newToken is a session token as the server makes them: 32 random bytes, base64url.
+func newToken() string {
+	var b [32]byte
+	rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+func digest(s string) []byte {
+	h := sha256.Sum256([]byte(s))
+	return h[:]
+}
+
+func newID(prefix string) string {
+	var b [12]byte
+	rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+// plantSession stores a session for the account of wallet directly in the server's store, with
+// the given sign-in and expiry times, and returns its raw token: sessions the clock has passed
+// by, without waiting a week.
+func (s *testServer) plantSession(t testing.TB, w string, signedIn, expires time.Time) string {
+	t.Helper()
+	ctx := context.Background()
+	u, err := s.app.DB.Accounts().UserByWallet(ctx, common.HexToAddress(w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := newToken()
+	err = s.app.DB.Accounts().OpenSession(ctx, &auth.OpenSessionParams{
+		Session:   auth.Session{ID: newID("ses_"), AccountID: u.ID, SignedInAt: signedIn, ExpiresAt: expires},
+		TokenHash: digest(token),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
+
+// serveOn wires the server like startServerWith, but on a listener the test made, behind wrap
+// (TLS) when given; flags should name --public-url when the listener's address is not what
+// browsers use.
+func serveOn(t testing.TB, ln net.Listener, wrap func(net.Listener) net.Listener, base string, flags []string, opts []app.Option) *testServer {
+	t.Helper()
+	args := append([]string{"--db", filepath.Join(t.TempDir(), "e2e.db"), "--addr", ln.Addr().String(),
+		"--simulate", "0", "--poll", "20ms", "--rate-limit", "100000000"}, flags...)
+	cfg, err := app.ParseConfig(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := app.New(ctx, cfg, discardLogger(), opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wrap != nil {
+		ln = wrap(ln)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		a.Close()
+	})
+	return &testServer{t: t, app: &testApp{App: a, dev: a.Devnet, chain: a.Chain, store: a.Store}, base: base}
+}
+
+// selfSigned is a certificate for 127.0.0.1 and the pool that trusts it.
+func selfSigned(t testing.TB) (tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, pool
+}
+
+// sessionCookieOf returns the svc_session cookie a response sets, exactly as sent.
+func sessionCookieOf(t testing.TB, h http.Header) *http.Cookie {
+	t.Helper()
+	var found *http.Cookie
+	for _, line := range h.Values("Set-Cookie") {
+		c, err := http.ParseSetCookie(line)
+		if err != nil {
+			t.Fatalf("Set-Cookie %q: %v", line, err)
+		}
+		if c.Name == "svc_session" {
+			if found != nil {
+				t.Fatalf("svc_session set twice: %v", h.Values("Set-Cookie"))
+			}
+			found = c
+		}
+	}
+	if found == nil {
+		t.Fatalf("no svc_session in %v", h.Values("Set-Cookie"))
+	}
+	return found
+}
+
+// wantSessionCookie checks the attributes of SPEC 3.3 and FACTS.md, exactly.
+func wantSessionCookie(t testing.TB, c *http.Cookie, secure bool) {
+	t.Helper()
+	got := *c
+	got.Raw, got.Value = "", ""
+	want := http.Cookie{Name: "svc_session", Path: "/", MaxAge: 604800, HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("svc_session attributes (-want +got):\n%s\nraw: %s", diff, c.Raw)
+	}
+	if len(c.Value) != 43 {
+		t.Errorf("svc_session value %q is not a 256-bit token", c.Value)
+	}
+}
+
+// noRedirect is a client that stops at each redirect, so every step of a sign-in is seen.
+func noRedirect(s *testServer) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, Timeout: 30 * time.Second, Transport: s.transport(),
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// step follows one redirect by hand.
+func step(t testing.TB, c *http.Client, u string) answer {
+	t.Helper()
+	return do(t, c, "", nil, http.MethodGet, u, "")
+}
+
+// TestSignInDevProvider signs in through the development provider step by step: the login
+// redirect carries an S256 challenge, state and login_hint; the callback sets svc_session with
+// exact attributes and lands on returnTo; the state cannot be replayed; a tampered challenge
+// fails the sign-in (the provider checks the verifier the server sends); logout ends the session.
+func TestSignInDevProvider(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	c := noRedirect(s)
+
+	login := step(t, c, s.base+"/auth/login?login_hint=alice&returnTo="+url.QueryEscape("/tokens?sort=new"))
+	if login.status != http.StatusFound || login.header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("login: %d %v", login.status, login.header)
+	}
+	authz, err := url.Parse(login.header.Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := authz.Query()
+	if authz.Path != "/dev-oauth/authorize" || q.Get("code_challenge_method") != "S256" || len(q.Get("code_challenge")) != 43 ||
+		q.Get("login_hint") != "alice" || len(q.Get("state")) != 43 || q.Get("redirect_uri") != s.base+"/auth/callback" {
+		t.Fatalf("authorization URL %s", authz)
+	}
+	cb := step(t, c, authz.String())
+	if cb.status != http.StatusFound {
+		t.Fatalf("provider: %d %s", cb.status, cb.body)
+	}
+	callback := cb.header.Get("Location")
+	done := step(t, c, callback)
+	if done.status != http.StatusFound || done.header.Get("Location") != "/tokens?sort=new" {
+		t.Fatalf("callback: %d to %q %s", done.status, done.header.Get("Location"), done.body)
+	}
+	cookie := sessionCookieOf(t, done.header)
+	wantSessionCookie(t, cookie, false)
+
+	a := do(t, c, s.base, nil, http.MethodGet, "/auth/me", "")
+	var m me
+	a.decode(t, &m)
+	if a.status != http.StatusOK || m.User == nil || m.User.Handle != "alice" || m.User.Tier != "free" || m.SignedInAt == nil {
+		t.Fatalf("/auth/me: %d %s", a.status, a.body)
+	}
+
+	// The callback again, even with the browser's binding cookie restored, finds no state.
+	replay := noRedirect(s)
+	u, _ := url.Parse(s.base)
+	replay.Jar.SetCookies(u, c.Jar.Cookies(u))
+	if r := step(t, replay, callback); r.status != http.StatusUnauthorized {
+		t.Fatalf("replayed callback: %d %s", r.status, r.body)
+	}
+
+	// A challenge that is not the server's: the provider binds the code to it, and the server's
+	// verifier does not match, so the sign-in fails.
+	c2 := noRedirect(s)
+	login = step(t, c2, s.base+"/auth/login?login_hint=mallory")
+	authz, _ = url.Parse(login.header.Get("Location"))
+	q = authz.Query()
+	q.Set("code_challenge", oauth2.S256ChallengeFromVerifier(oauth2.GenerateVerifier()))
+	authz.RawQuery = q.Encode()
+	cb = step(t, c2, authz.String())
+	if r := step(t, c2, cb.header.Get("Location")); r.status != http.StatusUnauthorized {
+		t.Fatalf("sign-in with a foreign challenge: %d %s", r.status, r.body)
+	}
+
+	// Logout ends the session server-side: the old cookie, sent by hand, is refused.
+	out := do(t, c, s.base, nil, http.MethodGet, "/auth/logout", "")
+	if out.status != http.StatusOK {
+		t.Fatalf("logout: %d %s", out.status, out.body)
+	}
+	if cleared := sessionCookieOf(t, out.header); cleared.MaxAge >= 0 || cleared.Value != "" {
+		t.Errorf("logout did not clear the cookie: %s", cleared.Raw)
+	}
+	old := s.anon(t, http.MethodGet, "/auth/me", "", "Cookie", "svc_session="+cookie.Value)
+	wantStatus(t, "old cookie after logout", old, http.StatusUnauthorized)
+	var visitor me
+	s.anon(t, http.MethodGet, "/auth/session", "", "Cookie", "svc_session="+cookie.Value).decode(t, &visitor)
+	if visitor.User != nil {
+		t.Fatalf("/auth/session after logout: %+v", visitor)
+	}
+}
+
+// TestSignInReturnToStaysOnSite: returnTo values that would leave the site land on /.
+func TestSignInReturnToStaysOnSite(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	for _, rt := range []string{"//evil.example", "//evil.example/x", "https://evil.example", `/\evil.example`, "evil.example", "/ok/path?x=1"} {
+		b := s.browser(t)
+		b.c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+			if req.URL.Host != strings.TrimPrefix(s.base, "http://") {
+				return fmt.Errorf("left the site for %s", req.URL)
+			}
+			if req.URL.Path == "/auth/callback" || strings.HasPrefix(req.URL.Path, "/dev-oauth/") {
+				return nil
+			}
+			return http.ErrUseLastResponse // the landing page: stop here
+		}
+		a := b.do(http.MethodGet, "/auth/login?login_hint=bob&returnTo="+url.QueryEscape(rt), "")
+		want := "/"
+		if rt == "/ok/path?x=1" {
+			want = rt
+		}
+		if a.status != http.StatusFound || a.header.Get("Location") != want {
+			t.Errorf("returnTo=%s: %d to %q, want %q", rt, a.status, a.header.Get("Location"), want)
+		}
+	}
+}
+
+// TestSignInStateExpires: a state the store holds past its expiry is refused, while the same
+// sign-in with a live state succeeds (the code and verifier are real in both).
+func TestSignInStateExpires(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name    string
+		expires time.Duration
+		status  int
+	}{{"live", time.Minute, http.StatusFound}, {"expired", -time.Second, http.StatusUnauthorized}} {
+		state, binding, verifier := newToken(), newToken(), oauth2.GenerateVerifier()
+		now := time.Now()
+		err := s.app.DB.Accounts().PutLoginState(ctx, auth.LoginState{
+			StateHash: digest(state), BindingHash: digest(binding), Verifier: verifier, ReturnTo: "/x",
+			CreatedAt: now.Add(-10 * time.Minute), ExpiresAt: now.Add(tc.expires),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The provider's authorization, as the login redirect would have asked for it.
+		c := noRedirect(s)
+		authz := s.base + "/dev-oauth/authorize?" + url.Values{
+			"client_id": {"curvekit-dev"}, "redirect_uri": {s.base + "/auth/callback"}, "response_type": {"code"},
+			"scope": {"openid profile"}, "state": {state}, "login_hint": {"carol"},
+			"code_challenge": {oauth2.S256ChallengeFromVerifier(verifier)}, "code_challenge_method": {"S256"},
+		}.Encode()
+		cb := step(t, c, authz)
+		u, _ := url.Parse(s.base)
+		c.Jar.SetCookies(u, []*http.Cookie{{Name: "svc_signin", Value: binding, Path: "/auth"}})
+		if r := step(t, c, cb.header.Get("Location")); r.status != tc.status {
+			t.Fatalf("%s state: %d %s, want %d", tc.name, r.status, r.body, tc.status)
+		}
+	}
+}
+
+// TestSessionExpired: a session past its expiry (stored so by the store, as a week later) is
+// 401 on /auth/me and a visitor on /auth/session; the same session still valid is 200.
+func TestSessionExpired(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	_, m := s.signIn(t, "dave")
+	now := time.Now()
+	live := s.plantSession(t, m.User.Wallet, now.Add(-time.Hour), now.Add(time.Hour))
+	expired := s.plantSession(t, m.User.Wallet, now.Add(-7*24*time.Hour-time.Second), now.Add(-time.Second))
+	wantStatus(t, "live session", s.anon(t, http.MethodGet, "/auth/me", "", "Cookie", "svc_session="+live), http.StatusOK)
+	wantStatus(t, "expired session", s.anon(t, http.MethodGet, "/auth/me", "", "Cookie", "svc_session="+expired), http.StatusUnauthorized)
+	var v me
+	a := s.anon(t, http.MethodGet, "/auth/session", "", "Cookie", "svc_session="+expired)
+	a.decode(t, &v)
+	if a.status != http.StatusOK || v.User != nil {
+		t.Fatalf("/auth/session with an expired session: %d %s", a.status, a.body)
+	}
+}
+
+// TestSignInRotatesSession: signing in again in the same browser ends the previous session.
+func TestSignInRotatesSession(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	b, _ := s.signIn(t, "erin")
+	u, _ := url.Parse(s.base)
+	first := b.c.Jar.Cookies(u)
+	var old string
+	for _, c := range first {
+		if c.Name == "svc_session" {
+			old = c.Value
+		}
+	}
+	// returnTo defaults to /, where this API has no page.
+	if a := b.do(http.MethodGet, "/auth/login?login_hint=erin", ""); a.url.Path != "/" {
+		t.Fatalf("second sign-in ended at %s: %d %s", a.url, a.status, a.body)
+	}
+	wantStatus(t, "rotated-out session", s.anon(t, http.MethodGet, "/auth/me", "", "Cookie", "svc_session="+old), http.StatusUnauthorized)
+	wantStatus(t, "new session", b.do(http.MethodGet, "/auth/me", ""), http.StatusOK)
+}
+
+// TestSignInOIDCOverHTTPS signs in against mockoidc, an independent OpenID Connect provider,
+// configured by flags, with the server on TLS: the cookie is Secure there; PKCE holds (a code
+// redeemed by the server with its verifier; mockoidc refuses a wrong one, see adapters/oauth);
+// the profile shows the provider's handle.
+func TestSignInOIDCOverHTTPS(t *testing.T) {
+	t.Parallel()
+	m, err := mockoidc.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Shutdown() })
+	m.QueueUser(&mockoidc.MockUser{Subject: "oidc-7", Email: "frank@example.com", PreferredUsername: "frank"})
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "https://" + ln.Addr().String()
+	cert, roots := selfSigned(t)
+	s := serveOn(t, ln, func(l net.Listener) net.Listener {
+		return tls.NewListener(l, &tls.Config{Certificates: []tls.Certificate{cert}})
+	}, base, []string{"--public-url", base, "--oauth-issuer", m.Issuer(), "--oauth-client-id", m.ClientID, "--oauth-client-secret", m.ClientSecret}, nil)
+	tlsRoots.Store(base, roots)
+
+	c := noRedirect(s)
+	login := step(t, c, base+"/auth/login?returnTo=/auth/me&login_hint=frank@example.com")
+	authz, _ := url.Parse(login.header.Get("Location"))
+	if !strings.HasPrefix(authz.String(), m.AuthorizationEndpoint()) || authz.Query().Get("code_challenge_method") != "S256" ||
+		authz.Query().Get("login_hint") != "frank@example.com" || authz.Query().Get("redirect_uri") != base+"/auth/callback" {
+		t.Fatalf("authorization URL %s", authz)
+	}
+	cb := step(t, c, authz.String())
+	done := step(t, c, cb.header.Get("Location"))
+	if done.status != http.StatusFound || done.header.Get("Location") != "/auth/me" {
+		t.Fatalf("callback: %d %s %s", done.status, done.header.Get("Location"), done.body)
+	}
+	wantSessionCookie(t, sessionCookieOf(t, done.header), true)
+	var who me
+	a := do(t, c, base, nil, http.MethodGet, "/auth/me", "")
+	a.decode(t, &who)
+	if a.status != http.StatusOK || who.User == nil || who.User.Handle != "frank" {
+		t.Fatalf("/auth/me: %d %s", a.status, a.body)
+	}
+	var prof struct{ Wallet, Handle string }
+	s.anon(t, http.MethodGet, "/auth/user/"+who.User.Wallet, "").decode(t, &prof)
+	if prof.Handle != "frank" || prof.Wallet != who.User.Wallet {
+		t.Fatalf("profile %+v", prof)
+	}
+	if r := step(t, c, cb.header.Get("Location")); r.status != http.StatusUnauthorized {
+		t.Fatalf("replayed callback: %d", r.status)
+	}
+}
+
+// TestProfile: the public profile of a signed-in user; 404 for a wallet without an account,
+// 400 for a malformed one.
+func TestProfile(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	_, m := s.signIn(t, "grace")
+	var p map[string]any
+	a := s.anon(t, http.MethodGet, "/auth/user/"+strings.ToLower(m.User.Wallet), "")
+	a.decode(t, &p)
+	if a.status != http.StatusOK || p["wallet"] != m.User.Wallet || p["handle"] != "grace" || p["joinedAt"] == nil {
+		t.Fatalf("profile: %d %s", a.status, a.body)
+	}
+	wantStatus(t, "unknown wallet", s.anon(t, http.MethodGet, "/auth/user/0x000000000000000000000000000000000000dEaD", ""), http.StatusNotFound)
+	wantStatus(t, "malformed wallet", s.anon(t, http.MethodGet, "/auth/user/0x12", ""), http.StatusBadRequest)
+}
+
+// TestKeyLifecycle: create shows the raw key once (no-store), only a hint in the list and
+// nothing of it in the database's files; 50 allowlist entries are accepted, 51 refused with
+// every failing field listed; revoke is 403 for another account's key and 404 for an unknown
+// one.
+func TestKeyLifecycle(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	b, _ := s.signIn(t, "heidi")
+	other, _ := s.signIn(t, "ivan")
+
+	ips := make([]string, 51)
+	recipients := make([]string, 51)
+	for i := range ips {
+		ips[i] = fmt.Sprintf("10.0.%d.0/24", i)
+		recipients[i] = common.BigToAddress(big.NewInt(int64(i + 1))).Hex()
+	}
+	body := func(name string, ips, recipients []string) string {
+		raw, _ := json.Marshal(map[string]any{"name": name, "readOnly": true, "allowedIps": ips, "allowedRecipients": recipients})
+		return string(raw)
+	}
+	k := b.newKey(body("fifty", ips[:50], recipients[:50]))
+	if len(k.AllowedIPs) != 50 || len(k.AllowedRecipients) != 50 || !k.ReadOnly || k.Name != "fifty" ||
+		k.Hint != "svc_…"+k.Key[len(k.Key)-4:] || k.LastUsedAt != nil || k.RevokedAt != nil {
+		t.Fatalf("created key %+v", k)
+	}
+	a := b.do(http.MethodPost, "/api-keys", body("too many", ips, recipients))
+	wantStatus(t, "51 entries", a, http.StatusBadRequest)
+	var e struct{ Message []string }
+	a.decode(t, &e)
+	if len(e.Message) != 2 || !strings.Contains(e.Message[0], "allowedIps") || !strings.Contains(e.Message[1], "allowedRecipients") {
+		t.Fatalf("51 entries: messages %q", e.Message)
+	}
+	a = b.do(http.MethodPost, "/api-keys", `{"allowedIps":["10.0.0.0/33","::1","banana"]}`)
+	wantStatus(t, "bad addresses", a, http.StatusBadRequest)
+	if _, isList := mustErr(t, a).Message.([]any); !isList {
+		t.Fatalf("bad addresses: message not an array: %s", a.body)
+	}
+
+	var list struct{ Keys []keyJSON }
+	a = b.do(http.MethodGet, "/api-keys", "")
+	a.decode(t, &list)
+	want := k
+	want.Key = ""
+	if diff := cmp.Diff([]keyJSON{want}, list.Keys); diff != "" {
+		t.Fatalf("list (-want +got):\n%s", diff)
+	}
+	if strings.Contains(string(a.body), k.Key) || strings.Contains(string(a.body), k.Key[4:20]) {
+		t.Fatal("the list shows the raw key")
+	}
+
+	wantStatus(t, "revoke another account's key", other.do(http.MethodDelete, "/api-keys/"+k.ID, ""), http.StatusForbidden)
+	wantStatus(t, "revoke an unknown key", b.do(http.MethodDelete, "/api-keys/key_000000000000000000000000", ""), http.StatusNotFound)
+	wantStatus(t, "revoke", b.do(http.MethodDelete, "/api-keys/"+k.ID, ""), http.StatusOK)
+	b.do(http.MethodGet, "/api-keys", "").decode(t, &list)
+	if len(list.Keys) != 1 || list.Keys[0].RevokedAt == nil {
+		t.Fatalf("after revoke: %+v", list.Keys)
+	}
+
+	// Nothing of the raw key is at rest: not in the database nor its journal.
+	dir := filepath.Dir(s.app.Config.DB)
+	files, _ := filepath.Glob(filepath.Join(dir, "e2e.db*"))
+	if len(files) == 0 {
+		t.Fatal("no database files")
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			continue // a directory (the devnet's)
+		}
+		if bytes.Contains(raw, []byte(k.Key)) || bytes.Contains(raw, []byte(k.Key[4:])) {
+			t.Fatalf("%s holds the raw key", f)
+		}
+	}
+}
+
+func mustErr(t testing.TB, a answer) errBody {
+	t.Helper()
+	var e errBody
+	a.decode(t, &e)
+	return e
+}
+
+// TestKeyRevokedUnderConcurrency: goroutines use a key in a loop while it is revoked; every
+// request sent after DELETE returned is 401. Each goroutine comes through the trusted proxy
+// from its own address, so the refusals do not exhaust one address's budget of failed
+// credentials.
+func TestKeyRevokedUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "--trusted-proxies", "127.0.0.1")
+	b, _ := s.signIn(t, "judy")
+	k := b.newKey(`{"name":"bot"}`)
+	var job struct{ JobID string }
+	a := s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", k.Key)
+	a.decode(t, &job)
+	if a.status != http.StatusAccepted {
+		t.Fatalf("job: %d %s", a.status, a.body)
+	}
+	path := "/agent/job/" + job.JobID
+
+	const workers = 16
+	var revoked atomic.Bool
+	var ok, after, wrong atomic.Int64
+	var wg sync.WaitGroup
+	client := &http.Client{Timeout: 30 * time.Second}
+	for g := range workers {
+		wg.Go(func() {
+			ip := fmt.Sprintf("10.7.%d.1", g)
+			extra := 0
+			for extra < 5 {
+				sentAfter := revoked.Load()
+				r := do(t, client, s.base, nil, http.MethodGet, path, "", "X-API-Key", k.Key, "X-Forwarded-For", ip)
+				switch {
+				case sentAfter && r.status != http.StatusUnauthorized:
+					wrong.Add(1)
+					t.Errorf("request sent after the revocation: %d %s", r.status, r.body)
+				case sentAfter:
+					after.Add(1)
+				case r.status == http.StatusOK:
+					ok.Add(1)
+				case r.status != http.StatusUnauthorized:
+					t.Errorf("before or during the revocation: %d %s", r.status, r.body)
+				}
+				if sentAfter {
+					extra++
+				}
+			}
+		})
+	}
+	for ok.Load() < 3*workers {
+		time.Sleep(time.Millisecond)
+	}
+	wantStatus(t, "revoke", b.do(http.MethodDelete, "/api-keys/"+k.ID, ""), http.StatusOK)
+	revoked.Store(true)
+	wg.Wait()
+	if after.Load() != 5*workers || wrong.Load() != 0 {
+		t.Fatalf("after the revocation: %d refused, %d served", after.Load(), wrong.Load())
+	}
+}
+
+// dualStack listens on every IPv6 and IPv4 address; it skips the test where IPv6 or the
+// mapping of IPv4 peers is not available.
+func dualStack(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "[::]:0")
+	if err != nil {
+		t.Skipf("no dual-stack listener: %v", err)
+	}
+	// Check that an IPv4 client shows up as ::ffff:127.0.0.1 here, or the test proves nothing.
+	probe, err := net.Listen("tcp", "[::]:0")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer probe.Close()
+	port := probe.Addr().(*net.TCPAddr).Port
+	go func() {
+		if c, err := net.Dial("tcp4", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			defer c.Close()
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	c, err := probe.Accept()
+	if err != nil {
+		t.Skip(err)
+	}
+	peer := c.RemoteAddr().(*net.TCPAddr).AddrPort().Addr()
+	c.Close()
+	if !peer.Is4In6() {
+		ln.Close()
+		t.Skipf("IPv4 peers appear as %s, not IPv4-mapped", peer)
+	}
+	return ln
+}
+
+// TestKeyAllowedIPsDualStack: on a listener for [::], an IPv4 client is ::ffff:127.0.0.1 to the
+// socket; a key allowing 127.0.0.0/8 works from it, a key allowing 10.1.2.0/24 is 403.
+func TestKeyAllowedIPsDualStack(t *testing.T) {
+	t.Parallel()
+	ln := dualStack(t)
+	port := ln.Addr().(*net.TCPAddr).Port
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	s := serveOn(t, ln, nil, base, []string{"--public-url", base, "--dev-oauth-public"}, nil)
+	if _, err := s.app.Indexer.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := s.signIn(t, "ken")
+	loopback := b.newKey(`{"allowedIps":["127.0.0.0/8"]}`)
+	elsewhere := b.newKey(`{"allowedIps":["10.1.2.0/24"]}`)
+	path := "/tokens/" + s.app.dev.ETHToken.Token.Hex()
+	wantStatus(t, "127.0.0.0/8 from ::ffff:127.0.0.1", s.anon(t, http.MethodGet, path, "", "X-API-Key", loopback.Key), http.StatusOK)
+	wantStatus(t, "10.1.2.0/24 from ::ffff:127.0.0.1", s.anon(t, http.MethodGet, path, "", "X-API-Key", elsewhere.Key), http.StatusForbidden)
+	a := s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", loopback.Key)
+	wantStatus(t, "a job with the loopback key", a, http.StatusAccepted)
+}
