@@ -29,7 +29,11 @@ type RunnerConfig struct {
 	MaxAttempts int
 	// TurnTimeout bounds one turn; default 2 minutes.
 	TurnTimeout time.Duration
-	Logger      *slog.Logger
+	// Observe, when set, is told how each claimed job ended and how long its turn took: outcome
+	// is "completed", "failed", "lost" (another runner holds the lease now) or "stopped" (the
+	// runner stopped mid-turn; the rescuer requeues the job). The server counts it as metrics.
+	Observe func(outcome string, took time.Duration)
+	Logger  *slog.Logger
 }
 
 func (c *RunnerConfig) withDefaults() {
@@ -153,6 +157,11 @@ var errLeaseLost = errors.New("agent: lease lost")
 // process runs one claimed job to its end, unless the runner stops or loses the lease first.
 func (r *Runner) process(ctx context.Context, job Job) {
 	lease := Lease{JobID: job.ID, Runner: r.cfg.ID, Attempt: job.Attempts}
+	started := r.svc.now()
+	outcome := "stopped"
+	if r.cfg.Observe != nil {
+		defer func() { r.cfg.Observe(outcome, r.svc.now().Sub(started)) }()
+	}
 	log := r.cfg.Logger.With("runner", r.cfg.ID, "job", job.ID, "attempt", job.Attempts)
 	jctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -196,6 +205,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 		// The runner is stopping: leave the job to the rescuer rather than fail it.
 		return
 	case lost:
+		outcome = "lost"
 		log.InfoContext(ctx, "agent: lease lost; the job is someone else's now")
 		return
 	case timedOut:
@@ -203,6 +213,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 	}
 	at := r.svc.now()
 	if err != nil {
+		outcome = "failed"
 		if _, ferr := r.svc.cfg.Jobs.FailJob(ctx, &FailJobParams{Lease: lease, Error: ClientMessage(err), At: at}); ferr != nil {
 			log.WarnContext(ctx, "agent: fail job", "err", ferr)
 		}
@@ -213,6 +224,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 		log.WarnContext(ctx, "agent: complete job", "err", err)
 		return
 	}
+	outcome = "completed"
 	p := TurnParams{Wallet: job.Wallet, Prompt: job.Prompt}
 	if err := r.svc.record(ctx, &p, &res); err != nil {
 		log.WarnContext(ctx, "agent: record the job's turn in its thread", "err", err)

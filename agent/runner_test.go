@@ -164,3 +164,36 @@ func TestTurnTimeoutFailsTheJob(t *testing.T) {
 		t.Fatalf("job = %s %q after %d attempts", j.Status, j.Error, j.Attempts)
 	}
 }
+
+// The runner tells its observer how each job ended: a completed job and a refused one, once each.
+func TestRunnerObservesOutcomes(t *testing.T) {
+	e := newEnv(t, nil)
+	var mu sync.Mutex
+	seen := map[string]int{}
+	e.run(t, agent.RunnerConfig{Workers: 1, Observe: func(outcome string, took time.Duration) {
+		if took < 0 {
+			t.Errorf("negative duration %s", took)
+		}
+		mu.Lock()
+		seen[outcome]++
+		mu.Unlock()
+	}})
+	w := e.dev.Accounts[5].Address
+	done := e.await(t, w, e.submit(t, w, "price of DETH", "").ID)
+	if done.Status != agent.StatusCompleted {
+		t.Fatalf("job ended %s: %q", done.Status, done.Error)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := seen["completed"]
+		mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("observer saw %v, want one completed", seen)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

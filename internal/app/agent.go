@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/curvekit/curvekit/adapters/llm"
 	"github.com/curvekit/curvekit/agent"
@@ -31,7 +34,18 @@ func (a *App) wireAgent(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("agent: %w", err)
 	}
-	runner, err := agent.NewRunner(agent.RunnerConfig{Workers: a.Config.AgentWorkers, Logger: a.Log.With("component", "agent-runner")}, svc)
+	jobs := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Namespace: "curvekit", Subsystem: "agent", Name: "job_duration_seconds",
+		Help:    "Jobs this server's runner ended, by outcome (completed, failed, lost, stopped), and their turn's duration.",
+		Buckets: prometheus.ExponentialBuckets(0.001, 4, 10),
+	}, []string{"outcome"})
+	if err := a.Metrics.Register(jobs); err != nil {
+		return err
+	}
+	runner, err := agent.NewRunner(agent.RunnerConfig{
+		Workers: a.Config.AgentWorkers, Logger: a.Log.With("component", "agent-runner"),
+		Observe: func(outcome string, took time.Duration) { jobs.WithLabelValues(outcome).Observe(took.Seconds()) },
+	}, svc)
 	if err != nil {
 		return err
 	}
