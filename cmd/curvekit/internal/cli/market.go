@@ -106,7 +106,12 @@ func (c *quoteCmd) Run(e *env) error {
 	if e.root.JSON {
 		return e.printJSON(q)
 	}
-	in, out := "pairing asset", "tokens"
+	// Name the assets for a person; the quote alone does not carry their symbols.
+	quoteSym, tokenSym := "of the pairing asset", "tokens"
+	if t, err := cl.Token(e.ctx, c.Address); err == nil {
+		quoteSym, tokenSym = t.Quote.Symbol, t.Symbol
+	}
+	in, out := quoteSym, tokenSym
 	if c.Side == "sell" {
 		in, out = out, in
 	}
@@ -114,12 +119,12 @@ func (c *quoteCmd) Run(e *env) error {
 		{"venue", q.Venue},
 		{"you pay", q.AmountIn + " " + in},
 		{"you get", q.AmountOut + " " + out},
-		{"fee", q.Fee + " (creator " + q.CreatorFee + ")"},
+		{"fee", q.Fee + " " + quoteSym + " (creator " + q.CreatorFee + ")"},
 		{"price impact", fmt.Sprintf("%.2f%%", float64(q.PriceImpactBps)/100)},
-		{"spot price", price(q.Price)},
+		{"spot price", price(q.Price) + " " + quoteSym + " per " + tokenSym},
 	}
 	if q.Refund != "0" && q.Refund != "" {
-		rows = append(rows, [2]string{"refund", q.Refund})
+		rows = append(rows, [2]string{"refund", q.Refund + " " + quoteSym})
 	}
 	if q.Graduates {
 		rows = append(rows, [2]string{"graduates", "yes: this buy completes the curve"})
