@@ -13,6 +13,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -34,6 +35,7 @@ import (
 	"github.com/oauth2-proxy/mockoidc"
 	"golang.org/x/oauth2"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/internal/app"
 	"github.com/curvekit/curvekit/wallet"
@@ -802,4 +804,323 @@ func TestKeyAllowedIPsDualStack(t *testing.T) {
 	wantStatus(t, "10.1.2.0/24 from ::ffff:127.0.0.1", s.anon(t, http.MethodGet, path, "", "X-API-Key", elsewhere.Key), http.StatusForbidden)
 	a := s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", loopback.Key)
 	wantStatus(t, "a job with the loopback key", a, http.StatusAccepted)
+}
+
+// pollJob reads an agent job with key until it has finished.
+func (s *testServer) pollJob(t testing.TB, key, id string) jobView {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		var j jobView
+		a := s.anon(t, http.MethodGet, "/agent/job/"+id, "", "X-API-Key", key)
+		if a.status != http.StatusOK {
+			t.Fatalf("job %s: %d %s", id, a.status, a.body)
+		}
+		a.decode(t, &j)
+		if j.Status == "completed" || j.Status == "failed" || j.Status == "cancelled" {
+			return j
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("job %s did not finish", id)
+	return jobView{}
+}
+
+type jobView struct {
+	JobID    string            `json:"jobId"`
+	Status   string            `json:"status"`
+	Response string            `json:"response"`
+	Error    string            `json:"error"`
+	RichData []json.RawMessage `json:"richData"`
+}
+
+// submitJob submits a prompt as an agent job with key and returns its id.
+func (s *testServer) submitJob(t testing.TB, key, prompt string, hdr ...string) string {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"prompt": prompt})
+	a := s.anon(t, http.MethodPost, "/agent/job", string(body), append([]string{"X-API-Key", key}, hdr...)...)
+	if a.status != http.StatusAccepted {
+		t.Fatalf("POST /agent/job: %d %s", a.status, a.body)
+	}
+	var j jobView
+	a.decode(t, &j)
+	return j.JobID
+}
+
+// SPEC 5 rule 1: a session is created by signing in through GET /auth/login; the callback sets
+// svc_session, HttpOnly, valid 7 days.
+func TestRule1SessionFromSignIn(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	b := s.browser(t)
+	wantStatus(t, "/auth/me before sign-in", b.do(http.MethodGet, "/auth/me", ""), http.StatusUnauthorized)
+	var seen *http.Cookie
+	b.c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if prev := via[len(via)-1]; prev.URL.Path == "/auth/callback" && req.Response != nil {
+			seen = sessionCookieOf(t, req.Response.Header)
+		}
+		return nil
+	}
+	a := b.do(http.MethodGet, "/auth/login?login_hint=rule1&returnTo=/auth/me", "")
+	if seen == nil {
+		t.Fatal("the callback set no svc_session")
+	}
+	wantSessionCookie(t, seen, false)
+	var m me
+	a.decode(t, &m)
+	if a.status != http.StatusOK || m.User == nil || m.User.Handle != "rule1" || !common.IsHexAddress(m.User.Wallet) {
+		t.Fatalf("/auth/me after sign-in: %d %s", a.status, a.body)
+	}
+}
+
+// SPEC 5 rule 2: keys are checked on every request, and revocation takes effect at once.
+func TestRule2KeyCheckedOnEveryRequest(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	b, _ := s.signIn(t, "rule2")
+	k := b.newKey(`{}`)
+	id := s.submitJob(t, k.Key, "price of DETH")
+	wantStatus(t, "the key", s.anon(t, http.MethodGet, "/agent/job/"+id, "", "X-API-Key", k.Key), http.StatusOK)
+	for _, bad := range []string{"svc_" + strings.Repeat("0", 48), k.Key[:len(k.Key)-1], strings.ToUpper(k.Key), k.Key + "0"} {
+		wantStatus(t, "key "+bad, s.anon(t, http.MethodGet, "/agent/job/"+id, "", "X-API-Key", bad), http.StatusUnauthorized)
+	}
+	wantStatus(t, "revoke", b.do(http.MethodDelete, "/api-keys/"+k.ID, ""), http.StatusOK)
+	wantStatus(t, "the key after revocation", s.anon(t, http.MethodGet, "/agent/job/"+id, "", "X-API-Key", k.Key), http.StatusUnauthorized)
+}
+
+// SPEC 5 rule 3: a key never grants beyond its wallet, and each option only restricts: another
+// wallet's job is 403, a transaction from another wallet is refused, and allowedRecipients
+// refuses other recipients inside the wallet service itself, before the signer, even when the
+// HTTP layer is bypassed, while letting a listed one through.
+func TestRule3KeyNeverBeyondItsWallet(t *testing.T) {
+	t.Parallel()
+	signer := &countingSigner{}
+	s := startServerWith(t, nil, []app.Option{app.WithSigner(signer)})
+	alice, am := s.signIn(t, "rule3a")
+	bob, bm := s.signIn(t, "rule3b")
+	ak := alice.newKey(`{}`)
+	bk := bob.newKey(`{}`)
+	bobsJob := s.submitJob(t, bk.Key, "price of DETH")
+	wantStatus(t, "another wallet's job", s.anon(t, http.MethodGet, "/agent/job/"+bobsJob, "", "X-API-Key", ak.Key), http.StatusForbidden)
+	wantStatus(t, "cancel another wallet's job", s.anon(t, http.MethodPost, "/agent/job/"+bobsJob+"/cancel", "", "X-API-Key", ak.Key), http.StatusForbidden)
+	from := fmt.Sprintf(`{"to":%q,"value":"1","chainId":1337,"from":%q}`, am.User.Wallet, bm.User.Wallet)
+	wantStatus(t, "a transaction from another wallet", s.anon(t, http.MethodPost, "/wallet/sign-and-submit", from, "X-API-Key", ak.Key), http.StatusBadRequest)
+
+	allowed := common.HexToAddress("0x00000000000000000000000000000000000a11ce")
+	other := common.HexToAddress("0x000000000000000000000000000000000000b0b0")
+	rk := alice.newKey(fmt.Sprintf(`{"allowedRecipients":[%q]}`, allowed.Hex()))
+	wantStatus(t, "a recipient outside allowedRecipients", s.anon(t, http.MethodPost, "/wallet/sign-and-submit",
+		fmt.Sprintf(`{"to":%q,"value":"1","chainId":1337}`, other.Hex()), "X-API-Key", rk.Key), http.StatusForbidden)
+
+	// The wallet service itself, called as a handler that forgot every check would.
+	u, err := s.app.DB.Accounts().UserByWallet(context.Background(), common.HexToAddress(am.User.Wallet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.app.Wallets.SignAndSubmit(context.Background(), wallet.SignParams{
+		AccountID: u.ID, AllowedRecipients: []common.Address{allowed}, Tx: wallet.Tx{To: other, ChainID: 1337},
+	})
+	if !errors.Is(err, curvekit.ErrForbidden) {
+		t.Fatalf("the service with a recipient outside the list: %v", err)
+	}
+	if n := signer.calls.Load(); n != 0 {
+		t.Fatalf("the signer was reached %d times", n)
+	}
+	// The listed recipient goes through.
+	s.fund(t, am.User.Wallet, 1)
+	a := s.anon(t, http.MethodPost, "/wallet/sign-and-submit", fmt.Sprintf(`{"to":%q,"value":"1","chainId":1337}`, allowed.Hex()), "X-API-Key", rk.Key)
+	wantStatus(t, "a recipient in allowedRecipients", a, http.StatusOK)
+	if n := signer.calls.Load(); n != 1 {
+		t.Fatalf("the signer was reached %d times, want 1", n)
+	}
+}
+
+// SPEC 5 rule 4: a read-only key cannot reach the signing path: sign-and-submit is 403 and the
+// counting signer sees nothing, over HTTP and in the service; reads and agent planning work.
+func TestRule4ReadOnlyKeyNeverReachesSigner(t *testing.T) {
+	t.Parallel()
+	signer := &countingSigner{}
+	s := startServerWith(t, nil, []app.Option{app.WithSigner(signer)})
+	b, m := s.signIn(t, "rule4")
+	s.fund(t, m.User.Wallet, 1)
+	k := b.newKey(`{"readOnly":true}`)
+	tx := fmt.Sprintf(`{"to":%q,"value":"1","chainId":1337}`, s.app.dev.Accounts[4].Address.Hex())
+	for range 3 {
+		a := s.anon(t, http.MethodPost, "/wallet/sign-and-submit", tx, "X-API-Key", k.Key)
+		wantStatus(t, "read-only key", a, http.StatusForbidden)
+		if msg, _ := mustErr(t, a).Message.(string); !strings.Contains(msg, "read-only") {
+			t.Fatalf("message %q", msg)
+		}
+	}
+	u, err := s.app.DB.Accounts().UserByWallet(context.Background(), common.HexToAddress(m.User.Wallet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.app.Wallets.SignAndSubmit(context.Background(), wallet.SignParams{
+		AccountID: u.ID, ReadOnly: true, Tx: wallet.Tx{To: s.app.dev.Accounts[4].Address, ChainID: 1337},
+	})
+	if !errors.Is(err, curvekit.ErrForbidden) {
+		t.Fatalf("the service with a read-only caller: %v", err)
+	}
+	if n := signer.calls.Load(); n != 0 {
+		t.Fatalf("a read-only key reached the signer %d times", n)
+	}
+	wantStatus(t, "a read with the read-only key", s.anon(t, http.MethodGet, "/tokens/"+s.app.dev.ETHToken.Token.Hex(), "", "X-API-Key", k.Key), http.StatusOK)
+	if j := s.pollJob(t, k.Key, s.submitJob(t, k.Key, "buy 0.01 ETH of DETH")); j.Status != "completed" || len(j.RichData) != 1 {
+		t.Fatalf("planning with a read-only key: %+v", j)
+	}
+	// The same request with the session signs: the refusal was the key's.
+	wantStatus(t, "the session", b.do(http.MethodPost, "/wallet/sign-and-submit", tx), http.StatusOK)
+}
+
+// SPEC 5 rule 5: a key used from outside a non-empty allowedIps is 403. Behind a trusted proxy
+// the client is the rightmost untrusted X-Forwarded-For entry; from an untrusted peer the
+// header is ignored.
+func TestRule5AllowedIPs(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "--trusted-proxies", "127.0.0.1")
+	b, _ := s.signIn(t, "rule5")
+	k := b.newKey(`{"allowedIps":["10.1.2.0/24"]}`)
+	id := s.submitJob(t, k.Key, "price of DETH", "X-Forwarded-For", "10.1.2.3")
+	path := "/agent/job/" + id
+	for _, tc := range []struct {
+		xff    string
+		status int
+	}{
+		{"10.1.2.3", http.StatusOK},
+		{"10.1.2.250", http.StatusOK},
+		{"192.0.2.7, 10.1.2.3", http.StatusOK}, // the client's own claim, left of it, is not read
+		{"10.1.3.3", http.StatusForbidden},
+		{"10.1.2.3, 192.0.2.7", http.StatusForbidden}, // a forged entry cannot win
+		{"", http.StatusForbidden},                    // the proxy itself, 127.0.0.1
+		{"::ffff:10.1.2.3", http.StatusOK},            // mapped form of an allowed address
+	} {
+		hdr := []string{"X-API-Key", k.Key}
+		if tc.xff != "" {
+			hdr = append(hdr, "X-Forwarded-For", tc.xff)
+		}
+		wantStatus(t, "from "+tc.xff, s.anon(t, http.MethodGet, path, "", hdr...), tc.status)
+	}
+	// Public routes too: the key restricts wherever it is presented.
+	wantStatus(t, "a public read from elsewhere", s.anon(t, http.MethodGet, "/config", "", "X-API-Key", k.Key, "X-Forwarded-For", "10.9.9.9"), http.StatusForbidden)
+
+	direct := startServer(t)
+	db, _ := direct.signIn(t, "rule5")
+	dk := db.newKey(`{"allowedIps":["10.1.2.0/24"]}`)
+	wantStatus(t, "X-Forwarded-For from an untrusted peer", direct.anon(t, http.MethodGet, "/config", "", "X-API-Key", dk.Key, "X-Forwarded-For", "10.1.2.3"), http.StatusForbidden)
+}
+
+// guarded is every route that needs a credential, with a body where it takes one.
+var guarded = []struct{ method, path, body string }{
+	{http.MethodGet, "/auth/me", ""},
+	{http.MethodGet, "/auth/logout", ""},
+	{http.MethodPost, "/api-keys", `{}`},
+	{http.MethodGet, "/api-keys", ""},
+	{http.MethodDelete, "/api-keys/key_000000000000000000000000", ""},
+	{http.MethodPost, "/agent/job", `{"prompt":"hi"}`},
+	{http.MethodGet, "/agent/job/job_000000000000000000000000", ""},
+	{http.MethodPost, "/agent/job/job_000000000000000000000000/cancel", ""},
+	{http.MethodPost, "/agent/prompt", `{"prompt":"hi"}`},
+	{http.MethodGet, "/agent/memory", ""},
+	{http.MethodDelete, "/agent/memory/risk", ""},
+	{http.MethodPost, "/wallet/sign-and-submit", `{"to":"0x000000000000000000000000000000000000dEaD","chainId":1337}`},
+	{http.MethodPost, "/wallet/export-key", ""},
+}
+
+// SPEC 5 rule 6: a guarded route without credentials, or with an expired session cookie, is 401.
+func TestRule6GuardedRoutesWithoutCredentials(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	_, m := s.signIn(t, "rule6")
+	now := time.Now()
+	expired := s.plantSession(t, m.User.Wallet, now.Add(-8*24*time.Hour), now.Add(-24*time.Hour))
+	for _, r := range guarded {
+		wantStatus(t, r.method+" "+r.path+" without credentials", s.anon(t, r.method, r.path, r.body), http.StatusUnauthorized)
+		wantStatus(t, r.method+" "+r.path+" with an expired session", s.anon(t, r.method, r.path, r.body, "Cookie", "svc_session="+expired), http.StatusUnauthorized)
+	}
+}
+
+// SPEC 5 rule 7: key management needs a session; an API key gets 403 and changes nothing.
+func TestRule7KeyManagementNeedsSession(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	b, _ := s.signIn(t, "rule7")
+	k := b.newKey(`{"name":"first"}`)
+	wantStatus(t, "create with a key", s.anon(t, http.MethodPost, "/api-keys", `{"name":"second"}`, "X-API-Key", k.Key), http.StatusForbidden)
+	wantStatus(t, "list with a key", s.anon(t, http.MethodGet, "/api-keys", "", "X-API-Key", k.Key), http.StatusForbidden)
+	wantStatus(t, "revoke with a key", s.anon(t, http.MethodDelete, "/api-keys/"+k.ID, "", "X-API-Key", k.Key), http.StatusForbidden)
+	wantStatus(t, "export with a key", s.anon(t, http.MethodPost, "/wallet/export-key", "", "X-API-Key", k.Key), http.StatusForbidden)
+	var list struct{ Keys []keyJSON }
+	b.do(http.MethodGet, "/api-keys", "").decode(t, &list)
+	if len(list.Keys) != 1 || list.Keys[0].RevokedAt != nil {
+		t.Fatalf("keys after the key's attempts: %+v", list.Keys)
+	}
+}
+
+// SPEC 5 rule 8: sign-and-submit accepts a session or an API key; both sign with the account's
+// wallet.
+func TestRule8SignAndSubmitSessionOrKey(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	b, m := s.signIn(t, "rule8")
+	s.fund(t, m.User.Wallet, 1)
+	k := b.newKey(`{}`)
+	tx := fmt.Sprintf(`{"to":%q,"value":"7","chainId":1337}`, s.app.dev.Accounts[4].Address.Hex())
+	var bySession, byKey submission
+	a := b.do(http.MethodPost, "/wallet/sign-and-submit", tx)
+	wantStatus(t, "session", a, http.StatusOK)
+	a.decode(t, &bySession)
+	a = s.anon(t, http.MethodPost, "/wallet/sign-and-submit", tx, "X-API-Key", k.Key)
+	wantStatus(t, "key", a, http.StatusOK)
+	a.decode(t, &byKey)
+	if bySession.From != m.User.Wallet || byKey.From != m.User.Wallet || bySession.Nonce == byKey.Nonce {
+		t.Fatalf("session %+v, key %+v", bySession, byKey)
+	}
+	for _, h := range []string{bySession.Hash, byKey.Hash} {
+		if r := s.receipt(t, h); r.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("%s failed", h)
+		}
+	}
+}
+
+// SPEC 5 rule 9: the agent returns the transaction for a person to confirm and never calls the
+// signer: a job with a read-write key completes with an unsigned transaction (to, data, value),
+// the streamed prompt of a session sends one too, and the counting signer sees zero calls and
+// the wallet's nonce stays 0.
+func TestRule9AgentNeverSigns(t *testing.T) {
+	t.Parallel()
+	signer := &countingSigner{}
+	s := startServerWith(t, nil, []app.Option{app.WithSigner(signer)})
+	b, m := s.signIn(t, "rule9")
+	s.fund(t, m.User.Wallet, 1)
+	k := b.newKey(`{}`)
+	j := s.pollJob(t, k.Key, s.submitJob(t, k.Key, "buy 0.01 ETH of DETH"))
+	if j.Status != "completed" || len(j.RichData) != 1 {
+		t.Fatalf("job %+v", j)
+	}
+	var tx map[string]any
+	if err := json.Unmarshal(j.RichData[0], &tx); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"to", "data", "value"} {
+		if _, ok := tx[f].(string); !ok {
+			t.Fatalf("richData lacks %s: %s", f, j.RichData[0])
+		}
+	}
+	for _, f := range []string{"hash", "r", "s", "v", "raw", "signature"} {
+		if _, ok := tx[f]; ok {
+			t.Fatalf("richData carries %s: %s", f, j.RichData[0])
+		}
+	}
+	a := b.do(http.MethodPost, "/agent/prompt", `{"prompt":"buy 0.01 ETH of DETH"}`)
+	if a.status != http.StatusOK || !strings.Contains(string(a.body), "event: transaction") || !strings.Contains(string(a.body), "event: done") {
+		t.Fatalf("prompt stream: %d %s", a.status, a.body)
+	}
+	if n := signer.calls.Load(); n != 0 {
+		t.Fatalf("the agent reached the signer %d times", n)
+	}
+	pending, err := s.app.dev.Client.PendingNonceAt(context.Background(), common.HexToAddress(m.User.Wallet))
+	if err != nil || pending != 0 {
+		t.Fatalf("wallet nonce %d (%v): something was sent", pending, err)
+	}
 }
