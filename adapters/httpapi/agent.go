@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bunrouter"
@@ -158,17 +159,23 @@ func (s *Server) cancelJob(w http.ResponseWriter, req bunrouter.Request) error {
 // POST /agent/prompt: the same turn as a job, streamed as SSE events named after agent.EventType.
 // A request that fails validation gets a JSON error before any event; once the stream started,
 // a failure is the error event. A client that disconnects cancels the turn.
+// promptHeartbeat is the idle time after which a streamed turn sends a heartbeat comment.
+var promptHeartbeat = 15 * time.Second
+
 func (s *Server) prompt(w http.ResponseWriter, req bunrouter.Request) error {
 	body, err := readPrompt(w, req)
 	if err != nil {
 		return err
 	}
 	p := agent.TurnParams{Wallet: principalOf(req).Wallet, Prompt: *body.Prompt, ThreadID: body.ThreadID, History: body.history(), Model: body.Model}
-	// The headers wait for the first event, so that a request the service refuses before
-	// planning still gets its status code.
 	started := false
 	sw := &sseWriter{w: w, rc: http.NewResponseController(w), timeout: s.cfg.StreamWriteTimeout}
-	emit := func(e agent.Event) error {
+	// The headers wait for the first event, or the first heartbeat: a request the service
+	// refuses before planning (at once) still gets its status code, while a model that is slow
+	// to answer its first step does not leave the client, or a proxy, with silence. mu orders the
+	// heartbeats with the turn's events; the ticker stops before the handler returns.
+	var mu sync.Mutex
+	start := func() {
 		if !started {
 			h := w.Header()
 			h.Set("Content-Type", "text/event-stream")
@@ -178,6 +185,28 @@ func (s *Server) prompt(w http.ResponseWriter, req bunrouter.Request) error {
 			w.WriteHeader(http.StatusOK)
 			started = true
 		}
+	}
+	stop := make(chan struct{})
+	var beats sync.WaitGroup
+	beats.Go(func() {
+		t := time.NewTicker(promptHeartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				mu.Lock()
+				start()
+				_ = sw.Heartbeat()
+				mu.Unlock()
+			}
+		}
+	})
+	emit := func(e agent.Event) error {
+		mu.Lock()
+		defer mu.Unlock()
+		start()
 		data, err := json.Marshal(e.Payload())
 		if err != nil {
 			return err
@@ -185,6 +214,8 @@ func (s *Server) prompt(w http.ResponseWriter, req bunrouter.Request) error {
 		return sw.Write([]stream.Event{{Name: string(e.Type), Data: data}})
 	}
 	_, err = s.cfg.Agent.Prompt(req.Context(), p, emit)
+	close(stop)
+	beats.Wait()
 	if err == nil || started {
 		if err != nil && req.Context().Err() == nil && !errors.Is(err, context.Canceled) {
 			s.log.InfoContext(req.Context(), "httpapi: agent turn ended with an error", slog.Any("error", err))

@@ -52,6 +52,12 @@ type agentEnv struct {
 // socket; with run, a runner works off the jobs.
 func newAgentEnv(t testing.TB, run bool) *agentEnv {
 	t.Helper()
+	return newAgentEnvWith(t, run, nil)
+}
+
+// newAgentEnvWith is newAgentEnv with llm as the planner (nil: the offline planner).
+func newAgentEnvWith(t testing.TB, run bool, llm agent.LLM) *agentEnv {
+	t.Helper()
 	eth, tusd, grad, trades := fixtureTokens(t)
 	store := newFakeStore()
 	store.add(eth, trades...)
@@ -73,7 +79,7 @@ func newAgentEnv(t testing.TB, run bool) *agentEnv {
 	t.Cleanup(func() { db.Close() })
 	quiet := slog.New(slog.DiscardHandler)
 	a := db.Agent()
-	svc, err := agent.New(agent.Config{Jobs: a, Memory: a, Threads: a, Market: mkt, MaxPending: 3, Logger: quiet})
+	svc, err := agent.New(agent.Config{Jobs: a, Memory: a, Threads: a, Market: mkt, MaxPending: 3, LLM: llm, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,5 +312,43 @@ func TestAgentMemoryOverHTTP(t *testing.T) {
 		`{"statusCode":404,"message":"no memory \"slippage\""}`)
 	if r := e.do(t, http.MethodGet, "/agent/memory", ""); r.status != http.StatusUnauthorized {
 		t.Fatalf("memory without a session: %d", r.status)
+	}
+}
+
+// slowLLM answers after a pause, as a model's first step may.
+type slowLLM time.Duration
+
+func (d slowLLM) Complete(ctx context.Context, _ *agent.Request) (agent.Reply, error) {
+	select {
+	case <-time.After(time.Duration(d)):
+		return agent.Reply{Text: "done thinking"}, nil
+	case <-ctx.Done():
+		return agent.Reply{}, ctx.Err()
+	}
+}
+
+// A turn whose planner is silent for a while still sends heartbeat comments, so proxies keep the
+// stream open.
+func TestAgentPromptHeartbeats(t *testing.T) {
+	old := promptHeartbeat
+	promptHeartbeat = 50 * time.Millisecond
+	t.Cleanup(func() { promptHeartbeat = old })
+	e := newAgentEnvWith(t, false, slowLLM(400*time.Millisecond))
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/agent/prompt", strings.NewReader(`{"prompt":"think"}`))
+	req.Header.Set("Cookie", sessionCookie+"="+traderSession)
+	res, err := e.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(body), "\n: "); n < 2 && !strings.HasPrefix(string(body), ": ") {
+		t.Fatalf("%d heartbeat comments in a 400ms silence:\n%s", n, body)
+	}
+	if !strings.Contains(string(body), "event: done") {
+		t.Fatalf("the turn did not finish:\n%s", body)
 	}
 }
