@@ -1,0 +1,184 @@
+package main
+
+import (
+	"crypto/rand"
+	"fmt"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// eachLimiter runs f on the in-memory limiter and, when CURVEKIT_TEST_REDIS names a Redis, on
+// the Redis limiter. f gets the server flags and the headers a client sends: through the
+// trusted proxy from an address of its own, so that runs sharing one Redis never share a bucket.
+func eachLimiter(t *testing.T, f func(t *testing.T, flags []string, hdr []string)) {
+	hdr := []string{"X-Forwarded-For", randomIP()}
+	t.Run("memory", func(t *testing.T) {
+		t.Parallel()
+		f(t, []string{"--trusted-proxies", "127.0.0.1"}, hdr)
+	})
+	t.Run("redis", func(t *testing.T) {
+		addr := os.Getenv("CURVEKIT_TEST_REDIS")
+		if addr == "" {
+			t.Skip("CURVEKIT_TEST_REDIS is not set")
+		}
+		t.Parallel()
+		f(t, []string{"--trusted-proxies", "127.0.0.1", "--redis", addr}, hdr)
+	})
+}
+
+// randomIP is an address in 10.0.0.0/8 that no other run uses.
+func randomIP() string {
+	var b [3]byte
+	rand.Read(b[:])
+	return fmt.Sprintf("10.%d.%d.%d", b[0], b[1], b[2])
+}
+
+// The 11th sign-in from one client within 15 minutes is 429; ten complete (the provider's
+// callback does not count as another).
+func TestLimitSignIn(t *testing.T) {
+	t.Parallel()
+	eachLimiter(t, func(t *testing.T, flags, hdr []string) {
+		s := startServer(t, flags...)
+		for i := range 10 {
+			s.signIn(t, fmt.Sprintf("limit%d", i), hdr...)
+		}
+		b := s.browser(t)
+		a := b.do(http.MethodGet, "/auth/login?login_hint=eleventh", "", hdr...)
+		wantStatus(t, "the 11th sign-in", a, http.StatusTooManyRequests)
+		if a.header.Get("Retry-After") != "" {
+			t.Errorf("429 with Retry-After %q: SPEC 7 defines none", a.header.Get("Retry-After"))
+		}
+		// Another client is not held back by this one.
+		other := append([]string(nil), hdr...)
+		other[1] = randomIP()
+		s.signIn(t, "another", other...)
+	})
+}
+
+// The 31st signature of an account within a minute is 429: every call counts, also those the
+// handler then refuses (here for the wrong chain), so a refused call gives nothing back.
+func TestLimitSigning(t *testing.T) {
+	t.Parallel()
+	eachLimiter(t, func(t *testing.T, flags, hdr []string) {
+		s := startServer(t, flags...)
+		b, _ := s.signIn(t, "signer", hdr...)
+		wrongChain := `{"to":"0x000000000000000000000000000000000000dEaD","value":"1","chainId":1}`
+		for i := range 30 {
+			wantStatus(t, fmt.Sprintf("signature %d", i+1), b.do(http.MethodPost, "/wallet/sign-and-submit", wrongChain), http.StatusBadRequest)
+		}
+		wantStatus(t, "the 31st signature", b.do(http.MethodPost, "/wallet/sign-and-submit", wrongChain), http.StatusTooManyRequests)
+		// Per account: a key of the same account shares the budget.
+		k := b.newKey(`{}`)
+		wantStatus(t, "the 32nd, with a key", s.anon(t, http.MethodPost, "/wallet/sign-and-submit", wrongChain, append([]string{"X-API-Key", k.Key}, hdr...)...), http.StatusTooManyRequests)
+	})
+}
+
+// The 4th key export of an account within an hour is 429.
+func TestLimitExport(t *testing.T) {
+	t.Parallel()
+	eachLimiter(t, func(t *testing.T, flags, hdr []string) {
+		s := startServer(t, flags...)
+		b, _ := s.signIn(t, "exporter", hdr...)
+		for i := range 3 {
+			wantStatus(t, fmt.Sprintf("export %d", i+1), b.do(http.MethodPost, "/wallet/export-key", ""), http.StatusOK)
+		}
+		wantStatus(t, "the 4th export", b.do(http.MethodPost, "/wallet/export-key", ""), http.StatusTooManyRequests)
+	})
+}
+
+// 1,000 public profile reads from one client are never throttled, on a server whose default
+// class allows 20 a minute (reached by GET /config from the same client).
+func TestLimitProfilesExempt(t *testing.T) {
+	t.Parallel()
+	eachLimiter(t, func(t *testing.T, flags, hdr []string) {
+		s := startServer(t, append(flags, "--rate-limit", "20")...)
+		_, m := s.signIn(t, "famous", hdr...)
+		var refused atomic.Int64
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				c := &http.Client{}
+				for range 250 {
+					a := do(t, c, s.base, nil, http.MethodGet, "/auth/user/"+m.User.Wallet, "", hdr...)
+					if a.status != http.StatusOK {
+						refused.Add(1)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if n := refused.Load(); n != 0 {
+			t.Fatalf("%d of 1000 profile reads refused", n)
+		}
+		throttled := false
+		for range 25 {
+			if s.anon(t, http.MethodGet, "/config", "", hdr...).status == http.StatusTooManyRequests {
+				throttled = true
+				break
+			}
+		}
+		if !throttled {
+			t.Fatal("the default class of 20 a minute never throttled GET /config: the profile test proves nothing")
+		}
+	})
+}
+
+// With Redis unreachable the guarded classes fail closed (sign-in is 503) while the default
+// class and the exempt profiles still answer.
+func TestLimiterDownFailsClosed(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "--redis", "127.0.0.1:1")
+	wantStatus(t, "sign-in with Redis down", s.anon(t, http.MethodGet, "/auth/login?login_hint=x", ""), http.StatusServiceUnavailable)
+	wantStatus(t, "GET /config with Redis down", s.anon(t, http.MethodGet, "/config", ""), http.StatusOK)
+	wantStatus(t, "a profile with Redis down", s.anon(t, http.MethodGet, "/auth/user/0x000000000000000000000000000000000000dEaD", ""), http.StatusNotFound)
+}
+
+// Cross-site requests that carry the session cookie cannot change state: Sec-Fetch-Site
+// cross-site or a foreign Origin is 403 on every state-changing session route, and nothing
+// changes; same-origin requests work. An API key is not ambient, so a key's request is not
+// judged by its origin.
+func TestCrossSitePostsRefused(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	b, m := s.signIn(t, "victim")
+	s.fund(t, m.User.Wallet, 1)
+	k := b.newKey(`{"name":"kept"}`)
+	tx := fmt.Sprintf(`{"to":%q,"value":"1","chainId":1337}`, s.app.dev.Accounts[4].Address.Hex())
+	for _, foreign := range [][]string{
+		{"Sec-Fetch-Site", "cross-site"},
+		{"Sec-Fetch-Site", "same-site"},
+		{"Origin", "http://evil.example"},
+		{"Origin", "null"},
+	} {
+		for _, r := range []struct{ method, path, body string }{
+			{http.MethodPost, "/api-keys", `{"name":"evil"}`},
+			{http.MethodDelete, "/api-keys/" + k.ID, ""},
+			{http.MethodPost, "/wallet/sign-and-submit", tx},
+			{http.MethodPost, "/agent/prompt", `{"prompt":"price of DETH"}`},
+			{http.MethodDelete, "/agent/memory/risk", ""},
+		} {
+			wantStatus(t, fmt.Sprintf("%s %s with %s: %s", r.method, r.path, foreign[0], foreign[1]), b.do(r.method, r.path, r.body, foreign...), http.StatusForbidden)
+		}
+	}
+	// Export has a budget of 3 an hour, which refused attempts spend too (the limit comes
+	// before the origin check): two foreign attempts, then the account's own.
+	wantStatus(t, "export cross-site", b.do(http.MethodPost, "/wallet/export-key", "", "Sec-Fetch-Site", "cross-site"), http.StatusForbidden)
+	wantStatus(t, "export from a foreign Origin", b.do(http.MethodPost, "/wallet/export-key", "", "Origin", "http://evil.example"), http.StatusForbidden)
+	wantStatus(t, "export same-origin", b.do(http.MethodPost, "/wallet/export-key", "", "Sec-Fetch-Site", "same-origin"), http.StatusOK)
+	var list struct{ Keys []keyJSON }
+	b.do(http.MethodGet, "/api-keys", "").decode(t, &list)
+	if len(list.Keys) != 1 || list.Keys[0].RevokedAt != nil {
+		t.Fatalf("keys after cross-site attempts: %+v", list.Keys)
+	}
+	if n, err := s.app.dev.Client.PendingNonceAt(t.Context(), common.HexToAddress(m.User.Wallet)); err != nil || n != 0 {
+		t.Fatalf("the wallet sent %d transactions (%v)", n, err)
+	}
+	wantStatus(t, "same-origin", b.do(http.MethodPost, "/api-keys", `{"name":"mine"}`, "Sec-Fetch-Site", "same-origin"), http.StatusCreated)
+	wantStatus(t, "own Origin", b.do(http.MethodPost, "/api-keys", `{"name":"mine too"}`, "Origin", s.base), http.StatusCreated)
+	wantStatus(t, "a key from a foreign origin", s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", k.Key, "Origin", "http://evil.example", "Sec-Fetch-Site", "cross-site"), http.StatusAccepted)
+}
