@@ -321,7 +321,11 @@ func (s *Server) earnings(w http.ResponseWriter, req bunrouter.Request) error {
 func serveObject(w http.ResponseWriter, obj launch.Object, cacheControl string) error {
 	defer obj.Body.Close()
 	h := w.Header()
-	h.Set("Content-Type", obj.Type)
+	typ := obj.Type
+	if typ == "" {
+		typ = "application/octet-stream"
+	}
+	h.Set("Content-Type", typ)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	h.Set("Cache-Control", cacheControl)
