@@ -128,8 +128,12 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	log := a.Log
+	handler, err := a.handler()
+	if err != nil {
+		return err
+	}
 	srv := &http.Server{
-		Handler:           a.handler(),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		// No ReadTimeout or WriteTimeout: the API bounds bodies per request and streams set a

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/curvekit/curvekit/adapters/httpapi"
+	"github.com/curvekit/curvekit/adapters/mcp"
 	"github.com/curvekit/curvekit/adapters/ratelimit"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
@@ -84,16 +85,22 @@ func (a *App) registerMarketMetrics() {
 	)
 }
 
-// handler is what the API's listener serves: the API, and the development identity provider
-// under /dev-oauth when it runs.
-func (a *App) handler() http.Handler {
-	if a.devProvider == nil {
-		return a.API.Handler()
+// handler is what the API's listener serves: the API; remote MCP at /mcp, whose tool calls run
+// through the API in process with the caller's key and address, so every restriction of the key
+// applies as over HTTP; and the development identity provider under /dev-oauth when it runs.
+func (a *App) handler() (http.Handler, error) {
+	api := a.API.Handler()
+	tools, err := mcp.NewHandler(mcp.HandlerConfig{API: api})
+	if err != nil {
+		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle(devOAuthPath+"/", a.devProvider)
-	mux.Handle("/", a.API.Handler())
-	return mux
+	mux.Handle("/mcp", tools)
+	if a.devProvider != nil {
+		mux.Handle(devOAuthPath+"/", a.devProvider)
+	}
+	mux.Handle("/", api)
+	return mux, nil
 }
 
 // publicURL is where browsers reach the server, without a trailing slash.
