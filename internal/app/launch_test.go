@@ -1,0 +1,115 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/launch"
+)
+
+// The wired server pins uploads in the local store beside its database by default, answers with
+// gateway URLs on its own /ipfs route, serves them there, and enforces the caps GET /config shows.
+func TestLaunchWiring(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "launch.db")
+	cfg, err := app.ParseConfig([]string{"--db", db, "--addr", ln.Addr().String(), "--simulate", "0", "--poll", "20ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done; a.Close() })
+	base := "http://" + ln.Addr().String()
+
+	img := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Repeat([]byte{9}, 1000)...)
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("file", "cat.png")
+	fw.Write(img)
+	mw.Close()
+	resp, err := http.Post(base+"/launch/upload-image", mw.FormDataContentType(), &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var up struct {
+		CID, ImageURL, GatewayURL string
+	}
+	json.NewDecoder(resp.Body).Decode(&up)
+	resp.Body.Close()
+	cid, _, _ := launch.CID(bytes.NewReader(img))
+	if resp.StatusCode != http.StatusOK || up.CID != cid || up.GatewayURL != base+"/ipfs/"+cid {
+		t.Fatalf("upload: %d %+v", resp.StatusCode, up)
+	}
+	if _, err := os.Stat(filepath.Join(db+".ipfs", cid[len(cid)-2:], cid)); err != nil {
+		t.Fatalf("the local store beside the database holds no %s: %v", cid, err)
+	}
+	resp, err = http.Get(up.GatewayURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(got, img) || resp.Header.Get("Content-Type") != launch.PNG {
+		t.Fatalf("GET %s: %d %s", up.GatewayURL, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+
+	var conf struct {
+		Subscription struct {
+			Tiers map[string]struct {
+				LaunchesPerDay int `json:"launchesPerDay"`
+			} `json:"tiers"`
+		} `json:"subscription"`
+		Fees struct {
+			CurveBps, CreatorShareBps, PoolBps uint16
+		} `json:"fees"`
+	}
+	resp, err = http.Get(base + "/config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(resp.Body).Decode(&conf)
+	resp.Body.Close()
+	enforced := a.Launch.LaunchesPerDay()
+	for tier, n := range enforced {
+		if conf.Subscription.Tiers[string(tier)].LaunchesPerDay != n {
+			t.Fatalf("tier %s: /config shows %d, the launch service enforces %d", tier, conf.Subscription.Tiers[string(tier)].LaunchesPerDay, n)
+		}
+	}
+	if f := a.Launch.Fees(); f.CurveBps != conf.Fees.CurveBps || f.CreatorShareBps != conf.Fees.CreatorShareBps || f.PoolBps != conf.Fees.PoolBps {
+		t.Fatalf("fees: /config %+v, launch service %+v", conf.Fees, f)
+	}
+}
+
+func TestLaunchWiringRefusesBadKuboURL(t *testing.T) {
+	cfg, err := app.ParseConfig([]string{"--db", filepath.Join(t.TempDir(), "x.db"), "--simulate", "0", "--ipfs-api", "ftp://node"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	if err == nil {
+		a.Close()
+		t.Fatal("app.New accepted --ipfs-api ftp://node")
+	}
+	if !strings.Contains(err.Error(), "ftp://node") {
+		t.Fatalf("error %v does not name the URL", err)
+	}
+}
