@@ -1124,3 +1124,50 @@ func TestRule9AgentNeverSigns(t *testing.T) {
 		t.Fatalf("wallet nonce %d (%v): something was sent", pending, err)
 	}
 }
+
+// BenchmarkKeyedRead reads GET /tokens/:address alternately without a credential and with an
+// API key (looked up in the store on every request, its allowedIps checked), on one server in
+// one run, and reports the requests per second of each and their ratio.
+func BenchmarkKeyedRead(b *testing.B) {
+	s := startServer(b)
+	br, _ := s.signIn(b, "bench")
+	k := br.newKey(`{"allowedIps":["127.0.0.0/8"]}`)
+	path := s.base + "/tokens/" + s.app.dev.ETHToken.Token.Hex()
+	c := &http.Client{}
+	get := func(key string) time.Duration {
+		req, _ := http.NewRequest(http.MethodGet, path, nil)
+		if key != "" {
+			req.Header.Set("X-API-Key", key)
+		}
+		start := time.Now()
+		resp, err := c.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		d := time.Since(start)
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("%d", resp.StatusCode)
+		}
+		return d
+	}
+	get("")
+	get(k.Key)
+	var anon, keyed time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		// Alternate which goes first, so neither always meets a warm or a cold path.
+		if i%2 == 0 {
+			anon += get("")
+			keyed += get(k.Key)
+		} else {
+			keyed += get(k.Key)
+			anon += get("")
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(n/anon.Seconds(), "anon-req/s")
+	b.ReportMetric(n/keyed.Seconds(), "key-req/s")
+	b.ReportMetric(anon.Seconds()/keyed.Seconds(), "key/anon")
+}
