@@ -321,3 +321,36 @@ func TestLaunchDailyLimitAndEstimate(t *testing.T) {
 		t.Fatalf("launch the next day: %v", err)
 	}
 }
+
+// A TUSD-paired launch with a first buy is composed with the approval the factory needs to pull
+// the buy; sent in order, it launches and leaves the creator holding the first buy's tokens.
+func TestLaunchComposedWithFirstBuy(t *testing.T) {
+	t.Parallel()
+	e := newLaunchEnv(t)
+	creator := e.dev.Accounts[3]
+	first := *uint256.NewInt(250_000_000) // 250 TUSD
+	plan, err := e.svc.ComposeLaunch(e.ctx, launch.LaunchParams{From: creator.Address, Name: "First Buy", Symbol: "FBUY",
+		URI: "https://metadata.example/fbuy.json", Quote: e.dev.Addrs.USD, InitialBuy: first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Approval == nil || plan.Approval.To != e.dev.Addrs.USD || plan.Tx.Gas != 0 || !plan.Tx.Value.Eq(uint256.MustFromBig(launchFee)) {
+		t.Fatalf("plan %+v: want an approval of TUSD, no estimate before it, the launch fee as value", plan)
+	}
+	rcpt, err := e.sendPlan(creator, &plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := e.events(rcpt, []market.EventKind{market.EventLaunched}, e.dev.Addrs.Factory)
+	if len(evs) != 1 {
+		t.Fatalf("%d Launched events", len(evs))
+	}
+	if bal := e.balance(evs[0].Launched.Token, creator.Address); bal.IsZero() {
+		t.Fatal("the creator holds none of the first buy's tokens")
+	}
+	e.sync()
+	lim, err := e.svc.DailyLimit(e.ctx, creator.Address)
+	if err != nil || lim.Used != 1 {
+		t.Fatalf("daily limit after the launch: %+v, %v", lim, err)
+	}
+}
