@@ -29,6 +29,7 @@ type env struct {
 	ix    *market.Indexer
 	mkt   *market.Service
 	svc   *agent.Service
+	dsn   string // the SQLite file of db
 }
 
 var quiet = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
@@ -49,7 +50,8 @@ func newEnv(t *testing.T, llm agent.LLM) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := bunstore.Open(ctx, bunstore.Config{DSN: filepath.Join(t.TempDir(), "agent.db")})
+	dsn := filepath.Join(t.TempDir(), "agent.db")
+	db, err := bunstore.Open(ctx, bunstore.Config{DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,7 @@ func newEnv(t *testing.T, llm agent.LLM) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{dev: dev, chain: chain, db: db, ix: ix, mkt: mkt, svc: svc}
+	return &env{dev: dev, chain: chain, db: db, ix: ix, mkt: mkt, svc: svc, dsn: dsn}
 }
 
 // run starts a runner of e's jobs and stops it when t ends.
