@@ -46,6 +46,17 @@ const (
 	VenuePool  Venue = "pool"
 )
 
+// Tier is an account's subscription tier (SPEC 8: free and pro differ in daily launches). The
+// account service keeps it; the launch service reads it for daily limits.
+type Tier string
+
+const (
+	// TierFree is every account's tier unless an operator sets another.
+	TierFree Tier = "free"
+	// TierPro is set by an operator (a configured wallet list or a command).
+	TierPro Tier = "pro"
+)
+
 // Problems is a validation failure that lists every failing field at once, so a client can fix a
 // request in one round. It matches ErrInvalid under errors.Is; the HTTP API answers it as 400 with
 // message an array of strings (SPEC 7).

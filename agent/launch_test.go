@@ -1,6 +1,8 @@
 package agent_test
 
 import (
+	"github.com/curvekit/curvekit"
+
 	"context"
 	"strings"
 	"testing"
@@ -25,7 +27,7 @@ func (e *env) withLaunch(t *testing.T, perDay int) *launch.Service {
 		t.Fatal(err)
 	}
 	l, err := launch.New(launch.Config{Store: e.db.Launch(), Pinner: pins, Builder: b, Chain: e.chain,
-		LaunchesPerDay: map[launch.Tier]int{launch.TierFree: perDay}})
+		LaunchesPerDay: map[curvekit.Tier]int{curvekit.TierFree: perDay}})
 	if err != nil {
 		t.Fatal(err)
 	}

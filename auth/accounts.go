@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"github.com/curvekit/curvekit"
+
 	"context"
 	"net/netip"
 	"time"
@@ -24,7 +26,7 @@ type Accounts interface {
 	UserByWallet(ctx context.Context, wallet common.Address) (User, error)
 	// SetTier sets the tier of the user whose wallet is wallet; curvekit.ErrNotFound when there
 	// is none.
-	SetTier(ctx context.Context, wallet common.Address, tier Tier) error
+	SetTier(ctx context.Context, wallet common.Address, tier curvekit.Tier) error
 
 	// PutLoginState stores a pending sign-in.
 	PutLoginState(ctx context.Context, s LoginState) error
@@ -73,7 +75,7 @@ type User struct {
 	Name    string
 	Picture string
 	// Tier is the tier the store records; Service.Tier also honours Config.ProWallets.
-	Tier      Tier
+	Tier      curvekit.Tier
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

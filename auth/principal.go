@@ -10,23 +10,13 @@ import (
 	"github.com/curvekit/curvekit"
 )
 
-// Tier is an account's subscription tier; the launch package reads it for daily limits.
-type Tier string
-
-const (
-	// TierFree is every account's tier unless an operator sets another.
-	TierFree Tier = "free"
-	// TierPro is set by an operator (a configured wallet list or Service.SetTier).
-	TierPro Tier = "pro"
-)
-
 // ParseTier returns the tier named s, or curvekit.ErrInvalid.
-func ParseTier(s string) (Tier, error) {
-	switch t := Tier(s); t {
-	case TierFree, TierPro:
+func ParseTier(s string) (curvekit.Tier, error) {
+	switch t := curvekit.Tier(s); t {
+	case curvekit.TierFree, curvekit.TierPro:
 		return t, nil
 	}
-	return "", fmt.Errorf("%w: tier %q, want %q or %q", curvekit.ErrInvalid, s, TierFree, TierPro)
+	return "", fmt.Errorf("%w: tier %q, want %q or %q", curvekit.ErrInvalid, s, curvekit.TierFree, curvekit.TierPro)
 }
 
 // Kind says which credential a Principal presented.
@@ -48,7 +38,7 @@ type Principal struct {
 	Wallet  common.Address
 	Handle  string
 	Picture string
-	Tier    Tier
+	Tier    curvekit.Tier
 	Kind    Kind
 	// SessionID is set for KindSession, KeyID for KindKey.
 	SessionID string

@@ -35,13 +35,13 @@ func (s *Service) Profile(ctx context.Context, wallet common.Address) (Profile, 
 
 // Tier returns the subscription tier of the account whose wallet is wallet: pro when the
 // operator listed the wallet or set it, else free. A wallet without an account is free.
-func (s *Service) Tier(ctx context.Context, wallet common.Address) (Tier, error) {
+func (s *Service) Tier(ctx context.Context, wallet common.Address) (curvekit.Tier, error) {
 	if s.pro[wallet] {
-		return TierPro, nil
+		return curvekit.TierPro, nil
 	}
 	u, err := s.cfg.Accounts.UserByWallet(ctx, wallet)
 	if errors.Is(err, curvekit.ErrNotFound) {
-		return TierFree, nil
+		return curvekit.TierFree, nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("auth: tier: %w", err)
@@ -50,17 +50,17 @@ func (s *Service) Tier(ctx context.Context, wallet common.Address) (Tier, error)
 }
 
 // tierOf is u's tier: the store's, raised to pro by Config.ProWallets.
-func (s *Service) tierOf(u User) Tier {
-	if s.pro[u.Wallet] || u.Tier == TierPro {
-		return TierPro
+func (s *Service) tierOf(u User) curvekit.Tier {
+	if s.pro[u.Wallet] || u.Tier == curvekit.TierPro {
+		return curvekit.TierPro
 	}
-	return TierFree
+	return curvekit.TierFree
 }
 
 // SetTier records the tier of the account whose wallet is wallet (the operator's command).
 // Unknown wallet: curvekit.ErrNotFound; unknown tier: curvekit.ErrInvalid. A wallet listed in
 // Config.ProWallets stays pro whatever is recorded.
-func (s *Service) SetTier(ctx context.Context, wallet common.Address, tier Tier) error {
+func (s *Service) SetTier(ctx context.Context, wallet common.Address, tier curvekit.Tier) error {
 	if _, err := ParseTier(string(tier)); err != nil {
 		return err
 	}

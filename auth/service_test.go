@@ -141,7 +141,7 @@ func TestSignIn(t *testing.T) {
 	}
 	p, _ := f.authenticate(t, auth.Credentials{SessionToken: in.Token})
 	want := &auth.Principal{
-		AccountID: in.User.ID, Wallet: wallet, Handle: "alice", Picture: alice.Picture, Tier: auth.TierFree,
+		AccountID: in.User.ID, Wallet: wallet, Handle: "alice", Picture: alice.Picture, Tier: curvekit.TierFree,
 		Kind: auth.KindSession, SessionID: p.SessionID, SignedInAt: f.clock.Now(),
 	}
 	if diff := cmp.Diff(want, p, cmp.Comparer(func(a, b netip.Prefix) bool { return a == b })); diff != "" {
@@ -364,7 +364,7 @@ func TestAuthenticate(t *testing.T) {
 	}
 	p, _ := f.authenticate(t, auth.Credentials{APIKey: nk.Raw})
 	want := &auth.Principal{
-		AccountID: owner.AccountID, Wallet: owner.Wallet, Handle: "alice", Picture: alice.Picture, Tier: auth.TierFree,
+		AccountID: owner.AccountID, Wallet: owner.Wallet, Handle: "alice", Picture: alice.Picture, Tier: curvekit.TierFree,
 		Kind: auth.KindKey, KeyID: nk.Key.ID, ReadOnly: true,
 		AllowedIPs:        []netip.Prefix{netip.MustParsePrefix("10.1.2.0/24")},
 		AllowedRecipients: []common.Address{common.HexToAddress("0x52908400098527886E0F7030069857D2E4169EE7")},
@@ -655,7 +655,7 @@ func TestTierAndProfile(t *testing.T) {
 	ctx := context.Background()
 	in := f.signIn(t, alice)
 	w := in.User.Wallet
-	tier := func(w common.Address) auth.Tier {
+	tier := func(w common.Address) curvekit.Tier {
 		t.Helper()
 		got, err := f.svc.Tier(ctx, w)
 		if err != nil {
@@ -663,19 +663,19 @@ func TestTierAndProfile(t *testing.T) {
 		}
 		return got
 	}
-	if tier(w) != auth.TierFree || tier(authtest.AddressOf("nobody")) != auth.TierFree || tier(listed) != auth.TierPro {
+	if tier(w) != curvekit.TierFree || tier(authtest.AddressOf("nobody")) != curvekit.TierFree || tier(listed) != curvekit.TierPro {
 		t.Fatal("free by default, pro when listed")
 	}
-	if err := f.svc.SetTier(ctx, w, auth.TierPro); err != nil {
+	if err := f.svc.SetTier(ctx, w, curvekit.TierPro); err != nil {
 		t.Fatal(err)
 	}
-	if tier(w) != auth.TierPro || authtest.SessionPrincipal(t, f.svc, in.Token).Tier != auth.TierPro {
+	if tier(w) != curvekit.TierPro || authtest.SessionPrincipal(t, f.svc, in.Token).Tier != curvekit.TierPro {
 		t.Fatal("SetTier(pro) did not make the account pro")
 	}
 	if err := f.svc.SetTier(ctx, w, "gold"); !errors.Is(err, curvekit.ErrInvalid) {
 		t.Fatalf("SetTier(gold): %v, want ErrInvalid", err)
 	}
-	if err := f.svc.SetTier(ctx, authtest.AddressOf("nobody"), auth.TierPro); !errors.Is(err, curvekit.ErrNotFound) {
+	if err := f.svc.SetTier(ctx, authtest.AddressOf("nobody"), curvekit.TierPro); !errors.Is(err, curvekit.ErrNotFound) {
 		t.Fatalf("SetTier of an unknown wallet: %v, want ErrNotFound", err)
 	}
 	// A listed wallet's account is pro whatever is recorded.
@@ -683,10 +683,10 @@ func TestTierAndProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.SetTier(ctx, w, auth.TierFree); err != nil {
+	if err := g.SetTier(ctx, w, curvekit.TierFree); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := g.Tier(ctx, w); got != auth.TierPro {
+	if got, _ := g.Tier(ctx, w); got != curvekit.TierPro {
 		t.Fatalf("listed wallet's tier %q, want pro", got)
 	}
 

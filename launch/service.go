@@ -40,7 +40,7 @@ type Config struct {
 	Tiers Tiers
 	// LaunchesPerDay caps launches per wallet and UTC day by tier; nil means free 3, pro 25. A
 	// tier missing from the map may not launch.
-	LaunchesPerDay map[Tier]int
+	LaunchesPerDay map[curvekit.Tier]int
 	Fees           Fees
 	// Gateway prefixes a CID to make a gateway URL; default "/ipfs/" (this server's route).
 	Gateway string
@@ -63,7 +63,7 @@ func (c Config) withDefaults() Config {
 		c.Tiers = StaticTiers{}
 	}
 	if c.LaunchesPerDay == nil {
-		c.LaunchesPerDay = map[Tier]int{TierFree: 3, TierPro: 25}
+		c.LaunchesPerDay = map[curvekit.Tier]int{curvekit.TierFree: 3, curvekit.TierPro: 25}
 	}
 	if c.Gateway == "" {
 		c.Gateway = DefaultGateway
@@ -107,7 +107,7 @@ func New(cfg Config) (*Service, error) {
 }
 
 // LaunchesPerDay returns the daily cap of each tier, as enforced.
-func (s *Service) LaunchesPerDay() map[Tier]int { return maps.Clone(s.cfg.LaunchesPerDay) }
+func (s *Service) LaunchesPerDay() map[curvekit.Tier]int { return maps.Clone(s.cfg.LaunchesPerDay) }
 
 // Fees returns the fees GET /config shows.
 func (s *Service) Fees() Fees { return s.cfg.Fees }
@@ -243,7 +243,7 @@ func ipfsCID(uri string) (string, bool) {
 // DailyLimit is where a wallet stands against its daily launch cap.
 type DailyLimit struct {
 	Wallet    common.Address
-	Tier      Tier
+	Tier      curvekit.Tier
 	Limit     int
 	Used      int
 	Remaining int

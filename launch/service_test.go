@@ -203,7 +203,7 @@ func TestComposeLaunchValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want2 := launch.DailyLimit{Wallet: from, Tier: launch.TierFree, Limit: 3, Remaining: 3, CanLaunch: true, ResetsAt: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)}
+	want2 := launch.DailyLimit{Wallet: from, Tier: curvekit.TierFree, Limit: 3, Remaining: 3, CanLaunch: true, ResetsAt: time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)}
 	if d := cmp.Diff(want2, lim); d != "" {
 		t.Fatalf("daily limit of a wallet without launches today (-want +got):\n%s", d)
 	}

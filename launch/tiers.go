@@ -1,23 +1,17 @@
 package launch
 
 import (
+	"github.com/curvekit/curvekit"
+
 	"context"
 
 	"github.com/ethereum/go-ethereum/common"
 )
 
-// Tier names a subscription tier (SPEC 8: free and pro differ in daily launches).
-type Tier string
-
-const (
-	TierFree Tier = "free"
-	TierPro  Tier = "pro"
-)
-
 // Tiers tells a wallet's subscription tier. Accounts implement it; an unknown wallet is free, not
 // an error.
 type Tiers interface {
-	Tier(ctx context.Context, wallet common.Address) (Tier, error)
+	Tier(ctx context.Context, wallet common.Address) (curvekit.Tier, error)
 }
 
 // StaticTiers is Tiers from a fixed list: the wallets in Pro are pro, every other is free.
@@ -28,17 +22,17 @@ type StaticTiers struct {
 var _ Tiers = StaticTiers{}
 
 // Tier implements Tiers.
-func (s StaticTiers) Tier(_ context.Context, wallet common.Address) (Tier, error) {
+func (s StaticTiers) Tier(_ context.Context, wallet common.Address) (curvekit.Tier, error) {
 	if s.Pro[wallet] {
-		return TierPro, nil
+		return curvekit.TierPro, nil
 	}
-	return TierFree, nil
+	return curvekit.TierFree, nil
 }
 
 // TiersFunc adapts a function (an accounts service's tier lookup) to Tiers.
-type TiersFunc func(ctx context.Context, wallet common.Address) (Tier, error)
+type TiersFunc func(ctx context.Context, wallet common.Address) (curvekit.Tier, error)
 
 // Tier implements Tiers.
-func (f TiersFunc) Tier(ctx context.Context, wallet common.Address) (Tier, error) {
+func (f TiersFunc) Tier(ctx context.Context, wallet common.Address) (curvekit.Tier, error) {
 	return f(ctx, wallet)
 }

@@ -45,7 +45,7 @@ type accountRow struct {
 func (r *accountRow) user() auth.User {
 	u := auth.User{
 		ID: r.ID, Provider: r.Provider, Subject: r.Subject, Handle: r.Handle, Name: r.Name,
-		Picture: r.Picture, Tier: auth.Tier(r.Tier), CreatedAt: fromNanos(r.CreatedAt), UpdatedAt: fromNanos(r.UpdatedAt),
+		Picture: r.Picture, Tier: curvekit.Tier(r.Tier), CreatedAt: fromNanos(r.CreatedAt), UpdatedAt: fromNanos(r.UpdatedAt),
 	}
 	if len(r.Wallet) == common.AddressLength {
 		u.Wallet = common.BytesToAddress(r.Wallet)
@@ -182,7 +182,7 @@ func (s *Accounts) UpsertUser(ctx context.Context, p *auth.UpsertUserParams) (au
 		ON CONFLICT (provider, subject) DO UPDATE SET handle = excluded.handle, name = excluded.name,
 			picture = excluded.picture, updated_at = excluded.updated_at
 		RETURNING *`,
-		p.ID, p.Provider, p.Subject, p.Handle, p.Name, p.Picture, string(auth.TierFree), nanos(p.At), nanos(p.At)).Scan(ctx, &row)
+		p.ID, p.Provider, p.Subject, p.Handle, p.Name, p.Picture, string(curvekit.TierFree), nanos(p.At), nanos(p.At)).Scan(ctx, &row)
 	if err != nil {
 		return auth.User{}, false, fmt.Errorf("bunstore: upsert user: %w", err)
 	}
@@ -227,7 +227,7 @@ func (s *Accounts) UserByWallet(ctx context.Context, wallet common.Address) (aut
 }
 
 // SetTier sets the tier of the user whose wallet is wallet.
-func (s *Accounts) SetTier(ctx context.Context, wallet common.Address, tier auth.Tier) error {
+func (s *Accounts) SetTier(ctx context.Context, wallet common.Address, tier curvekit.Tier) error {
 	res, err := s.db.NewUpdate().Model((*accountRow)(nil)).Set("tier = ?", string(tier)).Where("wallet = ?", wallet.Bytes()).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("bunstore: set tier: %w", err)

@@ -76,7 +76,7 @@ func newLaunchEnv(t *testing.T) *launchEnv {
 	svc, err := launch.New(launch.Config{
 		Store: db.Launch(), Pinner: pins, Builder: h.builder, Chain: chain,
 		Tiers:          launch.StaticTiers{Pro: map[common.Address]bool{pro.Address: true}},
-		LaunchesPerDay: map[launch.Tier]int{launch.TierFree: 2, launch.TierPro: 3},
+		LaunchesPerDay: map[curvekit.Tier]int{curvekit.TierFree: 2, curvekit.TierPro: 3},
 		Now:            clock,
 	})
 	if err != nil {
@@ -286,7 +286,7 @@ func TestLaunchDailyLimitAndEstimate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if lim.Tier != launch.TierFree || lim.Limit != 2 || lim.Used != n || lim.Remaining != 2-n || !lim.CanLaunch {
+		if lim.Tier != curvekit.TierFree || lim.Limit != 2 || lim.Used != n || lim.Remaining != 2-n || !lim.CanLaunch {
 			t.Fatalf("before launch %d: %+v", n, lim)
 		}
 		if err := launchOnce(free, n); err != nil {

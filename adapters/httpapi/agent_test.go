@@ -101,9 +101,8 @@ func newAgentEnvWith(t testing.TB, run bool, llm agent.LLM) *agentEnv {
 	}
 	s, err := newServer(Config{
 		Market: mkt, Agent: svc, Auth: who, Limiter: newCountLimiter(), Policy: auth.DefaultPolicy(auth.Every(100_000, time.Minute)),
+		Terms: fixedTerms{},
 		Settings: Settings{
-			Tiers:       Tiers{Free: Tier{LaunchesPerDay: 3}, Pro: Tier{LaunchesPerDay: 50}},
-			Fees:        Fees{CurveBps: 100, CreatorShareBps: 5000, PoolBps: 30},
 			Contracts:   Contracts{PoolFactory: poolFactory},
 			QuoteAssets: []market.Asset{{Symbol: "ETH", Decimals: 18}, {Address: tusdAddr, Symbol: "TUSD", Decimals: 6}},
 		},

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -11,20 +10,18 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/auth"
-	"github.com/curvekit/curvekit/curve"
+	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
 )
 
-// Settings is what GET /config shows (SPEC 2.12) besides platform.rateLimit, which comes from
-// Config.Policy so that the number shown is the number enforced.
+// Settings is what GET /config shows (SPEC 2.12) about the deployment. The numbers that are
+// enforced elsewhere come from where they are enforced, so that the number shown is the number
+// enforced: platform.rateLimit from Config.Policy, the tiers' launches per day and the fees from
+// Config.Terms (the launch service).
 type Settings struct {
 	// ChainID defaults to the market builder's chain; another value is a configuration error.
 	ChainID uint64
-	// Tiers are the daily launch caps per subscription tier.
-	Tiers Tiers
-	// Fees are the basis points new launches get.
-	Fees Fees
 	// Contracts default to the market builder's factory, router and WETH (PoolFactory has no
 	// default); a value that differs from the builder's is a configuration error.
 	Contracts Contracts
@@ -32,22 +29,11 @@ type Settings struct {
 	QuoteAssets []market.Asset
 }
 
-// Tiers holds the subscription tiers of SPEC 8.
-type Tiers struct {
-	Free, Pro Tier
-}
-
-// Tier is one subscription tier.
-type Tier struct {
-	LaunchesPerDay int
-}
-
-// Fees are basis points (10,000 = 100%).
-type Fees struct {
-	// CurveBps is the trading fee on the curve, CreatorShareBps the creator's share of it.
-	CurveBps, CreatorShareBps uint16
-	// PoolBps is the graduated pool's swap fee.
-	PoolBps uint16
+// LaunchTerms are the launch service's tiers and fees, which GET /config shows; *launch.Service
+// implements it.
+type LaunchTerms interface {
+	LaunchesPerDay() map[curvekit.Tier]int
+	Fees() launch.Fees
 }
 
 // Contracts are the addresses a client composes transactions against.
@@ -74,14 +60,6 @@ func (st *Settings) complete(b txbuild.Config) error {
 		if *c.v != c.fromBuild {
 			return fmt.Errorf("%s %s differs from the market builder's %s", c.name, c.v.Hex(), c.fromBuild.Hex())
 		}
-	}
-	switch {
-	case st.Tiers.Free.LaunchesPerDay < 0 || st.Tiers.Pro.LaunchesPerDay < 0:
-		return errors.New("launches per day must not be negative")
-	case st.Fees.CurveBps > curve.MaxFeeBps || st.Fees.PoolBps > curve.MaxFeeBps:
-		return fmt.Errorf("fees above %d bps", curve.MaxFeeBps)
-	case st.Fees.CreatorShareBps > curve.BPS:
-		return fmt.Errorf("creator share above %d bps", curve.BPS)
 	}
 	for _, a := range st.QuoteAssets {
 		if a.Decimals > curvekit.MaxDecimals {
@@ -136,22 +114,25 @@ type contractsJSON struct {
 
 // configOf is the body of GET /config; the server computes it once, as settings do not change
 // while it runs.
-func configOf(st *Settings, p auth.Policy) configJSON {
+func configOf(st *Settings, p auth.Policy, terms LaunchTerms) configJSON {
 	def := p[auth.ClassDefault].Limit
 	out := configJSON{
 		ChainID: st.ChainID,
 		Platform: platformJSON{RateLimit: rateLimitJSON{
 			Requests: def.Rate, WindowSeconds: int64(def.Period / time.Second), Burst: def.Burst,
 		}},
-		Fees: feesJSON{CurveBps: st.Fees.CurveBps, CreatorShareBps: st.Fees.CreatorShareBps, PoolBps: st.Fees.PoolBps},
 		Contracts: contractsJSON{
 			Factory: addrOrNull(st.Contracts.Factory), Router: addrOrNull(st.Contracts.Router),
 			WETH: addrOrNull(st.Contracts.WETH), PoolFactory: addrOrNull(st.Contracts.PoolFactory),
 		},
 		QuoteAssets: make([]assetJSON, len(st.QuoteAssets)),
 	}
-	out.Subscription.Tiers.Free.LaunchesPerDay = st.Tiers.Free.LaunchesPerDay
-	out.Subscription.Tiers.Pro.LaunchesPerDay = st.Tiers.Pro.LaunchesPerDay
+	if terms != nil {
+		perDay, fees := terms.LaunchesPerDay(), terms.Fees()
+		out.Subscription.Tiers.Free.LaunchesPerDay = perDay[curvekit.TierFree]
+		out.Subscription.Tiers.Pro.LaunchesPerDay = perDay[curvekit.TierPro]
+		out.Fees = feesJSON{CurveBps: fees.CurveBps, CreatorShareBps: fees.CreatorShareBps, PoolBps: fees.PoolBps}
+	}
 	for i, a := range st.QuoteAssets {
 		out.QuoteAssets[i] = assetOf(a)
 	}

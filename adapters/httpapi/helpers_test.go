@@ -22,6 +22,7 @@ import (
 
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/curve"
+	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
 )
@@ -220,9 +221,8 @@ func newEnv(t testing.TB, o envOptions) *testEnv {
 	logs := &bytes.Buffer{}
 	s, err := newServer(Config{
 		Market: svc, Limiter: limiter, Policy: o.policy, TrustedProxies: o.proxies, Auth: o.auth, BodyTimeout: o.bodyTimeout,
+		Terms: fixedTerms{},
 		Settings: Settings{
-			Tiers:       Tiers{Free: Tier{LaunchesPerDay: 3}, Pro: Tier{LaunchesPerDay: 50}},
-			Fees:        Fees{CurveBps: 100, CreatorShareBps: 5000, PoolBps: 30},
 			Contracts:   Contracts{PoolFactory: poolFactory},
 			QuoteAssets: []market.Asset{{Symbol: "ETH", Decimals: 18}, {Address: tusdAddr, Symbol: "TUSD", Decimals: 6}},
 		},
@@ -319,4 +319,15 @@ func (r response) decode(t *testing.T, v any) {
 	if err := json.Unmarshal(r.body, v); err != nil {
 		t.Fatalf("decode %s: %v", r.body, err)
 	}
+}
+
+// fixedTerms are launch terms for the tests' /config.
+type fixedTerms struct{}
+
+func (fixedTerms) LaunchesPerDay() map[curvekit.Tier]int {
+	return map[curvekit.Tier]int{curvekit.TierFree: 3, curvekit.TierPro: 50}
+}
+
+func (fixedTerms) Fees() launch.Fees {
+	return launch.Fees{CurveBps: 100, CreatorShareBps: 5000, PoolBps: 30}
 }

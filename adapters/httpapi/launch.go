@@ -199,13 +199,13 @@ func (s *Server) estimateFee(w http.ResponseWriter, req bunrouter.Request) error
 }
 
 type dailyLimitJSON struct {
-	Wallet    string      `json:"wallet"`
-	Tier      launch.Tier `json:"tier"`
-	Limit     int         `json:"limit"`
-	Used      int         `json:"used"`
-	Remaining int         `json:"remaining"`
-	CanLaunch bool        `json:"canLaunch"`
-	ResetsAt  string      `json:"resetsAt"`
+	Wallet    string        `json:"wallet"`
+	Tier      curvekit.Tier `json:"tier"`
+	Limit     int           `json:"limit"`
+	Used      int           `json:"used"`
+	Remaining int           `json:"remaining"`
+	CanLaunch bool          `json:"canLaunch"`
+	ResetsAt  string        `json:"resetsAt"`
 }
 
 func (s *Server) dailyLimit(w http.ResponseWriter, req bunrouter.Request) error {

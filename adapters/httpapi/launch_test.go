@@ -89,7 +89,7 @@ func newLaunchEnv(t testing.TB, policy auth.Policy) *launchEnv {
 		t.Fatal(err)
 	}
 	svc, err := launch.New(launch.Config{Store: db.Launch(), Pinner: pins, Builder: b, Chain: chain,
-		LaunchesPerDay: map[launch.Tier]int{launch.TierFree: 1, launch.TierPro: 5}, Gateway: "https://gw.example/ipfs/", Now: clock})
+		LaunchesPerDay: map[curvekit.Tier]int{curvekit.TierFree: 1, curvekit.TierPro: 5}, Gateway: "https://gw.example/ipfs/", Now: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

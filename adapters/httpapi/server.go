@@ -41,6 +41,9 @@ type Config struct {
 	// Launch serves launch preparation, creator fees, token logos and pinned content (SPEC 4.6,
 	// 4.7, GET /ipfs/:cid); without it those routes are not routed.
 	Launch *launch.Service
+	// Terms are the tiers and fees GET /config shows; default Launch. Without either, /config
+	// shows none.
+	Terms LaunchTerms
 	// Auth resolves credentials to principals; default Accounts. Without either, every request
 	// is anonymous and guarded routes answer 401.
 	Auth Authenticator
@@ -103,6 +106,9 @@ func (c *Config) validate() error {
 	if c.StreamWriteTimeout == 0 {
 		c.StreamWriteTimeout = 10 * time.Second
 	}
+	if c.Terms == nil && c.Launch != nil {
+		c.Terms = c.Launch
+	}
 	if c.Auth == nil && c.Accounts != nil {
 		c.Auth = c.Accounts
 	}
@@ -140,7 +146,7 @@ func newServer(cfg Config, extra []group) (*Server, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, config: configOf(&cfg.Settings, cfg.Policy), origin: http.NewCrossOriginProtection()}
+	s := &Server{cfg: cfg, log: cfg.Logger, config: configOf(&cfg.Settings, cfg.Policy, cfg.Terms), origin: http.NewCrossOriginProtection()}
 	if cfg.Metrics != nil {
 		m, err := newMetrics(cfg.Metrics)
 		if err != nil {

@@ -41,9 +41,6 @@ func TestNewValidates(t *testing.T) {
 		{"chain mismatch", func(c *Config) { c.Settings.ChainID = 1 }, "chain id 1 differs"},
 		{"router mismatch", func(c *Config) { c.Settings.Contracts.Router = nobody }, "router"},
 		{"same router", func(c *Config) { c.Settings.Contracts.Router = routerAddr }, ""},
-		{"fee too high", func(c *Config) { c.Settings.Fees.CurveBps = 1001 }, "fees above"},
-		{"share too high", func(c *Config) { c.Settings.Fees.CreatorShareBps = 10_001 }, "creator share"},
-		{"negative tier", func(c *Config) { c.Settings.Tiers.Free.LaunchesPerDay = -1 }, "negative"},
 		{"absurd decimals", func(c *Config) { c.Settings.QuoteAssets = []market.Asset{{Decimals: 78}} }, "decimals"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

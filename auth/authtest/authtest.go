@@ -102,7 +102,7 @@ func testUsers(t *testing.T, h Harness) {
 	}
 	want := auth.User{
 		ID: "acc_1", Provider: "dev", Subject: "s1", Handle: "alice", Name: "Alice", Picture: "https://pics.example/a.png",
-		Tier: auth.TierFree, CreatedAt: at, UpdatedAt: at,
+		Tier: curvekit.TierFree, CreatedAt: at, UpdatedAt: at,
 	}
 	if diff := cmp.Diff(want, u); diff != "" {
 		t.Fatalf("first UpsertUser (-want +got):\n%s", diff)
@@ -214,18 +214,18 @@ func testWallets(t *testing.T, h Harness) {
 func testTiers(t *testing.T, h Harness) {
 	ctx := context.Background()
 	a := h.Accounts
-	if err := a.SetTier(ctx, addr(9), auth.TierPro); !errors.Is(err, curvekit.ErrNotFound) {
+	if err := a.SetTier(ctx, addr(9), curvekit.TierPro); !errors.Is(err, curvekit.ErrNotFound) {
 		t.Fatalf("SetTier of an unknown wallet: %v, want ErrNotFound", err)
 	}
 	u := newUser(t, a, "acc_1", addr(1))
 	other := newUser(t, a, "acc_2", addr(2))
-	if u.Tier != auth.TierFree {
+	if u.Tier != curvekit.TierFree {
 		t.Fatalf("new user's tier %q, want free", u.Tier)
 	}
-	if err := a.SetTier(ctx, u.Wallet, auth.TierPro); err != nil {
+	if err := a.SetTier(ctx, u.Wallet, curvekit.TierPro); err != nil {
 		t.Fatal(err)
 	}
-	for w, want := range map[common.Address]auth.Tier{u.Wallet: auth.TierPro, other.Wallet: auth.TierFree} {
+	for w, want := range map[common.Address]curvekit.Tier{u.Wallet: curvekit.TierPro, other.Wallet: curvekit.TierFree} {
 		got, err := a.UserByWallet(ctx, w)
 		if err != nil || got.Tier != want {
 			t.Fatalf("tier of %s = %q, %v; want %q", w, got.Tier, err, want)
@@ -233,13 +233,13 @@ func testTiers(t *testing.T, h Harness) {
 	}
 	// A sign-in does not reset the tier.
 	again, _, err := a.UpsertUser(ctx, &auth.UpsertUserParams{ID: "acc_x", Provider: "test", Subject: "sub-acc_1", Handle: "h", At: at})
-	if err != nil || again.Tier != auth.TierPro {
+	if err != nil || again.Tier != curvekit.TierPro {
 		t.Fatalf("tier after signing in again = %q, %v; want pro", again.Tier, err)
 	}
-	if err := a.SetTier(ctx, u.Wallet, auth.TierFree); err != nil {
+	if err := a.SetTier(ctx, u.Wallet, curvekit.TierFree); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := a.UserByWallet(ctx, u.Wallet); got.Tier != auth.TierFree {
+	if got, _ := a.UserByWallet(ctx, u.Wallet); got.Tier != curvekit.TierFree {
 		t.Fatalf("tier after setting free = %q", got.Tier)
 	}
 }

@@ -118,20 +118,10 @@ func (a *App) metricsHandler() http.Handler {
 	return mux
 }
 
-// settingsFor describes the deployment for GET /config: fees and pairing assets from the chain.
+// settingsFor describes the deployment for GET /config: the pairing assets from the chain (tiers
+// and fees come from the launch service, which enforces them).
 func settingsFor(ctx context.Context, a *App) (httpapi.Settings, error) {
-	st := httpapi.Settings{
-		Tiers: httpapi.Tiers{Free: httpapi.Tier{LaunchesPerDay: 3}, Pro: httpapi.Tier{LaunchesPerDay: 25}},
-	}
-	params, _, err := a.Chain.LaunchParams(ctx, common.Address{})
-	if err != nil {
-		return st, err
-	}
-	poolFee, err := a.Chain.PoolFeeBps(ctx)
-	if err != nil {
-		return st, err
-	}
-	st.Fees = httpapi.Fees{CurveBps: params.FeeBps, CreatorShareBps: params.CreatorShareBps, PoolBps: poolFee}
+	var st httpapi.Settings
 	eth, err := a.Chain.Asset(ctx, common.Address{})
 	if err != nil {
 		return st, err

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"github.com/curvekit/curvekit"
+
 	"context"
 	"fmt"
 	"os"
@@ -13,7 +15,7 @@ import (
 
 // launchesPerDay are the daily launch caps by tier: enforced by the launch service and shown by
 // GET /config.
-var launchesPerDay = map[launch.Tier]int{launch.TierFree: 3, launch.TierPro: 25}
+var launchesPerDay = map[curvekit.Tier]int{curvekit.TierFree: 3, curvekit.TierPro: 25}
 
 // wireLaunch builds the launch service: uploads pinned to a Kubo node with --ipfs-api, else to the
 // local content-addressed store (--ipfs-dir, by default beside the database) that GET /ipfs/:cid
@@ -54,9 +56,9 @@ func (a *App) wireLaunch(ctx context.Context) error {
 	}
 	var tiers launch.Tiers = launch.StaticTiers{}
 	if a.Accounts != nil {
-		tiers = launch.TiersFunc(func(ctx context.Context, w common.Address) (launch.Tier, error) {
+		tiers = launch.TiersFunc(func(ctx context.Context, w common.Address) (curvekit.Tier, error) {
 			t, err := a.Accounts.Tier(ctx, w)
-			return launch.Tier(t), err
+			return curvekit.Tier(t), err
 		})
 	}
 	a.Launch, err = launch.New(launch.Config{
