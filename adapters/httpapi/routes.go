@@ -68,7 +68,7 @@ func (s *Server) groups() []group {
 		}, s.streamRoutes()...)},
 	}
 	// Each feature's routes, when the server has its service.
-	for _, feature := range [][]group{s.authRoutes(), s.walletRoutes(), s.agentRoutes(), s.launchRoutes()} {
+	for _, feature := range [][]group{s.authRoutes(), s.walletRoutes(), s.agentRoutes(), s.agentToolRoutes(), s.launchRoutes()} {
 		groups = append(groups, feature...)
 	}
 	return groups
