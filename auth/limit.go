@@ -100,6 +100,9 @@ const (
 	ClassKeyExport Class = "key-export"
 	// ClassExempt covers logo reads and public profiles: never throttled.
 	ClassExempt Class = "exempt"
+	// ClassUpload covers the launch uploads (image and metadata), which take disk space on the
+	// pinning node: 60 per hour per caller, on top of nothing else.
+	ClassUpload Class = "upload"
 	// ClassBadCredential counts, per client IP, the requests whose session cookie or API key
 	// fails to authenticate, on top of their route's class: guessing keys is throttled.
 	ClassBadCredential Class = "bad-credential"
@@ -130,6 +133,7 @@ func DefaultPolicy(global Limit) Policy {
 		ClassSigning:       {Limit: PerMinute(30), FailClosed: true},
 		ClassKeyExport:     {Limit: PerHour(3), FailClosed: true},
 		ClassBadCredential: {Limit: Every(30, 10*time.Minute), FailClosed: true},
+		ClassUpload:        {Limit: PerHour(60)},
 	}
 }
 

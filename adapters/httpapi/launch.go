@@ -27,8 +27,8 @@ func (s *Server) launchRoutes() []group {
 	}
 	return []group{
 		{prefix: "/launch", routes: []route{
-			{method: http.MethodPost, path: "/metadata", access: Public, class: auth.ClassDefault, handle: s.postMetadata},
-			{method: http.MethodPost, path: "/upload-image", access: Public, class: auth.ClassDefault, handle: s.uploadImage},
+			{method: http.MethodPost, path: "/metadata", access: Public, class: auth.ClassUpload, handle: s.postMetadata},
+			{method: http.MethodPost, path: "/upload-image", access: Public, class: auth.ClassUpload, handle: s.uploadImage},
 			{method: http.MethodGet, path: "/estimate-fee", access: Public, class: auth.ClassDefault, handle: s.estimateFee},
 			{method: http.MethodGet, path: "/daily-limit/:wallet", access: Public, class: auth.ClassDefault, handle: s.dailyLimit},
 			{method: http.MethodGet, path: "/fees/:wallet", access: Public, class: auth.ClassDefault, handle: s.creatorFees},
