@@ -8,7 +8,7 @@
 // Service is the entry point; it reaches the outside through ports declared here: Accounts (the
 // store of users, sessions, keys and pending sign-ins; conformance suite in auth/authtest),
 // IdentityProvider (adapters/oauth), WalletCreator (the wallet package) and Limiter
-// (adapters/ratelimit). limit.go holds the Limiter port, the Limit and Decision types it speaks,
+// (adapters/ratelimit). limiter.go holds the Limiter port, limit.go the Limit and Decision types it speaks,
 // and the endpoint classes with their Policy (SPEC section 8: throttling is per endpoint class,
 // not one global bucket); the HTTP middleware that applies a Policy lives in adapters/httpapi.
 package auth
