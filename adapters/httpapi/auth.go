@@ -241,7 +241,15 @@ func (s *Server) session(w http.ResponseWriter, req bunrouter.Request) error {
 }
 
 // GET /auth/logout: ends the session server-side and clears the cookie.
+//
+// It is a GET (SPEC 4.1), so the pipeline's cross-origin check, which spares safe methods, does
+// not cover it, and SameSite=Lax sends the cookie along a link from another site: a page
+// elsewhere could log people out. A browser marks such a navigation Sec-Fetch-Site: cross-site
+// (or same-site, from a sibling subdomain); only our own pages and typed URLs may log out.
 func (s *Server) logout(w http.ResponseWriter, req bunrouter.Request) error {
+	if site := req.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		return fmt.Errorf("%w: cross-origin request refused", curvekit.ErrForbidden)
+	}
 	if err := s.cfg.Accounts.Logout(req.Context(), principalOf(req)); err != nil {
 		return err
 	}

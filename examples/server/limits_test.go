@@ -182,3 +182,19 @@ func TestCrossSitePostsRefused(t *testing.T) {
 	wantStatus(t, "own Origin", b.do(http.MethodPost, "/api-keys", `{"name":"mine too"}`, "Origin", s.base), http.StatusCreated)
 	wantStatus(t, "a key from a foreign origin", s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", k.Key, "Origin", "http://evil.example", "Sec-Fetch-Site", "cross-site"), http.StatusAccepted)
 }
+
+// GET /auth/logout changes state though it is a GET: a cross-site navigation (which carries the
+// SameSite=Lax cookie) does not log the person out; their own page and a typed URL do.
+func TestCrossSiteLogoutRefused(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	b, _ := s.signIn(t, "stays")
+	for _, site := range []string{"cross-site", "same-site"} {
+		wantStatus(t, "logout from "+site, b.do(http.MethodGet, "/auth/logout", "", "Sec-Fetch-Site", site), http.StatusForbidden)
+		wantStatus(t, "the session after a "+site+" logout", b.do(http.MethodGet, "/auth/me", ""), http.StatusOK)
+	}
+	wantStatus(t, "logout from our own page", b.do(http.MethodGet, "/auth/logout", "", "Sec-Fetch-Site", "same-origin"), http.StatusOK)
+	wantStatus(t, "the session after logout", b.do(http.MethodGet, "/auth/me", ""), http.StatusUnauthorized)
+	c, _ := s.signIn(t, "typed")
+	wantStatus(t, "a typed logout", c.do(http.MethodGet, "/auth/logout", "", "Sec-Fetch-Site", "none"), http.StatusOK)
+}

@@ -269,3 +269,43 @@ func BenchmarkSignAndSubmit(b *testing.B) {
 		used++
 	}
 }
+
+// TestSignAndSubmitIdempotentConcurrent: eight simultaneous requests with one Idempotency-Key
+// send one transaction; every answer names it, all but one replayed.
+func TestSignAndSubmitIdempotentConcurrent(t *testing.T) {
+	t.Parallel()
+	signer := &countingSigner{}
+	s := startServerWith(t, nil, []app.Option{app.WithSigner(signer)})
+	b, m := s.signIn(t, "sybil")
+	s.fund(t, m.User.Wallet, 1)
+	body := fmt.Sprintf(`{"to":%q,"value":"5","chainId":1337}`, s.app.dev.Accounts[4].Address.Hex())
+	const n = 8
+	subs := make([]submission, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			a := b.do(http.MethodPost, "/wallet/sign-and-submit", body, "Idempotency-Key", "once")
+			if a.status != http.StatusOK {
+				t.Errorf("request %d: %d %s", i, a.status, a.body)
+				return
+			}
+			a.decode(t, &subs[i])
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	replayed := 0
+	for _, sub := range subs {
+		if sub.Hash != subs[0].Hash {
+			t.Fatalf("answers name different transactions: %+v", subs)
+		}
+		if sub.Replayed {
+			replayed++
+		}
+	}
+	if replayed != n-1 || signer.calls.Load() != 1 {
+		t.Fatalf("%d replayed, signer called %d times", replayed, signer.calls.Load())
+	}
+}
