@@ -31,6 +31,9 @@ type Backend struct {
 	eth    *eth.Ethereum
 	beacon *catalyst.SimulatedBeacon
 	client *ethclient.Client
+	// filterAPI is the node's eth filter API (logs, filters, subscriptions), also served by
+	// ServeRPC.
+	filterAPI *filters.FilterAPI
 }
 
 // chainDirName is the node's directory inside Config.Dir (geth's "instance" directory, which
@@ -82,8 +85,8 @@ func newBackend(dir string, genesis *core.Genesis) (*Backend, error) {
 		_ = stack.Close()
 		return nil, fmt.Errorf("chain: %w", err)
 	}
-	filterSystem := filters.NewFilterSystem(backend.APIBackend, filters.Config{})
-	stack.RegisterAPIs([]rpc.API{{Namespace: "eth", Service: filters.NewFilterAPI(filterSystem)}})
+	filterAPI := filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{}))
+	stack.RegisterAPIs([]rpc.API{{Namespace: "eth", Service: filterAPI}})
 	if err := stack.Start(); err != nil {
 		_ = stack.Close()
 		return nil, fmt.Errorf("start node: %w", err)
@@ -93,7 +96,7 @@ func newBackend(dir string, genesis *core.Genesis) (*Backend, error) {
 		_ = stack.Close()
 		return nil, fmt.Errorf("beacon: %w", err)
 	}
-	return &Backend{node: stack, eth: backend, beacon: beacon, client: ethclient.NewClient(stack.Attach())}, nil
+	return &Backend{node: stack, eth: backend, beacon: beacon, client: ethclient.NewClient(stack.Attach()), filterAPI: filterAPI}, nil
 }
 
 // genesisOf is the devnet's genesis: the dev chain config without Bogota, the system contracts

@@ -82,7 +82,8 @@ type Config struct {
 }
 
 // Devnet is a running chain with the contracts deployed. Send and Mine serialize on an internal
-// lock; Client may be used concurrently for reads.
+// lock; Client may be used concurrently for reads. ServeRPC serves the chain's JSON-RPC to
+// wallets and mines what they send.
 type Devnet struct {
 	Backend        *Backend
 	Client         simulated.Client
@@ -97,7 +98,9 @@ type Devnet struct {
 	// new one.
 	Resumed bool
 
-	mu sync.Mutex
+	mu      sync.Mutex
+	closed  bool          // by Close, under mu
+	closing chan struct{} // closed by Close: ServeRPC ends
 }
 
 // Amounts used by the defaults (never mutated).
@@ -163,7 +166,7 @@ func Start(cfg Config) (*Devnet, error) {
 	if err := cfg.withDefaults(); err != nil {
 		return nil, err
 	}
-	d := &Devnet{}
+	d := &Devnet{closing: make(chan struct{})}
 	alloc := types.GenesisAlloc{}
 	for i := 0; i <= cfg.Accounts; i++ {
 		acc, err := DeriveAccount(i)
@@ -239,6 +242,10 @@ func (d *Devnet) use(b *Backend) {
 func (d *Devnet) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if !d.closed {
+		d.closed = true
+		close(d.closing)
+	}
 	return d.Backend.Close()
 }
 
