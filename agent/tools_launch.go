@@ -21,9 +21,9 @@ type LaunchArgs struct {
 	Symbol      string `json:"symbol" jsonschema:"the ticker: letters and digits"`
 	Description string `json:"description,omitempty" jsonschema:"what the token is about"`
 	ImageURL    string `json:"imageUrl,omitempty" jsonschema:"an ipfs:// or https URL of the image, from the image upload"`
-	Twitter     string `json:"twitter,omitempty"`
-	Telegram    string `json:"telegram,omitempty"`
-	Website     string `json:"website,omitempty"`
+	Twitter     string `json:"twitter,omitempty" jsonschema:"the token's X (Twitter) page, an http(s) URL"`
+	Telegram    string `json:"telegram,omitempty" jsonschema:"the token's Telegram group, an http(s) URL"`
+	Website     string `json:"website,omitempty" jsonschema:"the token's website, an http(s) URL"`
 	Pairing     string `json:"pairing,omitempty" jsonschema:"what the token trades against: ETH (default) or another pairing asset's symbol or address"`
 	InitialBuy  string `json:"initialBuy,omitempty" jsonschema:"a first buy by the creator in the same transaction, in whole units of the pairing asset"`
 	URI         string `json:"uri,omitempty" jsonschema:"the metadata URI when the metadata was already uploaded; otherwise the fields above are pinned"`

@@ -2,12 +2,14 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,14 +31,15 @@ type HandlerConfig struct {
 	HTTPClient *http.Client
 	// Version is announced to MCP clients; default "dev".
 	Version string
-	// Wait tunes the job-backed compose tools (see Config).
-	Wait apiclient.WaitParams
+	// ToolsTTL is how long the agent's tool list, read from the API, is kept before it is read
+	// again; default a minute.
+	ToolsTTL time.Duration
 }
 
 // NewHandler serves the tools over MCP's streamable HTTP transport, statelessly: every request
 // carries an API key (Authorization: Bearer svc_… or X-API-Key) and gets a server whose client
 // sends that key, so revoking the key stops the next call. A request without a key is refused
-// with 401 before MCP sees it.
+// with 401 before MCP sees it; so is one whose key the API refuses while the tool list is read.
 func NewHandler(cfg HandlerConfig) (http.Handler, error) {
 	if (cfg.API == nil) == (cfg.BaseURL == "") {
 		return nil, errors.New("mcp: give exactly one of API and BaseURL")
@@ -44,9 +47,12 @@ func NewHandler(cfg HandlerConfig) (http.Handler, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
 	}
+	if cfg.ToolsTTL <= 0 {
+		cfg.ToolsTTL = time.Minute
+	}
 	cache := sdk.NewSchemaCache()
-	build := func(r *http.Request) *sdk.Server {
-		key := keyOf(r)
+	list := &toolList{ttl: cfg.ToolsTTL}
+	clientFor := func(r *http.Request, key string) (*apiclient.Client, error) {
 		ccfg := apiclient.Config{APIKey: key, BaseURL: cfg.BaseURL, HTTPClient: cfg.HTTPClient, UserAgent: "curvekit-mcp",
 			// One attempt: the MCP client backs off itself, and a handler should not sit on a
 			// throttled caller's connection.
@@ -60,28 +66,84 @@ func NewHandler(cfg HandlerConfig) (http.Handler, error) {
 		} else {
 			ccfg.Header = http.Header{"X-Forwarded-For": {forwardedFor(r)}}
 		}
-		c, err := apiclient.New(ccfg)
-		if err != nil {
-			return nil // the SDK answers 400
-		}
-		s, err := NewServer(Config{Client: c, Version: cfg.Version, Wait: cfg.Wait, SchemaCache: cache})
-		if err != nil {
-			return nil
-		}
-		return s
+		return apiclient.New(ccfg)
 	}
-	h := sdk.NewStreamableHTTPHandler(build, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	// The server for a request is built before the SDK sees it, so that a failure gets its own
+	// status; the SDK finds it in the request's context.
+	h := sdk.NewStreamableHTTPHandler(func(r *http.Request) *sdk.Server {
+		s, _ := r.Context().Value(serverKey{}).(*sdk.Server)
+		return s
+	}, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if keyOf(r) == "" {
+		key := keyOf(r)
+		if key == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="curvekit", error="invalid_request", error_description="an API key is required"`)
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusUnauthorized)
-			_ = json.NewEncoder(w).Encode(map[string]any{"statusCode": http.StatusUnauthorized,
-				"message": "an API key is required: send it as Authorization: Bearer svc_… or X-API-Key"})
+			refuse(w, http.StatusUnauthorized, "an API key is required: send it as Authorization: Bearer svc_… or X-API-Key")
 			return
 		}
-		h.ServeHTTP(w, r)
+		c, err := clientFor(r, key)
+		if err != nil {
+			refuse(w, http.StatusBadRequest, "the request's host does not make a server address")
+			return
+		}
+		tools, err := list.get(r.Context(), c)
+		if err != nil {
+			var apiErr *apiclient.Error
+			if errors.As(err, &apiErr) && apiErr.Status >= 400 && apiErr.Status < 500 {
+				if apiErr.Status == http.StatusUnauthorized {
+					w.Header().Set("WWW-Authenticate", `Bearer realm="curvekit", error="invalid_token"`)
+				}
+				refuse(w, apiErr.Status, strings.Join(apiErr.Messages, "; "))
+				return
+			}
+			refuse(w, http.StatusBadGateway, "the API did not list the agent's tools")
+			return
+		}
+		s, err := NewServer(r.Context(), Config{Client: c, Tools: tools, Version: cfg.Version, SchemaCache: cache})
+		if err != nil {
+			refuse(w, http.StatusInternalServerError, "internal server error")
+			return
+		}
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), serverKey{}, s)))
 	}), nil
+}
+
+type serverKey struct{}
+
+// refuse answers as the API does: {statusCode, message}.
+func refuse(w http.ResponseWriter, status int, message string) {
+	if message == "" {
+		message = http.StatusText(status)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"statusCode": status, "message": message})
+}
+
+// toolList keeps the agent's tool list, the same for every caller, for a while: without it every
+// MCP request would first list the tools through the API, at the caller's rate-limit cost.
+type toolList struct {
+	ttl   time.Duration
+	mu    sync.Mutex
+	tools []apiclient.Tool
+	at    time.Time
+}
+
+func (l *toolList) get(ctx context.Context, c *apiclient.Client) ([]apiclient.Tool, error) {
+	l.mu.Lock()
+	tools, fresh := l.tools, time.Since(l.at) < l.ttl
+	l.mu.Unlock()
+	if tools != nil && fresh {
+		return tools, nil
+	}
+	tools, err := c.Tools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.tools, l.at = tools, time.Now()
+	l.mu.Unlock()
+	return tools, nil
 }
 
 // keyOf reads the caller's API key: a bearer token, else X-API-Key.

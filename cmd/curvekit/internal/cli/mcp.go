@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -11,19 +10,18 @@ import (
 
 type mcpCmd struct{}
 
-// Run serves the MCP tools on stdin/stdout until the client closes them. Stdout carries the
+// Run serves the MCP tools on stdin/stdout until the client closes them. Every tool runs for the
+// API key's wallet, so the key is required, and the server is asked for the agent's tools before
+// the protocol starts: a wrong key or server fails here, with its exit code. Stdout carries the
 // protocol alone, so anything said to a person goes to stderr.
 func (c *mcpCmd) Run(e *env) error {
-	cl, err := e.client()
+	cl, err := e.keyed()
 	if err != nil {
 		return err
 	}
-	s, err := mcp.NewServer(mcp.Config{Client: cl})
+	s, err := mcp.NewServer(e.ctx, mcp.Config{Client: cl})
 	if err != nil {
 		return err
-	}
-	if !cl.HasKey() {
-		fmt.Fprintln(e.err, "curvekit mcp: no API key (CURVEKIT_API_KEY): the market tools work; the agent tools will be refused")
 	}
 	return s.Run(e.ctx, &sdk.IOTransport{Reader: io.NopCloser(e.in), Writer: nopWriteCloser{e.out}})
 }
