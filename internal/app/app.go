@@ -61,6 +61,7 @@ type App struct {
 	devProvider     http.Handler
 	client          evm.Client
 	factory, router common.Address
+	devnetRPC       net.Listener // --devnet-rpc-addr, served by Serve
 
 	// observers receive each indexer sync, in order, after it commits.
 	observers []func(market.Sync)
@@ -88,7 +89,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *
 			a.Close()
 		}
 	}()
-	for _, step := range []func(context.Context) error{a.wireChain, a.wireMarket, a.wireAccounts, a.wireLaunch, a.wireAgent, a.wireHTTP} {
+	for _, step := range []func(context.Context) error{a.wireChain, a.wireDevnetRPC, a.wireMarket, a.wireAccounts, a.wireLaunch, a.wireAgent, a.wireHTTP} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}
@@ -141,8 +142,9 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	// Shutdown waits for handlers, and a stream's never ends by itself: closing the hub ends them.
 	srv.RegisterOnShutdown(a.Hub.Close)
-	errc := make(chan error, 4)
+	errc := make(chan error, 5)
 	go func() { errc <- a.Indexer.Run(ctx) }()
+	a.serveDevnetRPC(ctx, errc)
 	if a.Devnet != nil && a.Config.Simulate > 0 {
 		sim, err := newSimulator(a.Devnet, a.Chain, a.Builder, log.With("component", "simulator"))
 		if err != nil {

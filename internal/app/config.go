@@ -22,6 +22,7 @@ type Config struct {
 	Factory        string        `help:"LaunchFactory address on the real chain." env:"CURVEKIT_FACTORY"`
 	Router         string        `help:"Router address on the real chain." env:"CURVEKIT_ROUTER"`
 	DevnetDir      string        `help:"Directory of the devnet's chain; default <db>.devnet beside a SQLite file, in memory otherwise." env:"CURVEKIT_DEVNET_DIR"`
+	DevnetRPCAddr  string        `name:"devnet-rpc-addr" help:"Serve the devnet's Ethereum JSON-RPC (eth, net, web3 over HTTP and WebSocket; chain id 1337) on this address, e.g. 127.0.0.1:8545, for wallets, cast and curvekit deploy; what they send is mined at once. Off without it." env:"CURVEKIT_DEVNET_RPC_ADDR"`
 	StartBlock     uint64        `help:"First block to index on an empty store: the factory's deployment block." env:"CURVEKIT_START_BLOCK"`
 	Confirmations  uint64        `help:"Blocks the indexer stays behind the head." env:"CURVEKIT_CONFIRMATIONS"`
 	Simulate       time.Duration `help:"Interval of simulated devnet trades; 0 turns them off." default:"2s" env:"CURVEKIT_SIMULATE"`
@@ -58,6 +59,7 @@ type Config struct {
 	OAuthClientSecret string   `name:"oauth-client-secret" help:"OAuth client secret (prefer the environment variable)." env:"CURVEKIT_OAUTH_CLIENT_SECRET"`
 	OAuthScopes       []string `name:"oauth-scopes" help:"Scopes to request; default openid,profile for OIDC." env:"CURVEKIT_OAUTH_SCOPES"`
 	DevOAuthPublic    bool     `name:"dev-oauth-public" help:"Allow the development identity provider on a non-loopback address (anyone could sign in as anyone)." env:"CURVEKIT_DEV_OAUTH_PUBLIC"`
+	DevnetRPCPublic   bool     `name:"devnet-rpc-public" help:"Allow --devnet-rpc-addr on a non-loopback address (the devnet's keys are public: anyone who reaches it can send transactions)." env:"CURVEKIT_DEVNET_RPC_PUBLIC"`
 }
 
 // Validate checks what the flag library cannot: combinations and ranges.
