@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"net"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -211,11 +212,18 @@ func TestAgentChat(t *testing.T) {
 	}
 }
 
-// TestMCPSubprocess drives `curvekit mcp` with the official SDK's client over stdio.
+// TestMCPSubprocess drives `curvekit mcp` with the official SDK's client over stdio: the tools
+// are the agent's plus the three job tools, each with its schema; the quote equals the API's; a
+// read-only key composes a buy; nothing reaches the signer. Without a key the command refuses to
+// start.
 func TestMCPSubprocess(t *testing.T) {
 	s := startServer(t)
+	if r := run(t, "", nil, "--server", s.base, "mcp"); r.code != 4 || !strings.Contains(r.stderr, "API key is required") {
+		t.Errorf("mcp without a key: exit %d, %s", r.code, r.stderr)
+	}
+	key, _ := s.apiKey(t, s.signIn(t, "mcp-cli"), `{"readOnly":true}`)
 	ctx := context.Background()
-	cmd := exec.Command(binary, "mcp", "--server", s.base)
+	cmd := exec.Command(binary, "mcp", "--server", s.base, "--api-key", key)
 	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -226,28 +234,52 @@ func TestMCPSubprocess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := map[string]bool{}
+	var names []string
 	for _, tool := range tools.Tools {
-		names[tool.Name] = tool.InputSchema != nil
-	}
-	for _, want := range []string{"tokens_list", "token_get", "quote", "compose_trade", "compose_launch", "compose_claim_fees", "agent_submit_prompt", "agent_get_job_status", "agent_cancel_job"} {
-		if !names[want] {
-			t.Errorf("tool %s missing or without an input schema", want)
+		raw, _ := json.Marshal(tool.InputSchema)
+		var schema struct{ Type string }
+		if json.Unmarshal(raw, &schema) != nil || schema.Type != "object" {
+			t.Errorf("tool %s has no object input schema: %s", tool.Name, raw)
 		}
+		names = append(names, tool.Name)
+	}
+	var want []string
+	for _, tool := range s.app.Agent.Tools() {
+		want = append(want, tool.Name)
+	}
+	want = append(want, "agent_submit_prompt", "agent_get_job_status", "agent_cancel_job")
+	slices.Sort(names)
+	slices.Sort(want)
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("tools (-agent and jobs +mcp):\n%s", diff)
+	}
+
+	call := func(name string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", name, err, res)
+		}
+		var out map[string]any
+		raw, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(raw, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
 	}
 	token := s.app.Devnet.ETHToken.Token.Hex()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "quote", Arguments: map[string]any{"address": token, "side": "buy", "amount": "0.25"}})
-	if err != nil || res.IsError {
-		t.Fatalf("quote: %v %+v", err, res)
+	data := call("quote", map[string]any{"token": token, "side": "buy", "amount": "0.25"})["data"].(map[string]any)
+	var quote map[string]any
+	s.getJSON(t, "/tokens/"+token+"/quote?type=buy&amount=0.25", &quote)
+	if data["amountIn"] != quote["amountIn"] || data["amountOut"] != quote["amountOut"] || data["fee"] != quote["fee"] {
+		t.Errorf("MCP quote %v differs from the API's %v", data, quote)
 	}
-	var got, want map[string]any
-	raw, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(raw, &got); err != nil {
-		t.Fatal(err)
+	txs := call("build_buy_transaction", map[string]any{"token": token, "amount": "0.25"})["transactions"].([]any)
+	if len(txs) != 1 || txs[0].(map[string]any)["value"] != "250000000000000000" {
+		t.Errorf("read-only key's buy: %v", txs)
 	}
-	s.getJSON(t, "/tokens/"+token+"/quote?type=buy&amount=0.25", &want)
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("MCP quote differs from the API (-api +mcp):\n%s", diff)
+	if n := s.signer.n.Load(); n != 0 {
+		t.Errorf("the custodial signer was called %d times", n)
 	}
 }
 
