@@ -152,4 +152,11 @@ func TestAgentToolsWriteTheCallersMemory(t *testing.T) {
 	}
 	e.do(t, http.MethodPost, "/agent/tools/forget", `{"key":"slippage"}`, "X-API-Key", readOnlyKey).want(t, http.StatusOK,
 		`{"tool":"forget","summary":"I forgot slippage.","transactions":[]}`)
+	// A page of another site cannot make a signed-in browser write the memory.
+	e.do(t, http.MethodPost, "/agent/tools/remember", `{"key":"slippage","value":"50%"}`, append(session, "Sec-Fetch-Site", "cross-site")...).want(t, http.StatusForbidden,
+		`{"statusCode":403,"message":"cross-origin request refused"}`)
+	e.do(t, http.MethodGet, "/agent/memory", "", session...).decode(t, &mem)
+	if len(mem.Memories) != 0 {
+		t.Fatalf("memory after a cross-site call %+v", mem)
+	}
 }
