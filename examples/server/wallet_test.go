@@ -29,6 +29,12 @@ func (s *testServer) fund(t testing.TB, w string, eth int64) {
 	if _, err := s.app.dev.Send(context.Background(), s.app.dev.Accounts[9].Key, &to, value, nil); err != nil {
 		t.Fatal(err)
 	}
+	// The node's transaction pool learns of the new block in the background, and until then it
+	// refuses the wallet's transactions for want of funds. AdjustTime returns once the pool has
+	// caught up (it waits for the pool to drop the mined transfer).
+	if err := s.app.dev.AdjustTime(time.Second); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // build asks build-tx for an unsigned trade with wallet w as sender and recipient.
