@@ -1,7 +1,7 @@
 // Package apiclient is a typed Go client of the curvekit HTTP API as docs/API.md describes it:
-// market reads, quotes, unsigned transactions and the agent's jobs. The command line and the MCP
-// server speak to a curvekit server through it, so they see exactly what any HTTP caller sees,
-// the API key's restrictions included.
+// market reads, quotes, unsigned transactions, the agent's jobs and its tools. The command line
+// and the MCP server speak to a curvekit server through it, so they see exactly what any HTTP
+// caller sees, the API key's restrictions included.
 //
 // It never calls the signing routes: a transaction it returns is a request for a person to
 // confirm (SPEC 5 rule 9).
