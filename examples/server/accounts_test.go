@@ -564,7 +564,9 @@ func TestSignInOIDCOverHTTPS(t *testing.T) {
 	cert, roots := selfSigned(t)
 	s := serveOn(t, ln, func(l net.Listener) net.Listener {
 		return tls.NewListener(l, &tls.Config{Certificates: []tls.Certificate{cert}})
-	}, base, []string{"--public-url", base, "--oauth-issuer", m.Issuer(), "--oauth-client-id", m.ClientID, "--oauth-client-secret", m.ClientSecret}, nil)
+	}, base, []string{"--public-url", base, "--oauth-issuer", m.Issuer(),
+		// mockoidc's random credentials may start with "-": the = form keeps them values.
+		"--oauth-client-id=" + m.ClientID, "--oauth-client-secret=" + m.ClientSecret}, nil)
 	tlsRoots.Store(base, roots)
 
 	c := noRedirect(s)
@@ -593,6 +595,18 @@ func TestSignInOIDCOverHTTPS(t *testing.T) {
 	}
 	if r := step(t, c, cb.header.Get("Location")); r.status != http.StatusUnauthorized {
 		t.Fatalf("replayed callback: %d", r.status)
+	}
+	// PKCE at mockoidc: a challenge that is not the server's binds the code to another verifier,
+	// and the server's redemption is refused.
+	c2 := noRedirect(s)
+	login = step(t, c2, base+"/auth/login")
+	authz, _ = url.Parse(login.header.Get("Location"))
+	q := authz.Query()
+	q.Set("code_challenge", oauth2.S256ChallengeFromVerifier(oauth2.GenerateVerifier()))
+	authz.RawQuery = q.Encode()
+	cb = step(t, c2, authz.String())
+	if r := step(t, c2, cb.header.Get("Location")); r.status != http.StatusUnauthorized {
+		t.Fatalf("sign-in with a foreign challenge at mockoidc: %d %s", r.status, r.body)
 	}
 }
 
