@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -434,6 +435,31 @@ func TestRemoteMCP(t *testing.T) {
 	}
 	if n := s.signer.n.Load(); n != 0 {
 		t.Errorf("the custodial signer was called %d times", n)
+	}
+}
+
+// TestHandlerOverTheNetwork: a handler in front of a server elsewhere (BaseURL) serves the same
+// tools over that server's API.
+func TestHandlerOverTheNetwork(t *testing.T) {
+	s := startServer(t)
+	h, err := mcp.NewHandler(mcp.HandlerConfig{BaseURL: s.base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewServer(h)
+	t.Cleanup(front.Close)
+	hc := &http.Client{Transport: bearer{key: s.apiKey(t, "mcp-front", `{}`)}}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: front.URL, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	sameTools(t, s, listed(t, cs))
+	var tok toolResult
+	callTool(t, cs, "get_token", map[string]any{"token": "DETH"}, &tok)
+	if tok.Data["address"] != s.app.Devnet.ETHToken.Token.Hex() {
+		t.Errorf("get_token: %+v", tok)
 	}
 }
 
