@@ -8,6 +8,9 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +18,7 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -431,6 +435,31 @@ func BenchmarkRPCSendToReceipt(b *testing.B) {
 		r, err := c.SendTransactionSync(context.Background(), tx, nil)
 		if err != nil || r.Status != types.ReceiptStatusSuccessful {
 			b.Fatalf("%v %v", r, err)
+		}
+	}
+}
+
+// TestREADMEKeys: the devnet accounts README.md lists for wallets are the ones DeriveAccount
+// gives, address and key.
+func TestREADMEKeys(t *testing.T) {
+	t.Parallel()
+	raw, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| (\\d+) \\|[^|]*\\| `(0x[0-9a-fA-F]{40})` \\| `(0x[0-9a-f]{64})` \\|$")
+	rows := row.FindAllStringSubmatch(string(raw), -1)
+	if len(rows) < 5 {
+		t.Fatalf("README.md lists %d devnet accounts", len(rows))
+	}
+	for _, r := range rows {
+		i, _ := strconv.Atoi(r[1])
+		acc, err := DeriveAccount(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r[2] != acc.Address.Hex() || r[3] != hexutil.Encode(crypto.FromECDSA(acc.Key)) {
+			t.Errorf("README.md account %d: %s %s; DeriveAccount gives %s %s", i, r[2], r[3], acc.Address.Hex(), hexutil.Encode(crypto.FromECDSA(acc.Key)))
 		}
 	}
 }
