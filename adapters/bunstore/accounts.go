@@ -18,14 +18,17 @@ import (
 
 // Accounts is the auth.Accounts store on bun, a view on a DB. It is safe for concurrent use.
 type Accounts struct {
-	db      *bun.DB
-	dialect dialectKind
+	db        *bun.DB
+	dialect   dialectKind
+	keyByHash *preparedQuery
 }
 
 var _ auth.Accounts = (*Accounts)(nil)
 
 // Accounts returns the accounts store on d.
-func (d *DB) Accounts() *Accounts { return &Accounts{db: d.bun, dialect: d.dialect} }
+func (d *DB) Accounts() *Accounts {
+	return &Accounts{db: d.bun, dialect: d.dialect, keyByHash: &d.keyByHash}
+}
 
 type accountRow struct {
 	bun.BaseModel `bun:"table:accounts"`
@@ -386,13 +389,24 @@ type keyUserRow struct {
 	Account accountRow `bun:"embed:a_"`
 }
 
-// KeyByHash returns a key and its user in one query.
+// keyByHashQuery selects a key and its user; the placeholder is the driver's own.
+func keyByHashQuery(placeholder string) string {
+	return `SELECT k.id AS k_id, k.account_id AS k_account_id, k.name AS k_name, k.hint AS k_hint,
+			k.read_only AS k_read_only, k.allowed_ips AS k_allowed_ips, k.allowed_recipients AS k_allowed_recipients,
+			k.created_at AS k_created_at, k.last_used_at AS k_last_used_at, k.revoked_at AS k_revoked_at, ` + accountColumns + `
+		FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ` + placeholder
+}
+
+// KeyByHash returns a key and its user in one query, prepared once on SQLite (every request with
+// a key runs it); PostgreSQL plans it on the server either way.
 func (s *Accounts) KeyByHash(ctx context.Context, keyHash []byte) (auth.Key, auth.User, error) {
 	var row keyUserRow
-	err := s.db.NewRaw(`SELECT k.id AS k_id, k.account_id AS k_account_id, k.name AS k_name, k.hint AS k_hint,
-			k.read_only AS k_read_only, k.allowed_ips AS k_allowed_ips, k.allowed_recipients AS k_allowed_recipients,
-			k.created_at AS k_created_at, k.last_used_at AS k_last_used_at, k.revoked_at AS k_revoked_at, `+accountColumns+`
-		FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`, keyHash).Scan(ctx, &row)
+	var err error
+	if s.dialect == dialectPostgres || s.keyByHash == nil {
+		err = s.db.NewRaw(keyByHashQuery("?"), keyHash).Scan(ctx, &row)
+	} else {
+		err = s.scanKey(ctx, keyHash, &row)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return auth.Key{}, auth.User{}, fmt.Errorf("%w: no such API key", curvekit.ErrNotFound)
 	}
@@ -404,6 +418,29 @@ func (s *Accounts) KeyByHash(ctx context.Context, keyHash []byte) (auth.Key, aut
 		return auth.Key{}, auth.User{}, err
 	}
 	return k, row.Account.user(), nil
+}
+
+// scanKey runs the prepared key lookup; no row is sql.ErrNoRows.
+func (s *Accounts) scanKey(ctx context.Context, keyHash []byte, row *keyUserRow) error {
+	stmt, err := s.keyByHash.get(ctx, s.db, keyByHashQuery("?"))
+	if err != nil {
+		return err
+	}
+	rows, err := stmt.QueryContext(ctx, keyHash)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := s.db.ScanRow(ctx, rows, row); err != nil {
+		return err
+	}
+	return rows.Close()
 }
 
 // RevokeKey revokes a key of p.AccountID, keeping an earlier revocation.
