@@ -800,13 +800,14 @@ func dualStack(t *testing.T) net.Listener {
 }
 
 // TestKeyAllowedIPsDualStack: on a listener for [::], an IPv4 client is ::ffff:127.0.0.1 to the
-// socket; a key allowing 127.0.0.0/8 works from it, a key allowing 10.1.2.0/24 is 403.
+// socket; a key allowing 127.0.0.0/8 works from it, a key allowing 10.1.2.0/24 is 403, and
+// passes for 10.1.2.3 forwarded by the trusted proxy 127.0.0.1.
 func TestKeyAllowedIPsDualStack(t *testing.T) {
 	t.Parallel()
 	ln := dualStack(t)
 	port := ln.Addr().(*net.TCPAddr).Port
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	s := serveOn(t, ln, nil, base, []string{"--public-url", base, "--dev-oauth-public"}, nil)
+	s := serveOn(t, ln, nil, base, []string{"--public-url", base, "--dev-oauth-public", "--trusted-proxies", "127.0.0.1"}, nil)
 	if _, err := s.app.Indexer.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -818,6 +819,10 @@ func TestKeyAllowedIPsDualStack(t *testing.T) {
 	wantStatus(t, "10.1.2.0/24 from ::ffff:127.0.0.1", s.anon(t, http.MethodGet, path, "", "X-API-Key", elsewhere.Key), http.StatusForbidden)
 	a := s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", loopback.Key)
 	wantStatus(t, "a job with the loopback key", a, http.StatusAccepted)
+	// The mapped peer is also recognised as the trusted proxy 127.0.0.1, so the client it
+	// forwards for is what the allowlist sees.
+	wantStatus(t, "10.1.2.0/24 from 10.1.2.3 through the proxy", s.anon(t, http.MethodGet, path, "", "X-API-Key", elsewhere.Key, "X-Forwarded-For", "10.1.2.3"), http.StatusOK)
+	wantStatus(t, "10.1.2.0/24 from 10.1.3.3 through the proxy", s.anon(t, http.MethodGet, path, "", "X-API-Key", elsewhere.Key, "X-Forwarded-For", "10.1.3.3"), http.StatusForbidden)
 }
 
 // pollJob reads an agent job with key until it has finished.
