@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/big"
 	"net"
 	"net/http"
@@ -261,6 +262,12 @@ func (s *testServer) plantSession(t testing.TB, w string, signedIn, expires time
 // browsers use.
 func serveOn(t testing.TB, ln net.Listener, wrap func(net.Listener) net.Listener, base string, flags []string, opts []app.Option) *testServer {
 	t.Helper()
+	return serveLogged(t, ln, wrap, base, flags, opts, discardLogger())
+}
+
+// serveLogged is serveOn with the server's logger.
+func serveLogged(t testing.TB, ln net.Listener, wrap func(net.Listener) net.Listener, base string, flags []string, opts []app.Option, log *slog.Logger) *testServer {
+	t.Helper()
 	args := append([]string{"--db", filepath.Join(t.TempDir(), "e2e.db"), "--addr", ln.Addr().String(),
 		"--simulate", "0", "--poll", "20ms", "--rate-limit", "100000000"}, flags...)
 	cfg, err := app.ParseConfig(args)
@@ -268,7 +275,7 @@ func serveOn(t testing.TB, ln net.Listener, wrap func(net.Listener) net.Listener
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.New(ctx, cfg, discardLogger(), opts...)
+	a, err := app.New(ctx, cfg, log, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1189,4 +1196,64 @@ func BenchmarkKeyedRead(b *testing.B) {
 	b.ReportMetric(n/anon.Seconds(), "anon-req/s")
 	b.ReportMetric(n/keyed.Seconds(), "key-req/s")
 	b.ReportMetric(anon.Seconds()/keyed.Seconds(), "key/anon")
+}
+
+// TestSecretsNeverLogged runs sign-in, key creation and use, refusals, signing and export with
+// the server logging at debug level, and finds none of the secrets in the log: not the session
+// token, the sign-in state or binding, the raw key, nor the exported private key.
+func TestSecretsNeverLogged(t *testing.T) {
+	t.Parallel()
+	var sink syncBuffer
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	s := serveLogged(t, ln, nil, base, nil, nil, slog.New(slog.NewTextHandler(&sink, &slog.HandlerOptions{Level: slog.LevelDebug})))
+
+	c := noRedirect(s)
+	login := step(t, c, base+"/auth/login?login_hint=secretive&returnTo=/auth/me")
+	authz, _ := url.Parse(login.header.Get("Location"))
+	binding := ""
+	signinURL, _ := url.Parse(base + "/auth/callback")
+	for _, ck := range c.Jar.Cookies(signinURL) {
+		if ck.Name == "svc_signin" {
+			binding = ck.Value
+		}
+	}
+	cb := step(t, c, authz.String())
+	cbURL, _ := url.Parse(cb.header.Get("Location"))
+	done := step(t, c, cbURL.String())
+	token := sessionCookieOf(t, done.header).Value
+	b := &browser{t: t, s: s, c: c, header: http.Header{}}
+	var m me
+	b.do(http.MethodGet, "/auth/me", "").decode(t, &m)
+	k := b.newKey(`{"name":"logged?"}`)
+	ro := b.newKey(`{"readOnly":true,"allowedIps":["10.0.0.0/8"]}`)
+	s.anon(t, http.MethodGet, "/config", "", "X-API-Key", ro.Key)                                    // 403: wrong address
+	s.anon(t, http.MethodPost, "/wallet/sign-and-submit", `{"to":"0x12"}`, "X-API-Key", k.Key)       // 400
+	s.anon(t, http.MethodGet, "/auth/me", "", "Cookie", "svc_session="+token[:42]+"A")               // a near miss
+	s.anon(t, http.MethodGet, "/agent/job/job_000000000000000000000000", "", "X-API-Key", k.Key+"0") // malformed
+	s.fund(t, m.User.Wallet, 1)
+	b.do(http.MethodPost, "/wallet/sign-and-submit", fmt.Sprintf(`{"to":%q,"value":"1","chainId":1337}`, m.User.Wallet), "Idempotency-Key", "logged")
+	var exp struct{ PrivateKey string }
+	b.do(http.MethodPost, "/wallet/export-key", "").decode(t, &exp)
+	wantStatus(t, "revoke", b.do(http.MethodDelete, "/api-keys/"+k.ID, ""), http.StatusOK)
+	b.do(http.MethodGet, "/auth/logout", "")
+
+	log := sink.String()
+	if !strings.Contains(log, "level=DEBUG") {
+		t.Fatal("nothing was logged at debug level: the test proves nothing")
+	}
+	for name, secret := range map[string]string{
+		"session token": token, "state": cbURL.Query().Get("state"), "code": cbURL.Query().Get("code"),
+		"binding": binding, "API key": k.Key[4:], "read-only key": ro.Key[4:], "private key": strings.TrimPrefix(exp.PrivateKey, "0x"),
+	} {
+		if len(secret) < 32 {
+			t.Fatalf("%s %q was not captured", name, secret)
+		}
+		if strings.Contains(log, secret) {
+			t.Errorf("the log holds the %s", name)
+		}
+	}
 }
