@@ -70,7 +70,8 @@ func (s *Server) authenticate(r *http.Request) (*auth.Principal, auth.Outcome) {
 // (the client IP). Ids are hashed: a limiter key never carries an identifier in clear.
 func limitSubject(p *auth.Principal, class auth.Class) string {
 	switch {
-	case p == nil:
+	case p == nil, class == auth.ClassSignIn:
+		// Sign-ins are counted per client IP whoever asks (SPEC 8).
 		return ""
 	case p.Kind == auth.KindKey && class != auth.ClassSigning && class != auth.ClassKeyExport:
 		return "key:" + shortHash(p.KeyID)
@@ -157,8 +158,7 @@ func (s *Server) login(w http.ResponseWriter, req bunrouter.Request) error {
 	}
 	http.SetCookie(w, s.cookie(req.Request, signInCookie, start.Binding, "/auth", time.Until(start.ExpiresAt)))
 	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, req.Request, start.URL, http.StatusFound)
-	return nil
+	return redirect(w, start.URL)
 }
 
 // GET /auth/callback?state=&code= (the provider's redirect)
@@ -185,8 +185,7 @@ func (s *Server) callback(w http.ResponseWriter, req bunrouter.Request) error {
 	}
 	http.SetCookie(w, s.cookie(req.Request, sessionCookie, in.Token, "/", auth.SessionLifetime))
 	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, req.Request, in.ReturnTo, http.StatusFound)
-	return nil
+	return redirect(w, in.ReturnTo)
 }
 
 // cookie is an HttpOnly, SameSite=Lax cookie (Strict would drop the session on the redirect back
@@ -370,4 +369,12 @@ func (s *Server) revokeKey(w http.ResponseWriter, req bunrouter.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})
+}
+
+// redirect answers 302 to location with a JSON body, as every answer of the API is JSON.
+func redirect(w http.ResponseWriter, location string) error {
+	w.Header().Set("Location", location)
+	return writeJSON(w, http.StatusFound, struct {
+		Location string `json:"location"`
+	}{location})
 }

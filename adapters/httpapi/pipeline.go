@@ -17,7 +17,7 @@ import (
 
 // The pipeline every request runs (ARCHITECTURE.md, "The HTTP pipeline"):
 //
-//	recover ─► authenticate ─► rate limit ─► authorize ─► handler ─► one error mapping
+//	recover ─► authenticate ─► cross-origin check ─► rate limit ─► authorize ─► handler ─► one error mapping
 //
 // ServeHTTP holds what must wrap the router itself: the recover (bunrouter can panic inside its own
 // route lookup, before any route middleware runs), the refusal of paths no route can match, the
@@ -90,21 +90,22 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 		if outcome == auth.Refused && !s.allowCall(w, r, auth.ClassBadCredential, "") {
 			return nil
 		}
+		if p != nil && p.Kind == auth.KindSession && !isSafeMethod(r.Method) {
+			// A state-changing request carried by the session cookie must come from our own
+			// pages: SameSite=Lax keeps the cookie off cross-site subrequests, and this refuses
+			// what browsers mark as cross-origin. It runs before the rate limit, so a page
+			// elsewhere cannot spend the victim's signing or export budget either.
+			if err := s.origin.Check(r); err != nil {
+				s.writeErr(w, r, rt, fmt.Errorf("%w: cross-origin request refused", curvekit.ErrForbidden))
+				return nil
+			}
+		}
 		if !s.allowCall(w, r, rt.class, limitSubject(p, rt.class)) {
 			return nil
 		}
 		if err := s.authorize(r, rt, p); err != nil {
 			s.writeErr(w, r, rt, err)
 			return nil
-		}
-		if p != nil && p.Kind == auth.KindSession && !isSafeMethod(r.Method) {
-			// A state-changing request carried by the session cookie must come from our own
-			// pages: SameSite=Lax keeps the cookie off cross-site subrequests, and this refuses
-			// what browsers mark as cross-origin.
-			if err := s.origin.Check(r); err != nil {
-				s.writeErr(w, r, rt, fmt.Errorf("%w: cross-origin request refused", curvekit.ErrForbidden))
-				return nil
-			}
 		}
 		if p != nil {
 			req = req.WithContext(context.WithValue(r.Context(), principalKey{}, p))

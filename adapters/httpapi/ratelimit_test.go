@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/go-cmp/cmp"
 	"github.com/uptrace/bunrouter"
 
@@ -184,7 +185,7 @@ func (k knownKeys) Authenticate(_ context.Context, c auth.Credentials) (*auth.Pr
 	case !ok:
 		return nil, auth.Refused, nil
 	default:
-		return &auth.Principal{AccountID: "acc-" + id, KeyID: id, Kind: auth.KindKey}, auth.Authenticated, nil
+		return &auth.Principal{AccountID: "acc-" + id, KeyID: id, Kind: auth.KindKey, Wallet: common.BytesToAddress([]byte(id))}, auth.Authenticated, nil
 	}
 }
 

@@ -90,6 +90,10 @@ func (s *Server) buildTx(w http.ResponseWriter, req bunrouter.Request) error {
 	if err != nil {
 		return tradeResult(w, err)
 	}
+	if p := principalOf(req); p != nil && br.Recipient == (common.Address{}) && p.Wallet != (common.Address{}) {
+		// SPEC 4.4: without a recipient, a signed-in caller's trade is for their own wallet.
+		br.Wallet, br.Recipient = p.Wallet, p.Wallet
+	}
 	res, err := s.cfg.Market.BuildTx(req.Context(), addr, br)
 	if err != nil {
 		return tradeResult(w, err)

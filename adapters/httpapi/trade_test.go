@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/holiman/uint256"
 
@@ -291,5 +292,31 @@ func TestBuildTxValidation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e.do(t, http.MethodPost, tc.path, tc.body).want(t, http.StatusOK, `{"error": `+jsonString(tc.message)+`}`)
 		})
+	}
+}
+
+// SPEC 4.4: without a recipient, a caller with a credential trades for their own wallet; an
+// anonymous build of a graduated token still needs one.
+func TestBuildTxDefaultsToTheCallersWallet(t *testing.T) {
+	t.Parallel()
+	key := "svc_" + strings.Repeat("d4", 24)
+	e := newEnv(t, envOptions{auth: knownKeys{key: "key-d"}})
+	wallet := common.BytesToAddress([]byte("key-d"))
+	path := "/tokens/" + gradToken.Hex() + "/build-tx"
+	var out struct {
+		Error string `json:"error"`
+		From  string `json:"from"`
+	}
+	e.do(t, http.MethodPost, path, `{"type": "buy", "amount": "0.5"}`, "X-API-Key", key).decode(t, &out)
+	if out.Error != "" || out.From != wallet.Hex() {
+		t.Fatalf("build with a key and no recipient: %+v, want from %s", out, wallet.Hex())
+	}
+	out = struct {
+		Error string `json:"error"`
+		From  string `json:"from"`
+	}{}
+	e.do(t, http.MethodPost, path, `{"type": "buy", "amount": "0.5"}`).decode(t, &out)
+	if out.Error == "" {
+		t.Fatalf("an anonymous graduated build without a recipient succeeded: %+v", out)
 	}
 }
