@@ -15,6 +15,7 @@ var impure = []string{
 	"github.com/curvekit/curvekit/examples/",
 	"github.com/curvekit/curvekit/cmd/",
 	"github.com/curvekit/curvekit/internal/app",
+	"github.com/curvekit/curvekit/internal/testworld",
 	"github.com/curvekit/curvekit/contracts/bindings",
 	"github.com/curvekit/curvekit/contracts/internal/",
 }

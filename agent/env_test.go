@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"math/big"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -16,8 +15,8 @@ import (
 	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/internal/testworld"
 	"github.com/curvekit/curvekit/market"
-	"github.com/curvekit/curvekit/txbuild"
 )
 
 // env is the agent on real parts: the in-process devnet, the evm adapter, bunstore on SQLite and
@@ -36,55 +35,13 @@ var quiet = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: 
 
 func newEnv(t *testing.T, llm agent.LLM) *env {
 	t.Helper()
-	ctx := context.Background()
-	dev, err := devnet.Start(devnet.Config{})
+	w := testworld.New(t)
+	a := w.DB.Agent()
+	svc, err := agent.New(agent.Config{Jobs: a, Memory: a, Threads: a, Market: w.Market, Balances: w.Chain, LLM: llm, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { dev.Close() })
-	chain, err := evm.New(evm.Config{Client: dev.Client, Factory: dev.Addrs.Factory, Router: dev.Addrs.Router})
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := chain.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dsn := filepath.Join(t.TempDir(), "agent.db")
-	db, err := bunstore.Open(ctx, bunstore.Config{DSN: dsn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: db.Market(), Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ix.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	// The devnet's blocks may run ahead of the wall clock: deadlines count from the head.
-	clock := func() time.Time {
-		h, err := chain.Head(context.Background())
-		if err != nil || time.Unix(h.Time, 0).Before(time.Now()) {
-			return time.Now()
-		}
-		return time.Unix(h.Time, 0)
-	}
-	builder, err := txbuild.New(txbuild.Config{ChainID: info.ChainID, Factory: dev.Addrs.Factory, Router: dev.Addrs.Router, WETH: info.WETH, Now: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mkt, err := market.NewService(market.ServiceConfig{Store: db.Market(), Builder: builder, Live: chain})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := db.Agent()
-	svc, err := agent.New(agent.Config{Jobs: a, Memory: a, Threads: a, Market: mkt, Balances: chain, LLM: llm, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &env{dev: dev, chain: chain, db: db, ix: ix, mkt: mkt, svc: svc, dsn: dsn}
+	return &env{dev: w.Dev, chain: w.Chain, db: w.DB, ix: w.Indexer, mkt: w.Market, svc: svc, dsn: w.DSN}
 }
 
 // run starts a runner of e's jobs and stops it when t ends.

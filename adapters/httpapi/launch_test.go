@@ -11,7 +11,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -23,11 +22,11 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
-	"github.com/curvekit/curvekit/adapters/bunstore"
 	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/adapters/ipfs"
 	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/internal/testworld"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
@@ -46,44 +45,9 @@ type launchEnv struct {
 
 func newLaunchEnv(t testing.TB, policy auth.Policy) *launchEnv {
 	t.Helper()
-	ctx := context.Background()
-	dev, err := devnet.Start(devnet.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dev.Close() })
-	chain, err := evm.New(evm.Config{Client: dev.Client, Factory: dev.Addrs.Factory, Router: dev.Addrs.Router})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := func() time.Time {
-		h, err := chain.Head(context.Background())
-		if err != nil || time.Unix(h.Time, 0).Before(time.Now()) {
-			return time.Now()
-		}
-		return time.Unix(h.Time, 0)
-	}
-	db, err := bunstore.Open(ctx, bunstore.Config{DSN: filepath.Join(t.TempDir(), "launch.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	w := testworld.New(t)
+	dev, chain, db, ix, mkt, b, clock := w.Dev, w.Chain, w.DB, w.Indexer, w.Market, w.Builder, w.Clock
 	quiet := slog.New(slog.DiscardHandler)
-	ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: db.Market(), Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ix.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	b, err := txbuild.New(txbuild.Config{ChainID: dev.ChainID.Uint64(), Factory: dev.Addrs.Factory, Router: dev.Addrs.Router, WETH: dev.Addrs.WETH, Now: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mkt, err := market.NewService(market.ServiceConfig{Store: db.Market(), Builder: b, Live: chain, Now: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
 	pins, err := ipfs.NewStore(ipfs.StoreConfig{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,15 +14,13 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/curvekit/curvekit"
-	"github.com/curvekit/curvekit/adapters/bunstore"
-	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/adapters/ipfs"
 	"github.com/curvekit/curvekit/adapters/llm"
 	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/internal/testworld"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
-	"github.com/curvekit/curvekit/txbuild"
 )
 
 var quiet = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
@@ -59,45 +56,8 @@ type world struct {
 func newWorld(t *testing.T, p *provider) *world {
 	t.Helper()
 	ctx := context.Background()
-	dev, err := devnet.Start(devnet.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dev.Close() })
-	chain, err := evm.New(evm.Config{Client: dev.Client, Factory: dev.Addrs.Factory, Router: dev.Addrs.Router})
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := chain.Info(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := bunstore.Open(ctx, bunstore.Config{DSN: filepath.Join(t.TempDir(), "agent.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: db.Market(), Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ix.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	clock := func() time.Time {
-		if h, err := chain.Head(ctx); err == nil && time.Unix(h.Time, 0).After(time.Now()) {
-			return time.Unix(h.Time, 0)
-		}
-		return time.Now()
-	}
-	builder, err := txbuild.New(txbuild.Config{ChainID: info.ChainID, Factory: dev.Addrs.Factory, Router: dev.Addrs.Router, WETH: info.WETH, Now: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mkt, err := market.NewService(market.ServiceConfig{Store: db.Market(), Builder: builder, Live: chain})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tw := testworld.New(t)
+	dev, chain, db, ix, mkt, builder := tw.Dev, tw.Chain, tw.DB, tw.Indexer, tw.Market, tw.Builder
 	pins, err := ipfs.NewStore(ipfs.StoreConfig{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
