@@ -2,67 +2,37 @@ package mcp_test
 
 import (
 	"context"
-	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/curvekit/curvekit/adapters/apiclient"
 	"github.com/curvekit/curvekit/adapters/mcp"
 	"github.com/curvekit/curvekit/internal/app"
-	"github.com/curvekit/curvekit/wallet"
+	"github.com/curvekit/curvekit/internal/app/apptest"
 )
 
 // server is the reference server wired by internal/app on a devnet, on a loopback socket.
 type server struct {
 	app    *app.App
 	base   string
-	signer *countingSigner
+	signer *apptest.CountingSigner
 }
 
 func startServer(t *testing.T) *server {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := app.ParseConfig([]string{"--db", filepath.Join(t.TempDir(), "mcp.db"), "--addr", ln.Addr().String(),
-		"--simulate", "0", "--poll", "20ms", "--rate-limit", "100000000"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	signer := &countingSigner{}
-	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler), app.WithSigner(signer))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Indexer.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		a.Close()
-	})
-	return &server{app: a, base: "http://" + ln.Addr().String(), signer: signer}
+	srv := apptest.Start(t, nil)
+	return &server{app: srv.App, base: srv.Base, signer: srv.Signer}
 }
 
 // call sends method path (body JSON when not empty) and decodes the answer into out.
@@ -331,7 +301,7 @@ func TestQuoteAndComposeMatchTheAPI(t *testing.T) {
 	if _, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "sign_and_send"}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
 		t.Errorf("a tool that does not exist: %v", err)
 	}
-	if n := s.signer.n.Load(); n != 0 {
+	if n := s.signer.Calls(); n != 0 {
 		t.Errorf("the custodial signer was called %d times", n)
 	}
 }
@@ -370,7 +340,7 @@ func TestAgentAndJobTools(t *testing.T) {
 	if len(claim.Transactions) != 0 || claim.Summary != "You have no creator fees to claim." {
 		t.Errorf("a claim by a wallet without tokens: %+v", claim)
 	}
-	if n := s.signer.n.Load(); n != 0 {
+	if n := s.signer.Calls(); n != 0 {
 		t.Errorf("the custodial signer was called %d times", n)
 	}
 }
@@ -433,7 +403,7 @@ func TestRemoteMCP(t *testing.T) {
 	if msg := toolError(t, limited, "quote", map[string]any{"token": token, "side": "sell", "amount": "1000"}); !strings.Contains(msg, "403") {
 		t.Errorf("a key used from outside its allowedIps: %q", msg)
 	}
-	if n := s.signer.n.Load(); n != 0 {
+	if n := s.signer.Calls(); n != 0 {
 		t.Errorf("the custodial signer was called %d times", n)
 	}
 }
@@ -470,13 +440,4 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.key)
 	return http.DefaultTransport.RoundTrip(r)
-}
-
-// countingSigner counts what reaches the custodial signer: SPEC 5 rule 9 says the agent
-// surfaces never do.
-type countingSigner struct{ n atomic.Int64 }
-
-func (c *countingSigner) SignTx(ctx context.Context, tx *types.Transaction, key *ecdsa.PrivateKey) (*types.Transaction, error) {
-	c.n.Add(1)
-	return wallet.ECDSASigner{}.SignTx(ctx, tx, key)
 }

@@ -176,7 +176,7 @@ func TestAgentPromptBuy(t *testing.T) {
 	if r.code != 4 || !strings.Contains(r.stderr, "refused the API key (401") {
 		t.Errorf("revoked key: exit %d, %s", r.code, r.stderr)
 	}
-	if n := s.signer.n.Load(); n != 0 {
+	if n := s.signer.Calls(); n != 0 {
 		t.Errorf("the custodial signer was called %d times", n)
 	}
 }
@@ -207,7 +207,7 @@ func TestAgentChat(t *testing.T) {
 	if len(threads) != 2 || threads[0] != threads[1] {
 		t.Errorf("threads %q", threads)
 	}
-	if n := s.signer.n.Load(); n != 0 {
+	if n := s.signer.Calls(); n != 0 {
 		t.Errorf("the custodial signer was called %d times", n)
 	}
 }
@@ -278,7 +278,7 @@ func TestMCPSubprocess(t *testing.T) {
 	if len(txs) != 1 || txs[0].(map[string]any)["value"] != "250000000000000000" {
 		t.Errorf("read-only key's buy: %v", txs)
 	}
-	if n := s.signer.n.Load(); n != 0 {
+	if n := s.signer.Calls(); n != 0 {
 		t.Errorf("the custodial signer was called %d times", n)
 	}
 }

@@ -3,27 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/core/types"
-
 	"github.com/curvekit/curvekit/internal/app"
-	"github.com/curvekit/curvekit/wallet"
+	"github.com/curvekit/curvekit/internal/app/apptest"
 )
 
 // binary is the curvekit command built once for every test of this package: the tests run it as
@@ -50,44 +43,13 @@ func TestMain(m *testing.M) {
 type testServer struct {
 	app    *app.App
 	base   string
-	signer *countingSigner
+	signer *apptest.CountingSigner
 }
 
 func startServer(t testing.TB, flags ...string) *testServer {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + ln.Addr().String()
-	args := append([]string{"--db", filepath.Join(t.TempDir(), "cli.db"), "--addr", ln.Addr().String(),
-		"--simulate", "0", "--poll", "20ms"}, flags...)
-	if !slices.Contains(flags, "--rate-limit") {
-		args = append(args, "--rate-limit", "100000000")
-	}
-	cfg, err := app.ParseConfig(args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	signer := &countingSigner{}
-	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler), app.WithSigner(signer))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Indexer.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-		a.Close()
-	})
-	return &testServer{app: a, base: base, signer: signer}
+	srv := apptest.Start(t, flags)
+	return &testServer{app: srv.App, base: srv.Base, signer: srv.Signer}
 }
 
 // getJSON decodes a public GET of the API, the reference the command's output is compared with.
@@ -190,13 +152,4 @@ func run(t testing.TB, stdin string, env []string, args ...string) result {
 		t.Fatalf("run %v: %v", args, err)
 	}
 	return r
-}
-
-// countingSigner counts what reaches the custodial signer: SPEC 5 rule 9 says the agent
-// surfaces never do.
-type countingSigner struct{ n atomic.Int64 }
-
-func (c *countingSigner) SignTx(ctx context.Context, tx *types.Transaction, key *ecdsa.PrivateKey) (*types.Transaction, error) {
-	c.n.Add(1)
-	return wallet.ECDSASigner{}.SignTx(ctx, tx, key)
 }

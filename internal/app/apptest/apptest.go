@@ -1,0 +1,84 @@
+// Package apptest starts the reference server for tests of the module's binaries and surfaces: the
+// whole wiring of internal/app on an in-process devnet and a SQLite file of the test's own, served
+// on a loopback socket, with a signer that counts what reaches it.
+package apptest
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/wallet"
+)
+
+// CountingSigner signs as the wallet's default signer does and counts its calls: the proof that a
+// path never reaches the custodial signer (SPEC 5 rules 4 and 9).
+type CountingSigner struct{ calls atomic.Int64 }
+
+// SignTx implements wallet.Signer.
+func (c *CountingSigner) SignTx(ctx context.Context, tx *types.Transaction, key *ecdsa.PrivateKey) (*types.Transaction, error) {
+	c.calls.Add(1)
+	return wallet.ECDSASigner{}.SignTx(ctx, tx, key)
+}
+
+// Calls is how many transactions the signer signed.
+func (c *CountingSigner) Calls() int64 { return c.calls.Load() }
+
+// Server is a running reference server.
+type Server struct {
+	App *app.App
+	// Base is the server's URL, "http://127.0.0.1:port".
+	Base   string
+	Signer *CountingSigner
+}
+
+// Start serves the reference server until the test ends. It listens first, so the server's own
+// URL (sign-in redirects, the development identity provider) names the real port; flags come
+// after the defaults (a test database, no simulated trades, a fast poll, no practical rate limit
+// unless flags set one), and the devnet's demo launches are indexed before it returns.
+func Start(t testing.TB, flags []string, opts ...app.Option) *Server {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"--db", filepath.Join(t.TempDir(), "server.db"), "--addr", ln.Addr().String(),
+		"--simulate", "0", "--poll", "20ms"}, flags...)
+	if !slices.ContainsFunc(flags, func(f string) bool { return f == "--rate-limit" || len(f) > 13 && f[:13] == "--rate-limit=" }) {
+		args = append(args, "--rate-limit", "100000000")
+	}
+	cfg, err := app.ParseConfig(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer := &CountingSigner{}
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler), append([]app.Option{app.WithSigner(signer)}, opts...)...)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	if _, err := a.Indexer.Sync(ctx); err != nil {
+		cancel()
+		a.Close()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		a.Close()
+	})
+	return &Server{App: a, Base: "http://" + ln.Addr().String(), Signer: signer}
+}
