@@ -39,17 +39,9 @@ import (
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/internal/app/apptest"
 	"github.com/curvekit/curvekit/wallet"
 )
-
-// countingSigner signs as the default signer does and counts the calls: whatever does not
-// reach it was never signed.
-type countingSigner struct{ calls atomic.Int64 }
-
-func (c *countingSigner) SignTx(ctx context.Context, tx *types.Transaction, key *ecdsa.PrivateKey) (*types.Transaction, error) {
-	c.calls.Add(1)
-	return wallet.ECDSASigner{}.SignTx(ctx, tx, key)
-}
 
 // browser is a person's HTTP client: a cookie jar, redirects followed, and headers sent with
 // every request (X-Forwarded-For from a trusted proxy, when the test sets one).
@@ -692,8 +684,7 @@ func TestKeyLifecycle(t *testing.T) {
 	}
 
 	// Nothing of the raw key is at rest: not in the database nor its journal.
-	dir := filepath.Dir(s.app.Config.DB)
-	files, _ := filepath.Glob(filepath.Join(dir, "e2e.db*"))
+	files, _ := filepath.Glob(s.app.Config.DB + "*")
 	if len(files) == 0 {
 		t.Fatal("no database files")
 	}
@@ -920,7 +911,7 @@ func TestRule2KeyCheckedOnEveryRequest(t *testing.T) {
 // HTTP layer is bypassed, while letting a listed one through.
 func TestRule3KeyNeverBeyondItsWallet(t *testing.T) {
 	t.Parallel()
-	signer := &countingSigner{}
+	signer := &apptest.CountingSigner{}
 	s := startServerWith(t, nil, []app.Option{app.WithSigner(signer)})
 	alice, am := s.signIn(t, "rule3a")
 	bob, bm := s.signIn(t, "rule3b")
@@ -949,14 +940,14 @@ func TestRule3KeyNeverBeyondItsWallet(t *testing.T) {
 	if !errors.Is(err, curvekit.ErrForbidden) {
 		t.Fatalf("the service with a recipient outside the list: %v", err)
 	}
-	if n := signer.calls.Load(); n != 0 {
+	if n := signer.Calls(); n != 0 {
 		t.Fatalf("the signer was reached %d times", n)
 	}
 	// The listed recipient goes through.
 	s.fund(t, am.User.Wallet, 1)
 	a := s.anon(t, http.MethodPost, "/wallet/sign-and-submit", fmt.Sprintf(`{"to":%q,"value":"1","chainId":1337}`, allowed.Hex()), "X-API-Key", rk.Key)
 	wantStatus(t, "a recipient in allowedRecipients", a, http.StatusOK)
-	if n := signer.calls.Load(); n != 1 {
+	if n := signer.Calls(); n != 1 {
 		t.Fatalf("the signer was reached %d times, want 1", n)
 	}
 }
@@ -965,7 +956,7 @@ func TestRule3KeyNeverBeyondItsWallet(t *testing.T) {
 // counting signer sees nothing, over HTTP and in the service; reads and agent planning work.
 func TestRule4ReadOnlyKeyNeverReachesSigner(t *testing.T) {
 	t.Parallel()
-	signer := &countingSigner{}
+	signer := &apptest.CountingSigner{}
 	s := startServerWith(t, nil, []app.Option{app.WithSigner(signer)})
 	b, m := s.signIn(t, "rule4")
 	s.fund(t, m.User.Wallet, 1)
@@ -988,7 +979,7 @@ func TestRule4ReadOnlyKeyNeverReachesSigner(t *testing.T) {
 	if !errors.Is(err, curvekit.ErrForbidden) {
 		t.Fatalf("the service with a read-only caller: %v", err)
 	}
-	if n := signer.calls.Load(); n != 0 {
+	if n := signer.Calls(); n != 0 {
 		t.Fatalf("a read-only key reached the signer %d times", n)
 	}
 	wantStatus(t, "a read with the read-only key", s.anon(t, http.MethodGet, "/tokens/"+s.app.dev.ETHToken.Token.Hex(), "", "X-API-Key", k.Key), http.StatusOK)
@@ -1115,7 +1106,7 @@ func TestRule8SignAndSubmitSessionOrKey(t *testing.T) {
 // the wallet's nonce stays 0.
 func TestRule9AgentNeverSigns(t *testing.T) {
 	t.Parallel()
-	signer := &countingSigner{}
+	signer := &apptest.CountingSigner{}
 	s := startServerWith(t, nil, []app.Option{app.WithSigner(signer)})
 	b, m := s.signIn(t, "rule9")
 	s.fund(t, m.User.Wallet, 1)
@@ -1142,7 +1133,7 @@ func TestRule9AgentNeverSigns(t *testing.T) {
 	if a.status != http.StatusOK || !strings.Contains(string(a.body), "event: transaction") || !strings.Contains(string(a.body), "event: done") {
 		t.Fatalf("prompt stream: %d %s", a.status, a.body)
 	}
-	if n := signer.calls.Load(); n != 0 {
+	if n := signer.Calls(); n != 0 {
 		t.Fatalf("the agent reached the signer %d times", n)
 	}
 	pending, err := s.app.dev.Client.PendingNonceAt(context.Background(), common.HexToAddress(m.User.Wallet))

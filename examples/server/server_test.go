@@ -7,9 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +22,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/candles"
 	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/internal/app/apptest"
 )
 
 func discardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -53,38 +52,10 @@ func startServer(t testing.TB, flags ...string) *testServer {
 // startServerWith is startServer with options for app.New.
 func startServerWith(t testing.TB, flags []string, opts []app.Option) *testServer {
 	t.Helper()
-	// Listen first: the server's own URL (sign-in redirects, the development identity provider's
-	// issuer) names the port.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := append([]string{"--db", filepath.Join(t.TempDir(), "e2e.db"), "--addr", ln.Addr().String(),
-		"--simulate", "0", "--poll", "20ms", "--rate-limit", "100000000"}, flags...)
-	cfg, err := app.ParseConfig(args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.New(ctx, cfg, discardLogger(), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Index the demo launches before the first request.
-	if _, err := a.Indexer.Sync(ctx); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-		a.Close()
-	})
+	srv := apptest.Start(t, flags, opts...)
+	a := srv.App
 	ta := &testApp{App: a, dev: a.Devnet, chain: a.Chain, store: a.Store}
-	return &testServer{t: t, app: ta, base: "http://" + ln.Addr().String()}
+	return &testServer{t: t, app: ta, base: srv.Base}
 }
 
 func (s *testServer) get(path string, out any) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/internal/app/apptest"
 )
 
 // fund sends eth whole ETH from a devnet account to w and mines it.
@@ -85,7 +86,7 @@ func (s *testServer) receipt(t testing.TB, tx string) *types.Receipt {
 // wallet over HTTP executes for the quoted amount.
 func TestSignAndSubmitBuyExecutes(t *testing.T) {
 	t.Parallel()
-	signer := &countingSigner{}
+	signer := &apptest.CountingSigner{}
 	s := startServerWith(t, nil, []app.Option{app.WithSigner(signer)})
 	b, m := s.signIn(t, "olivia")
 	s.fund(t, m.User.Wallet, 5)
@@ -114,13 +115,13 @@ func TestSignAndSubmitBuyExecutes(t *testing.T) {
 	if !got.Eq(&want) {
 		t.Fatalf("received %s tokens, quoted %s", got.Dec(), want.Dec())
 	}
-	if signer.calls.Load() != 1 {
-		t.Fatalf("signer called %d times", signer.calls.Load())
+	if signer.Calls() != 1 {
+		t.Fatalf("signer called %d times", signer.Calls())
 	}
 	// A chain id that is not the chain's is refused before signing.
 	wrong := strings.Replace(built.unsigned(), `"chainId":1337`, `"chainId":1`, 1)
 	wantStatus(t, "another chain", b.do(http.MethodPost, "/wallet/sign-and-submit", wrong), http.StatusBadRequest)
-	if signer.calls.Load() != 1 {
+	if signer.Calls() != 1 {
 		t.Fatalf("signer called for another chain")
 	}
 }
@@ -181,7 +182,7 @@ func TestSignAndSubmitConcurrentNonces(t *testing.T) {
 // the second answer says replayed; the key with another body is 409.
 func TestSignAndSubmitIdempotent(t *testing.T) {
 	t.Parallel()
-	signer := &countingSigner{}
+	signer := &apptest.CountingSigner{}
 	s := startServerWith(t, nil, []app.Option{app.WithSigner(signer)})
 	b, m := s.signIn(t, "quentin")
 	s.fund(t, m.User.Wallet, 5)
@@ -197,8 +198,8 @@ func TestSignAndSubmitIdempotent(t *testing.T) {
 	if first.Replayed || !second.Replayed || second.Hash != first.Hash || second.Nonce != first.Nonce {
 		t.Fatalf("first %+v, retry %+v", first, second)
 	}
-	if signer.calls.Load() != 1 {
-		t.Fatalf("signer called %d times for one idempotent request", signer.calls.Load())
+	if signer.Calls() != 1 {
+		t.Fatalf("signer called %d times for one idempotent request", signer.Calls())
 	}
 	other := strings.Replace(built.unsigned(), `"value":"`, `"value":"1`, 1)
 	wantStatus(t, "the key with another request", b.do(http.MethodPost, "/wallet/sign-and-submit", other, "Idempotency-Key", "order-42"), http.StatusConflict)
@@ -280,7 +281,7 @@ func BenchmarkSignAndSubmit(b *testing.B) {
 // send one transaction; every answer names it, all but one replayed.
 func TestSignAndSubmitIdempotentConcurrent(t *testing.T) {
 	t.Parallel()
-	signer := &countingSigner{}
+	signer := &apptest.CountingSigner{}
 	s := startServerWith(t, nil, []app.Option{app.WithSigner(signer)})
 	b, m := s.signIn(t, "sybil")
 	s.fund(t, m.User.Wallet, 1)
@@ -311,7 +312,7 @@ func TestSignAndSubmitIdempotentConcurrent(t *testing.T) {
 			replayed++
 		}
 	}
-	if replayed != n-1 || signer.calls.Load() != 1 {
-		t.Fatalf("%d replayed, signer called %d times", replayed, signer.calls.Load())
+	if replayed != n-1 || signer.Calls() != 1 {
+		t.Fatalf("%d replayed, signer called %d times", replayed, signer.Calls())
 	}
 }
