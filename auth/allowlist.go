@@ -27,26 +27,31 @@ const (
 // every bad entry. Ranges with host bits set ("10.1.2.3/24") are refused rather than silently
 // widened, and duplicates are refused so that the list a client reads back is the list it sent.
 func ParseAllowedIPs(entries []string) ([]netip.Prefix, error) {
-	const field = "allowedIps"
+	return parseAllowlist("allowedIps", entries, parseAllowedIP)
+}
+
+// parseAllowlist parses the entries of field with parse, at most MaxAllowlist of them, refusing
+// duplicates; every problem is reported, each named by its index.
+func parseAllowlist[T comparable](field string, entries []string, parse func(string) (T, string)) ([]T, error) {
 	if len(entries) > MaxAllowlist {
 		return nil, curvekit.Problems{fmt.Sprintf("%s: at most %d entries, got %d", field, MaxAllowlist, len(entries))}
 	}
 	var problems curvekit.Problems
-	out := make([]netip.Prefix, 0, len(entries))
-	seen := make(map[netip.Prefix]int, len(entries))
+	out := make([]T, 0, len(entries))
+	seen := make(map[T]int, len(entries))
 	for i, e := range entries {
 		at := field + "[" + strconv.Itoa(i) + "]"
-		p, msg := parseAllowedIP(e)
+		v, msg := parse(e)
 		if msg != "" {
 			problems = append(problems, at+": "+msg)
 			continue
 		}
-		if j, dup := seen[p]; dup {
+		if j, dup := seen[v]; dup {
 			problems = append(problems, fmt.Sprintf("%s: %s repeats %s[%d]", at, quote(e), field, j))
 			continue
 		}
-		seen[p] = i
-		out = append(out, p)
+		seen[v] = i
+		out = append(out, v)
 	}
 	if len(problems) > 0 {
 		return nil, problems
@@ -95,31 +100,7 @@ func FormatAllowedIP(p netip.Prefix) string {
 // must carry a valid EIP-55 checksum (a typo in a recipient allowlist would otherwise pass
 // silently); the zero address and duplicates are refused.
 func ParseAllowedRecipients(entries []string) ([]common.Address, error) {
-	const field = "allowedRecipients"
-	if len(entries) > MaxAllowlist {
-		return nil, curvekit.Problems{fmt.Sprintf("%s: at most %d entries, got %d", field, MaxAllowlist, len(entries))}
-	}
-	var problems curvekit.Problems
-	out := make([]common.Address, 0, len(entries))
-	seen := make(map[common.Address]int, len(entries))
-	for i, e := range entries {
-		at := field + "[" + strconv.Itoa(i) + "]"
-		a, msg := parseRecipient(e)
-		if msg != "" {
-			problems = append(problems, at+": "+msg)
-			continue
-		}
-		if j, dup := seen[a]; dup {
-			problems = append(problems, fmt.Sprintf("%s: %s repeats %s[%d]", at, quote(e), field, j))
-			continue
-		}
-		seen[a] = i
-		out = append(out, a)
-	}
-	if len(problems) > 0 {
-		return nil, problems
-	}
-	return out, nil
+	return parseAllowlist("allowedRecipients", entries, parseRecipient)
 }
 
 func parseRecipient(e string) (common.Address, string) {

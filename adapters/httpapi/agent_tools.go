@@ -3,9 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -92,21 +90,13 @@ func (s *Server) callAgentTool(w http.ResponseWriter, req bunrouter.Request) err
 // does not name (case included), no null, every required key. Problems are all reported (several
 // as curvekit.Problems, an array on the wire); the tool checks its values' meaning itself when it runs.
 func checkToolArgs(schema *jsonschema.Schema, data []byte) error {
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return invalid("body must be a JSON object of the tool's arguments")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var obj json.RawMessage
-	if err := dec.Decode(&obj); err != nil {
-		return invalid("body is not a valid JSON object: %s", jsonProblem(err))
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return invalid("body must hold a single JSON object")
+	obj, err := singleObject(data, "body must be a JSON object of the tool's arguments")
+	if err != nil {
+		return err
 	}
 	var problems curvekit.Problems
 	seen := map[string]bool{}
-	dec = json.NewDecoder(bytes.NewReader(obj))
+	dec := json.NewDecoder(bytes.NewReader(obj))
 	dec.UseNumber()
 	if _, err := dec.Token(); err != nil { // {
 		return invalid("body is not a valid JSON object: %s", jsonProblem(err))

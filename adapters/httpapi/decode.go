@@ -52,19 +52,9 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 // the last, so {"type":"buy","type":"sell"} would build a sell), and nothing may follow the
 // object. Failures are curvekit.ErrInvalid with a message that names the key.
 func decodeStrict(data []byte, v any) error {
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return invalid("body must be a JSON object")
-	}
-	// The decoder's scanner first, for its exact syntax error offsets; the key walk reads the
-	// valid object after.
-	dec := json.NewDecoder(bytes.NewReader(data))
-	var obj json.RawMessage
-	if err := dec.Decode(&obj); err != nil {
-		return invalid("body is not a valid JSON object: %s", jsonProblem(err))
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return invalid("body must hold a single JSON object")
+	obj, err := singleObject(data, "body must be a JSON object")
+	if err != nil {
+		return err
 	}
 	if err := checkKeys(json.NewDecoder(bytes.NewReader(obj)), reflect.TypeOf(v), ""); err != nil {
 		if errors.Is(err, curvekit.ErrInvalid) {
@@ -72,12 +62,32 @@ func decodeStrict(data []byte, v any) error {
 		}
 		return invalid("body is not a valid JSON object: %s", jsonProblem(err))
 	}
-	dec = json.NewDecoder(bytes.NewReader(obj))
+	dec := json.NewDecoder(bytes.NewReader(obj))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return invalid("body is not a valid JSON object: %s", jsonProblem(err))
 	}
 	return nil
+}
+
+// singleObject returns the one JSON object data holds, or a validation error: notObject when data
+// is not an object at all (null included), a syntax error with its offset, or anything after the
+// object.
+func singleObject(data []byte, notObject string) (json.RawMessage, error) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, invalid("%s", notObject)
+	}
+	// The decoder's scanner, for its exact syntax error offsets; callers walk the valid object.
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var obj json.RawMessage
+	if err := dec.Decode(&obj); err != nil {
+		return nil, invalid("body is not a valid JSON object: %s", jsonProblem(err))
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, invalid("body must hold a single JSON object")
+	}
+	return obj, nil
 }
 
 // checkKeys reads one JSON value from dec and checks the keys of every object in it against t
