@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -143,14 +144,17 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	// Shutdown waits for handlers, and a stream's never ends by itself: closing the hub ends them.
 	srv.RegisterOnShutdown(a.Hub.Close)
 	errc := make(chan error, 5)
-	go func() { errc <- a.Indexer.Run(ctx) }()
-	a.serveDevnetRPC(ctx, errc)
+	// work holds the components that run until ctx ends; Serve waits for them before it returns,
+	// so that Close never closes the database under an indexer sync or a simulated trade.
+	var work sync.WaitGroup
+	work.Go(func() { errc <- a.Indexer.Run(ctx) })
+	a.serveDevnetRPC(ctx, &work, errc)
 	if a.Devnet != nil && a.Config.Simulate > 0 {
 		sim, err := newSimulator(a.Devnet, a.Chain, a.Builder, log.With("component", "simulator"))
 		if err != nil {
 			return err
 		}
-		go func() { errc <- sim.run(ctx, a.Config.Simulate) }()
+		work.Go(func() { errc <- sim.run(ctx, a.Config.Simulate) })
 	}
 	var metricsSrv *http.Server
 	if a.Config.MetricsAddr != "" {
@@ -187,7 +191,10 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	if metricsSrv != nil {
 		_ = metricsSrv.Shutdown(shutdown)
 	}
-	if err := srv.Shutdown(shutdown); err != nil {
+	err = srv.Shutdown(shutdown)
+	cancel()
+	work.Wait()
+	if err != nil {
 		return err
 	}
 	return failed

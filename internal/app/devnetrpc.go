@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"sync"
 )
 
 // wireDevnetRPC opens the listener of the devnet's JSON-RPC (--devnet-rpc-addr) here rather
@@ -47,11 +48,11 @@ func (a *App) DevnetRPCURL() string {
 
 // serveDevnetRPC serves the devnet's JSON-RPC, when asked for, until ctx ends; the devnet
 // mines what wallets send there at once.
-func (a *App) serveDevnetRPC(ctx context.Context, errc chan<- error) {
+func (a *App) serveDevnetRPC(ctx context.Context, work *sync.WaitGroup, errc chan<- error) {
 	if a.devnetRPC == nil {
 		return
 	}
-	go func() { errc <- a.Devnet.ServeRPC(ctx, a.devnetRPC) }()
+	work.Go(func() { errc <- a.Devnet.ServeRPC(ctx, a.devnetRPC) })
 	a.Log.Info("devnet JSON-RPC", "url", a.DevnetRPCURL(), "chainId", a.Devnet.ChainID)
 }
 
