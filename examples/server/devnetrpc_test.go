@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -212,7 +215,9 @@ func TestDeployOverDevnetRPCThenFollow(t *testing.T) {
 	if dep.ChainID != 1337 || dep.Factory == dev.Addrs.Factory || dep.StartBlock == 0 {
 		t.Fatalf("deployment %+v", dep)
 	}
-	second := startServer(t, "--rpc-url", url, "--factory", dep.Factory.Hex(), "--router", dep.Router.Hex(),
+	// The second server is another process of the reference server's binary, as an operator
+	// runs it after `curvekit deploy`.
+	second := startProcess(t, "--rpc-url", url, "--factory", dep.Factory.Hex(), "--router", dep.Router.Hex(),
 		"--start-block", fmt.Sprint(dep.StartBlock))
 
 	creator := newRPCWallet(t, c, dev.Accounts[7].Key)
@@ -317,4 +322,60 @@ func TestDevnetRPCAddrRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startProcess runs the reference server's binary, built from this package, with flags (a
+// database and a free port of its own), waits until it is ready and stops it when the test ends.
+// Only its HTTP API is reachable: the returned server has no app.
+func startProcess(t *testing.T, flags ...string) *testServer {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "server")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the server: %v\n%s", err, out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // the process binds it; a race for the port with another test is possible but harmless here
+	var logs syncBuffer
+	cmd := exec.Command(bin, append([]string{"--addr", addr, "--db", filepath.Join(dir, "server.db"),
+		"--simulate", "0", "--poll", "20ms", "--rate-limit", "100000000"}, flags...)...)
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("the server process ended with %v:\n%s", err, logs.String())
+			}
+		case <-time.After(15 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Errorf("the server process did not stop on SIGINT:\n%s", logs.String())
+		}
+	})
+	base := "http://" + addr
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		resp, err := http.Get(base + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server process is not ready after 60s:\n%s", logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return &testServer{t: t, base: base}
 }
