@@ -3,9 +3,11 @@
 // (examples/server, cmd/curvekit) only load their configuration and call this package, so they
 // share one wiring.
 //
-// One file per feature: chain.go (the devnet or a real chain), market.go (store, indexer, market
-// service, streams), agent.go (the agent and its job runner), launch.go (uploads, daily limits,
-// creator fees), http.go (the API, readiness, metrics), simulate.go (devnet trades).
+// One file per feature: chain.go (the devnet or a real chain), devnetrpc.go (the devnet's
+// JSON-RPC port), market.go (store, indexer, market service, streams), accounts.go (custodial
+// wallets, sign-in, sessions and keys), launch.go (uploads, daily limits, creator fees), agent.go
+// (the agent and its job runner), http.go (the API, remote MCP, readiness, metrics), simulate.go
+// (devnet trades). apptest starts the whole server for tests.
 package app
 
 import (
