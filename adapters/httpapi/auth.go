@@ -373,8 +373,12 @@ func (s *Server) revokeKey(w http.ResponseWriter, req bunrouter.Request) error {
 
 // redirect answers 302 to location with a JSON body, as every answer of the API is JSON.
 func redirect(w http.ResponseWriter, location string) error {
+	return redirectStatus(w, http.StatusFound, location)
+}
+
+func redirectStatus(w http.ResponseWriter, status int, location string) error {
 	w.Header().Set("Location", location)
-	return writeJSON(w, http.StatusFound, struct {
+	return writeJSON(w, status, struct {
 		Location string `json:"location"`
 	}{location})
 }

@@ -145,3 +145,24 @@ func TestQueryProblemsAreListed(t *testing.T) {
 	e.get(t, "/tokens?limit=0").want(t, http.StatusBadRequest,
 		`{"statusCode": 400, "message": "limit must be an integer from 1 to 100"}`)
 }
+
+// An unclean path answers JSON too: a read is sent to the clean path, anything else is a 404
+// (a redirected POST would arrive as a GET).
+func TestUncleanPaths(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(e.srv.URL + "/tokens//" + ethToken.Hex() + "/stats/?x=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want := "/tokens/" + ethToken.Hex() + "/stats?x=1"
+	if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != want ||
+		resp.Header.Get("Content-Type") != "application/json" || string(body) != `{"location":"`+want+`"}`+"\n" {
+		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	e.do(t, http.MethodPost, "/tokens/0//build-tx", "0").want(t, http.StatusNotFound,
+		`{"statusCode": 404, "message": "route POST /tokens/0//build-tx not found; the path is not canonical"}`)
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -60,12 +61,39 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	if clean := cleanPath(r.URL.Path); clean != r.URL.Path {
+		// bunrouter would redirect an unclean path ("/tokens//x", "/config/") with a body that
+		// is not JSON. A read is sent to the clean path; anything else names no route, since a
+		// redirected POST would arrive as a GET.
+		if !s.allowCall(sw, r, auth.ClassDefault, "") {
+			return
+		}
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			target := clean
+			if r.URL.RawQuery != "" {
+				target += "?" + r.URL.RawQuery
+			}
+			_ = redirectStatus(sw, http.StatusMovedPermanently, target)
+			return
+		}
+		writeError(sw, http.StatusNotFound, "route "+r.Method+" "+r.URL.Path+" not found; the path is not canonical")
+		return
+	}
 	if r.Body != nil && r.Body != http.NoBody {
 		// net/http bounds the headers but not the body: a client trickling a body byte by byte
 		// would hold the handler forever. Streams are GETs without a body, so this never cuts them.
 		_ = http.NewResponseController(sw).SetReadDeadline(start.Add(s.cfg.BodyTimeout))
 	}
 	s.router.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), infoKey{}, info)))
+}
+
+// cleanPath is path without empty, "." and ".." segments and without a trailing slash; "*" (an
+// OPTIONS request for the server) stays as it is.
+func cleanPath(p string) string {
+	if p == "" || p == "*" {
+		return p
+	}
+	return path.Clean("/" + p)
 }
 
 // routablePath reports whether path may name a route: no control characters.
