@@ -8,10 +8,12 @@
 // sealed key copied onto another wallet row, or a row whose version was edited, does not open.
 // The version is kept per wallet so that master keys can rotate.
 //
-// SignAndSubmit refuses a read-only caller and a recipient outside the caller's allowlist before
-// it loads the wallet's key (ErrForbidden), checks the chain id and the gas bound, takes a nonce
-// from the Store (ReserveNonce is atomic, so concurrent submissions never collide; a send the
-// chain did not take gives its nonce back, so no gap stays), signs through the Signer seam and
-// broadcasts through the Broadcaster. An idempotency key makes a retried request return the
+// SignAndSubmit refuses a read-only caller before it loads the wallet's key (ErrForbidden); for a
+// caller with an allowlist of recipients it reads the call data first (ReadCall, the signing
+// policy) and refuses a transaction when its recipient or any beneficiary of its call is neither
+// the wallet nor listed, or when the call is not one the policy can read. It checks the chain id
+// and the gas bound, takes a nonce from the Store (ReserveNonce is atomic, so concurrent
+// submissions never collide; a send the chain did not take gives its nonce back, so no gap
+// stays), signs through the Signer seam and broadcasts through the Broadcaster. An idempotency key makes a retried request return the
 // first answer instead of sending twice.
 package wallet

@@ -248,7 +248,9 @@ type SignParams struct {
 	AccountID string
 	// ReadOnly is set for a read-only API key: it may not sign at all.
 	ReadOnly bool
-	// AllowedRecipients, when not empty, lists the only addresses Tx.To may be.
+	// AllowedRecipients, when not empty, lists the only addresses besides the wallet itself
+	// that may receive anything from the transaction: Tx.To and every beneficiary ReadCall
+	// finds in its data. Data ReadCall cannot read is refused.
 	AllowedRecipients []common.Address
 	Tx                Tx
 	// IdempotencyKey, when set, makes a retry of the same request return the first answer.
@@ -275,16 +277,13 @@ type Submission struct {
 	Replayed bool
 }
 
-// SignAndSubmit signs p.Tx with the account's wallet and broadcasts it. A read-only caller, or a
-// recipient outside a non-empty allowlist, is curvekit.ErrForbidden before the wallet's key is
-// unsealed; a chain id other than the chain's, gas above MaxGas or oversized data is
+// SignAndSubmit signs p.Tx with the account's wallet and broadcasts it. A read-only caller, a
+// beneficiary outside a non-empty allowlist, or, under an allowlist, call data the policy cannot
+// read (ReadCall) is curvekit.ErrForbidden before the wallet's key is unsealed; a chain id other than the chain's, gas above MaxGas or oversized data is
 // curvekit.ErrInvalid; the same idempotency key with another request is curvekit.ErrConflict.
 func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, error) {
 	if p.ReadOnly {
 		return Submission{}, fmt.Errorf("%w: this API key is read-only and cannot sign", curvekit.ErrForbidden)
-	}
-	if len(p.AllowedRecipients) > 0 && !slices.Contains(p.AllowedRecipients, p.Tx.To) {
-		return Submission{}, fmt.Errorf("%w: recipient %s is not in this API key's allowedRecipients", curvekit.ErrForbidden, p.Tx.To)
 	}
 	if err := checkAccount(p.AccountID); err != nil {
 		return Submission{}, err
@@ -301,6 +300,11 @@ func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, 
 	}
 	if err != nil {
 		return Submission{}, err
+	}
+	if len(p.AllowedRecipients) > 0 {
+		if err := checkRecipients(w.Address, p.AllowedRecipients, &p.Tx); err != nil {
+			return Submission{}, err
+		}
 	}
 	if p.IdempotencyKey == "" {
 		return s.submit(ctx, &w, &p.Tx)
@@ -573,4 +577,24 @@ func decodeSubmission(b []byte) (Submission, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkRecipients enforces a key's allowedRecipients: the transaction's recipient and every
+// beneficiary of its call must be the wallet itself or on the list, and the call must be one
+// the policy can read.
+func checkRecipients(self common.Address, allowed []common.Address, tx *Tx) error {
+	call, err := ReadCall(tx.To, tx.Data)
+	if err != nil {
+		return fmt.Errorf("%w: this API key has allowedRecipients, so it signs only calls curvekit can read; %w", curvekit.ErrForbidden, err)
+	}
+	for _, b := range call.Beneficiaries {
+		if b.Address == self || slices.Contains(allowed, b.Address) {
+			continue
+		}
+		if b.Role == "to" {
+			return fmt.Errorf("%w: recipient %s is not in this API key's allowedRecipients", curvekit.ErrForbidden, b.Address)
+		}
+		return fmt.Errorf("%w: %s (%s) is not in this API key's allowedRecipients", curvekit.ErrForbidden, b.Address, b.Role)
+	}
+	return nil
 }
