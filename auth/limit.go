@@ -93,6 +93,11 @@ const (
 	// ClassBadCredential counts, per client IP, the requests whose session cookie or API key
 	// fails to authenticate, on top of their route's class: guessing keys is throttled.
 	ClassBadCredential Class = "bad-credential"
+	// ClassRefused counts the requests refused before their handler (a key used from outside its
+	// allowedIps, a read-only key on a signing route, a credential of the wrong kind, a guarded
+	// route without one), per refused key and per client IP. Refusals never spend the account's
+	// own budgets, so a leaked restricted key cannot lock its owner out.
+	ClassRefused Class = "refused"
 )
 
 // Key returns the limiter key for subject (a wallet, an API key id, a client IP) in class c, so that
@@ -120,6 +125,7 @@ func DefaultPolicy(global Limit) Policy {
 		ClassSigning:       {Limit: PerMinute(30), FailClosed: true},
 		ClassKeyExport:     {Limit: PerHour(3), FailClosed: true},
 		ClassBadCredential: {Limit: Every(30, 10*time.Minute), FailClosed: true},
+		ClassRefused:       {Limit: Every(30, 10*time.Minute), FailClosed: true},
 		ClassUpload:        {Limit: PerHour(60)},
 	}
 }

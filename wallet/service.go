@@ -302,7 +302,7 @@ func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, 
 		return Submission{}, err
 	}
 	if len(p.AllowedRecipients) > 0 {
-		if err := checkRecipients(w.Address, p.AllowedRecipients, &p.Tx); err != nil {
+		if err := CheckRecipients(w.Address, p.AllowedRecipients, &p.Tx); err != nil {
 			return Submission{}, err
 		}
 	}
@@ -579,10 +579,15 @@ func decodeSubmission(b []byte) (Submission, error) {
 	return s, nil
 }
 
-// checkRecipients enforces a key's allowedRecipients: the transaction's recipient and every
-// beneficiary of its call must be the wallet itself or on the list, and the call must be one
-// the policy can read.
-func checkRecipients(self common.Address, allowed []common.Address, tx *Tx) error {
+// CheckRecipients enforces a key's allowedRecipients for the wallet self: the transaction's
+// recipient and every beneficiary of its call must be self or on the list, and the call must be
+// one the policy can read (ReadCall); else curvekit.ErrForbidden naming the address. An empty
+// list allows everything. SignAndSubmit applies it; a front end may apply it earlier, to refuse
+// before spending any budget.
+func CheckRecipients(self common.Address, allowed []common.Address, tx *Tx) error {
+	if len(allowed) == 0 {
+		return nil
+	}
 	call, err := ReadCall(tx.To, tx.Data)
 	if err != nil {
 		return fmt.Errorf("%w: this API key has allowedRecipients, so it signs only calls curvekit can read; %w", curvekit.ErrForbidden, err)

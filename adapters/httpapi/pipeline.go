@@ -18,7 +18,10 @@ import (
 
 // The pipeline every request runs (ARCHITECTURE.md, "The HTTP pipeline"):
 //
-//	recover ─► authenticate ─► cross-origin check ─► rate limit ─► authorize ─► handler ─► one error mapping
+//	recover ─► authenticate ─► cross-origin check ─► authorize ─► class budget ─► handler ─► one error mapping
+//
+// A request refused by authorize counts in the refusal class (per refused key and per client
+// IP), never in the route's class, whose budget is the account's.
 //
 // ServeHTTP holds what must wrap the router itself: the recover (bunrouter can panic inside its own
 // route lookup, before any route middleware runs), the refusal of paths no route can match, the
@@ -128,11 +131,23 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 				return nil
 			}
 		}
-		if !s.allowCall(w, r, rt.class, limitSubject(p, rt.class)) {
+		err := s.authorize(r, rt, p)
+		if err == nil && rt.precheck != nil {
+			err = rt.precheck(r, p)
+		}
+		if err != nil {
+			// A refusal needs no budget of the account's: it counts against the refused key
+			// and the client IP only.
+			if p != nil && p.Kind == auth.KindKey && !s.allowCall(w, r, auth.ClassRefused, "key:"+shortHash(p.KeyID)) {
+				return nil
+			}
+			if !s.allowCall(w, r, auth.ClassRefused, "") {
+				return nil
+			}
+			s.writeErr(w, r, rt, err)
 			return nil
 		}
-		if err := s.authorize(r, rt, p); err != nil {
-			s.writeErr(w, r, rt, err)
+		if !s.allowCall(w, r, rt.class, limitSubject(p, rt.class)) {
 			return nil
 		}
 		if p != nil {

@@ -38,6 +38,10 @@ type route struct {
 	class    auth.Class
 	handle   bunrouter.HandlerFunc
 	notFound string
+	// precheck, when set, refuses a request the principal may not make for a reason the route
+	// alone cannot tell (the signing policy reads the body): its error is a refusal, counted
+	// like authorize's, before the route's class budget is spent.
+	precheck func(r *http.Request, p *auth.Principal) error
 	full     string // method and full path, set at registration: the route's name in logs and metrics
 }
 

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"io"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -24,7 +26,7 @@ func (s *Server) walletRoutes() []group {
 		return nil
 	}
 	return []group{{prefix: "/wallet", routes: []route{
-		{method: http.MethodPost, path: "/sign-and-submit", access: SessionOrKey, class: auth.ClassSigning, handle: s.signAndSubmit, notFound: "wallet not found"},
+		{method: http.MethodPost, path: "/sign-and-submit", access: SessionOrKey, class: auth.ClassSigning, handle: s.signAndSubmit, notFound: "wallet not found", precheck: s.signingPolicy},
 		{method: http.MethodPost, path: "/export-key", access: Session, class: auth.ClassKeyExport, handle: s.exportKey, notFound: "wallet not found"},
 	}}}
 }
@@ -112,6 +114,36 @@ type submissionJSON struct {
 	SubmittedAt          int64  `json:"submittedAt"`
 	Replayed             bool   `json:"replayed"`
 }
+
+// signingPolicy refuses, before the account's signing budget is spent, a transaction that a key
+// with allowedRecipients may not sign (wallet.CheckRecipients; the wallet service checks again
+// before unsealing). The body is read here and put back for the handler; a body that does not
+// parse is left to the handler to report.
+func (s *Server) signingPolicy(r *http.Request, p *auth.Principal) error {
+	if p == nil || len(p.AllowedRecipients) == 0 {
+		return nil
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, defaultMaxBody))
+	if err != nil {
+		r.Body = io.NopCloser(failedReader{err}) // the handler reports the same failure
+		return nil
+	}
+	r.Body = io.NopCloser(bytes.NewReader(raw))
+	var body signBody
+	if decodeStrict(raw, &body) != nil {
+		return nil
+	}
+	tx, err := body.parse(p.Wallet)
+	if err != nil {
+		return nil
+	}
+	return wallet.CheckRecipients(p.Wallet, p.AllowedRecipients, &tx)
+}
+
+// failedReader gives back the error a body was read with.
+type failedReader struct{ err error }
+
+func (f failedReader) Read([]byte) (int, error) { return 0, f.err }
 
 // POST /wallet/sign-and-submit: signs with the caller's custodial wallet and broadcasts. The
 // answer comes after the broadcast, with the hash; the transaction may still be pending.
