@@ -3,8 +3,8 @@ package httpapi
 import (
 	"bytes"
 	"crypto/sha256"
-	"io"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
