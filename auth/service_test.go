@@ -271,7 +271,11 @@ func TestSafeReturnTo(t *testing.T) {
 		"/":                             "/",
 		"/tokens":                       "/tokens",
 		"/tokens/0xabc?tab=x#top":       "/tokens/0xabc?tab=x#top",
-		"/%2F%2Fevil.example":           "/%2F%2Fevil.example", // stays a path: browsers do not decode it
+		"/%2F%2Fevil.example":           "/", // a server that decodes and cleans it would see //evil.example
+		"/%5Cevil.example/":             "/",
+		"/%255Cevil.example/":           "/",
+		"/%25255C%25255Cevil":           "/",
+		"/tokens/%5C":                   "/",
 		"//evil.example":                "/",
 		"///evil.example":               "/",
 		"/\\evil.example":               "/",

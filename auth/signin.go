@@ -92,6 +92,19 @@ func SafeReturnTo(raw string) string {
 	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
 		return "/"
 	}
+	// Encoded slashes and backslashes would come back as "//host" or "/\host" wherever the
+	// path is decoded and cleaned again (a redirect to the clean path): refuse them at every
+	// depth of encoding.
+	for p, depth := u.EscapedPath(), 0; depth < 4; depth++ {
+		dec, err := url.PathUnescape(p)
+		if err != nil || strings.ContainsRune(dec, '\\') || strings.Contains(dec, "//") {
+			return "/"
+		}
+		if dec == p {
+			break
+		}
+		p = dec
+	}
 	return raw
 }
 

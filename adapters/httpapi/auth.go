@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bunrouter"
@@ -38,19 +39,29 @@ func principalOf(req bunrouter.Request) *auth.Principal {
 	return p
 }
 
-// credentials reads the session cookie and the API key of r.
-func credentials(r *http.Request) auth.Credentials {
-	c := auth.Credentials{APIKey: r.Header.Get("X-API-Key")}
+// credentials reads the session cookie and the API key of r, and names the header the key came
+// in. A route that takes bearer tokens (remote MCP, whose clients send the key there) also reads
+// Authorization: Bearer when X-API-Key is absent.
+func credentials(r *http.Request, bearer bool) (auth.Credentials, string) {
+	c, header := auth.Credentials{APIKey: r.Header.Get("X-API-Key")}, "X-API-Key"
+	if c.APIKey == "" && bearer {
+		if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+			c.APIKey, header = strings.TrimSpace(v), "Authorization"
+		}
+	}
 	if ck, err := r.Cookie(sessionCookie); err == nil {
 		c.SessionToken = ck.Value
 	}
-	return c
+	if c.APIKey == "" {
+		header = "the " + sessionCookie + " cookie"
+	}
+	return c, header
 }
 
 // authenticate resolves the principal of r. A store failure leaves the request anonymous: a
 // guarded route then answers 401, a public one still works.
-func (s *Server) authenticate(r *http.Request) (*auth.Principal, auth.Outcome) {
-	creds := credentials(r)
+func (s *Server) authenticate(r *http.Request, rt *route) (*auth.Principal, auth.Outcome) {
+	creds, _ := credentials(r, rt.bearer)
 	if s.cfg.Auth == nil || (creds.APIKey == "" && creds.SessionToken == "") {
 		if creds.APIKey != "" || creds.SessionToken != "" {
 			return nil, auth.Refused
@@ -96,6 +107,9 @@ func (s *Server) authorize(r *http.Request, rt *route, p *auth.Principal) error 
 	case Public:
 		return nil
 	case Key:
+		if p == nil && rt.bearer {
+			return fmt.Errorf("%w: this route needs an API key in X-API-Key or Authorization: Bearer", curvekit.ErrUnauthorized)
+		}
 		if p == nil {
 			return fmt.Errorf("%w: this route needs an API key in X-API-Key", curvekit.ErrUnauthorized)
 		}

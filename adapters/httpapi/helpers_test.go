@@ -187,6 +187,7 @@ type envOptions struct {
 	auth    Authenticator
 	// bodyTimeout is Config.BodyTimeout.
 	bodyTimeout time.Duration
+	mounts      []Mount
 }
 
 func newEnv(t testing.TB, o envOptions) *testEnv {
@@ -221,7 +222,8 @@ func newEnv(t testing.TB, o envOptions) *testEnv {
 	logs := &bytes.Buffer{}
 	s, err := newServer(Config{
 		Market: svc, Limiter: limiter, Policy: o.policy, TrustedProxies: o.proxies, Auth: o.auth, BodyTimeout: o.bodyTimeout,
-		Terms: fixedTerms{},
+		Mounts: o.mounts,
+		Terms:  fixedTerms{},
 		Settings: Settings{
 			Contracts:   Contracts{PoolFactory: poolFactory},
 			QuoteAssets: []market.Asset{{Symbol: "ETH", Decimals: 18}, {Address: tusdAddr, Symbol: "TUSD", Decimals: 6}},

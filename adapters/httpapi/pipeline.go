@@ -2,12 +2,14 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"path"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bunrouter"
@@ -59,6 +61,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !routablePath(r.URL.Path) {
 		// No route has a control character in its path, and bunrouter's lookup panics on some
 		// (an encoded NUL). Such a request is still counted against its client.
+		if s.allowCall(sw, r, auth.ClassDefault, "") {
+			writeError(sw, http.StatusNotFound, "route not found")
+		}
+		return
+	}
+	if strings.ContainsRune(r.URL.Path, '\\') {
+		// No route has a backslash, and a redirect to a cleaned "/\host" would leave the
+		// origin: browsers read a backslash as a slash.
 		if s.allowCall(sw, r, auth.ClassDefault, "") {
 			writeError(sw, http.StatusNotFound, "route not found")
 		}
@@ -117,7 +127,7 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 		if info, ok := r.Context().Value(infoKey{}).(*requestInfo); ok {
 			info.route = rt.full
 		}
-		p, outcome := s.authenticate(r)
+		p, outcome := s.authenticate(r, rt)
 		if outcome == auth.Refused && !s.allowCall(w, r, auth.ClassBadCredential, "") {
 			return nil
 		}
@@ -132,6 +142,20 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 			}
 		}
 		err := s.authorize(r, rt, p)
+		if p == nil && outcome == auth.Refused && errors.Is(err, curvekit.ErrUnauthorized) {
+			// Say which credential failed: a client sending a key in another header than the
+			// one it thinks, or a stale cookie beside a key, learns it here.
+			_, header := credentials(r, rt.bearer)
+			err = fmt.Errorf("%w: the credential in %s is malformed, unknown, expired or revoked", curvekit.ErrUnauthorized, header)
+		}
+		if rt.bearer && errors.Is(err, curvekit.ErrUnauthorized) {
+			// RFC 6750: MCP clients read this to tell a missing token from a refused one.
+			challenge := `Bearer realm="curvekit"`
+			if outcome == auth.Refused {
+				challenge += `, error="invalid_token"`
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
+		}
 		if err == nil && rt.precheck != nil {
 			err = rt.precheck(r, p)
 		}

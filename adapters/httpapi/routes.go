@@ -42,7 +42,9 @@ type route struct {
 	// alone cannot tell (the signing policy reads the body): its error is a refusal, counted
 	// like authorize's, before the route's class budget is spent.
 	precheck func(r *http.Request, p *auth.Principal) error
-	full     string // method and full path, set at registration: the route's name in logs and metrics
+	// bearer routes also take the API key from Authorization: Bearer.
+	bearer bool
+	full   string // method and full path, set at registration: the route's name in logs and metrics
 }
 
 // group is a set of routes under one path prefix.
@@ -72,10 +74,44 @@ func (s *Server) groups() []group {
 		}, s.streamRoutes()...)},
 	}
 	// Each feature's routes, when the server has its service.
-	for _, feature := range [][]group{s.authRoutes(), s.walletRoutes(), s.agentRoutes(), s.agentToolRoutes(), s.launchRoutes()} {
+	for _, feature := range [][]group{s.authRoutes(), s.walletRoutes(), s.agentRoutes(), s.agentToolRoutes(), s.launchRoutes(), s.mountRoutes()} {
 		groups = append(groups, feature...)
 	}
 	return groups
+}
+
+// Mount is a handler of another package served as routes of the table (remote MCP, the
+// development identity provider): it runs in the same pipeline as every route, with its
+// access check, rate-limit class, body deadline and error answers.
+type Mount struct {
+	// Methods the handler answers at Path.
+	Methods []string
+	// Path is the full path, in bunrouter's syntax.
+	Path   string
+	Access Access
+	Class  auth.Class
+	// Bearer also takes the API key from Authorization: Bearer (MCP clients send it there).
+	Bearer  bool
+	Handler http.Handler
+}
+
+// mountRoutes are Config.Mounts as routes of the table.
+func (s *Server) mountRoutes() []group {
+	var routes []route
+	for _, m := range s.cfg.Mounts {
+		h := m.Handler
+		for _, method := range m.Methods {
+			routes = append(routes, route{method: method, path: m.Path, access: m.Access, class: m.Class, bearer: m.Bearer,
+				handle: func(w http.ResponseWriter, req bunrouter.Request) error {
+					h.ServeHTTP(w, req.Request)
+					return nil
+				}})
+		}
+	}
+	if len(routes) == 0 {
+		return nil
+	}
+	return []group{{routes: routes}}
 }
 
 // streamRoutes are the SSE endpoints (SPEC section 6), routed when the server has Streams. They

@@ -65,6 +65,8 @@ type Config struct {
 	// BodyTimeout bounds the time a client may take to send a request body, counted from the
 	// request's arrival; a slower body is cut with 408. Default 10s.
 	BodyTimeout time.Duration
+	// Mounts are handlers of other packages served as routes, in the same pipeline.
+	Mounts []Mount
 	// Ready are the conditions GET /readyz checks.
 	Ready []ReadyCheck
 	// Metrics, when set, receives the API's Prometheus collectors (requests by route and status,

@@ -398,10 +398,12 @@ func TestRemoteMCP(t *testing.T) {
 		t.Errorf("submit: %+v", sub)
 	}
 
-	// A key limited to other addresses is refused on every call, as over HTTP.
-	limited := connect(s.apiKey(t, "mcp-remote", `{"allowedIps":["192.0.2.1"]}`))
-	if msg := toolError(t, limited, "quote", map[string]any{"token": token, "side": "sell", "amount": "1000"}); !strings.Contains(msg, "403") {
-		t.Errorf("a key used from outside its allowedIps: %q", msg)
+	// A key limited to other addresses is refused at connect, as over HTTP: /mcp is a route
+	// of the API and runs its access checks.
+	hc := &http.Client{Transport: bearer{key: s.apiKey(t, "mcp-remote", `{"allowedIps":["192.0.2.1"]}`)}}
+	if _, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: endpoint, HTTPClient: hc}, nil); err == nil || !strings.Contains(err.Error(), "Forbidden") {
+		t.Errorf("a key used from outside its allowedIps connected: %v", err)
 	}
 	if n := s.signer.Calls(); n != 0 {
 		t.Errorf("the custodial signer was called %d times", n)

@@ -44,7 +44,37 @@ func (a *App) wireHTTP(ctx context.Context) error {
 	}
 	a.Metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	a.registerMarketMetrics()
+	// Remote MCP's tool calls run through the API in process with the caller's key and address,
+	// so every restriction of the key applies as over HTTP; the API is built just below.
+	tools, err := mcp.NewHandler(mcp.HandlerConfig{API: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.API.ServeHTTP(w, r)
+	})})
+	if err != nil {
+		return err
+	}
+	mounts := []httpapi.Mount{{
+		Methods: []string{http.MethodGet, http.MethodPost, http.MethodDelete}, Path: "/mcp",
+		Access: httpapi.Key, Class: auth.ClassDefault, Bearer: true, Handler: tools,
+	}}
+	if a.devProvider != nil {
+		// The development identity provider: its authorize endpoint is a sign-in and is
+		// limited like GET /auth/login.
+		for _, ep := range []struct {
+			path    string
+			methods []string
+			class   auth.Class
+		}{
+			{"/.well-known/openid-configuration", []string{http.MethodGet}, auth.ClassDefault},
+			{"/jwks", []string{http.MethodGet}, auth.ClassDefault},
+			{"/authorize", []string{http.MethodGet, http.MethodPost}, auth.ClassSignIn},
+			{"/token", []string{http.MethodPost}, auth.ClassDefault},
+			{"/userinfo", []string{http.MethodGet, http.MethodPost}, auth.ClassDefault},
+		} {
+			mounts = append(mounts, httpapi.Mount{Methods: ep.methods, Path: devOAuthPath + ep.path, Access: httpapi.Public, Class: ep.class, Handler: a.devProvider})
+		}
+	}
 	a.API, err = httpapi.New(httpapi.Config{
+		Mounts: mounts,
 		Market: a.Market, Streams: a.Streams, Agent: a.Agent, Launch: a.Launch, Limiter: limiter, TrustedProxies: proxies, Settings: settings,
 		Accounts: a.Accounts, Wallet: a.Wallets, SecureCookies: strings.HasPrefix(a.publicURL(), "https://"),
 		Policy:  auth.DefaultPolicy(auth.Every(a.Config.RateLimit, a.Config.RateWindow)),
@@ -85,22 +115,10 @@ func (a *App) registerMarketMetrics() {
 	)
 }
 
-// handler is what the API's listener serves: the API; remote MCP at /mcp, whose tool calls run
-// through the API in process with the caller's key and address, so every restriction of the key
-// applies as over HTTP; and the development identity provider under /dev-oauth when it runs.
+// handler is what the API's listener serves: the API, remote MCP at /mcp and the development
+// identity provider under /dev-oauth when it runs, all routes of the API's table.
 func (a *App) handler() (http.Handler, error) {
-	api := a.API.Handler()
-	tools, err := mcp.NewHandler(mcp.HandlerConfig{API: api})
-	if err != nil {
-		return nil, err
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", tools)
-	if a.devProvider != nil {
-		mux.Handle(devOAuthPath+"/", a.devProvider)
-	}
-	mux.Handle("/", api)
-	return mux, nil
+	return a.API.Handler(), nil
 }
 
 // publicURL is where browsers reach the server, without a trailing slash.
