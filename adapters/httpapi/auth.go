@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -88,6 +89,22 @@ func limitSubject(p *auth.Principal, class auth.Class) string {
 		return "key:" + shortHash(p.KeyID)
 	}
 	return "acct:" + shortHash(p.AccountID)
+}
+
+// security logs a security event (a refused credential or request, a failed sign-in, a key
+// created or revoked, a private key exported) so that an operator can see an attack. It carries
+// ids, the client address and the route, never a credential: ids of keys and accounts are not
+// secrets, raw keys, tokens, cookies and codes never reach it.
+func (s *Server) security(r *http.Request, level slog.Level, event string, p *auth.Principal, attrs ...slog.Attr) {
+	attrs = append(attrs, slog.String("event", event), slog.String("ip", clientIP(r, s.cfg.TrustedProxies).String()),
+		slog.String("route", r.Method+" "+strconv.Quote(r.URL.Path)))
+	if p != nil {
+		attrs = append(attrs, slog.String("account", p.AccountID), slog.String("credential", string(p.Kind)))
+		if p.KeyID != "" {
+			attrs = append(attrs, slog.String("key_id", p.KeyID))
+		}
+	}
+	s.log.LogAttrs(r.Context(), level, "security: "+event, attrs...)
 }
 
 func shortHash(id string) string {
@@ -195,8 +212,10 @@ func (s *Server) callback(w http.ResponseWriter, req bunrouter.Request) error {
 	http.SetCookie(w, s.cookie(req.Request, signInCookie, "", "/auth", -1))
 	in, err := s.cfg.Accounts.Complete(req.Context(), params)
 	if err != nil {
+		s.security(req.Request, slog.LevelWarn, "sign-in failed", nil, slog.String("reason", clientMessage(err)))
 		return err
 	}
+	s.security(req.Request, slog.LevelInfo, "signed in", nil, slog.String("wallet", in.User.Wallet.Hex()), slog.Bool("first", in.FirstSignIn))
 	http.SetCookie(w, s.cookie(req.Request, sessionCookie, in.Token, "/", auth.SessionLifetime))
 	w.Header().Set("Cache-Control", "no-store")
 	return redirect(w, in.ReturnTo)
@@ -355,6 +374,8 @@ func (s *Server) createKey(w http.ResponseWriter, req bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
+	s.security(req.Request, slog.LevelInfo, "API key created", principalOf(req), slog.String("new_key_id", nk.Key.ID),
+		slog.Bool("read_only", nk.Key.ReadOnly), slog.Int("allowed_ips", len(nk.Key.AllowedIPs)), slog.Int("allowed_recipients", len(nk.Key.AllowedRecipients)))
 	// The raw key is in this response only: no cache may keep it.
 	w.Header().Set("Cache-Control", "no-store")
 	return writeJSON(w, http.StatusCreated, newKeyJSON{keyJSON: keyOf(&nk.Key), Key: nk.Raw})
@@ -382,6 +403,7 @@ func (s *Server) revokeKey(w http.ResponseWriter, req bunrouter.Request) error {
 	if err := s.cfg.Accounts.RevokeKey(req.Context(), principalOf(req), id); err != nil {
 		return err
 	}
+	s.security(req.Request, slog.LevelInfo, "API key revoked", principalOf(req), slog.String("revoked_key_id", id))
 	return writeJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})
 }
 

@@ -62,7 +62,7 @@ func TestMountedRoutesAuthenticateAndLimit(t *testing.T) {
 		auth: knownKeys{good: "key-good"},
 		mounts: []Mount{
 			{Methods: []string{http.MethodPost}, Path: "/mcp", Access: Key, Class: auth.ClassDefault, Bearer: true, Handler: echoBody},
-			{Methods: []string{http.MethodGet}, Path: "/dev-oauth/authorize", Access: Public, Class: auth.ClassSignIn, Handler: echoBody},
+			{Methods: []string{http.MethodGet}, Path: "/dev-oauth/authorize", Access: Public, Class: auth.ClassProviderSignIn, Handler: echoBody},
 		},
 	})
 	e.do(t, http.MethodPost, "/mcp", "{}", "Authorization", "Bearer "+bogus).want(t, http.StatusUnauthorized,
@@ -83,7 +83,7 @@ func TestMountedRoutesAuthenticateAndLimit(t *testing.T) {
 			t.Fatalf("authorize %d: %d %s", i, r.status, r.body)
 		}
 	}
-	if !slices.Contains(e.limiter.seen(), "sign-in:ip:127.0.0.1") {
+	if !slices.Contains(e.limiter.seen(), "provider-sign-in:ip:127.0.0.1") {
 		t.Errorf("the mounted authorize endpoint is not counted as a sign-in: %v", e.limiter.seen())
 	}
 }

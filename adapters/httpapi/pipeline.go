@@ -128,8 +128,12 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 			info.route = rt.full
 		}
 		p, outcome := s.authenticate(r, rt)
-		if outcome == auth.Refused && !s.allowCall(w, r, auth.ClassBadCredential, "") {
-			return nil
+		if outcome == auth.Refused {
+			_, header := credentials(r, rt.bearer)
+			s.security(r, slog.LevelWarn, "credential refused", nil, slog.String("header", header))
+			if !s.allowCall(w, r, auth.ClassBadCredential, "") {
+				return nil
+			}
 		}
 		if p != nil && p.Kind == auth.KindSession && !isSafeMethod(r.Method) {
 			// A state-changing request carried by the session cookie must come from our own
@@ -160,6 +164,7 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 			err = rt.precheck(r, p)
 		}
 		if err != nil {
+			s.security(r, slog.LevelWarn, "request refused", p, slog.String("reason", clientMessage(err)))
 			// A refusal needs no budget of the account's: it counts against the refused key
 			// and the client IP only.
 			if p != nil && p.Kind == auth.KindKey && !s.allowCall(w, r, auth.ClassRefused, "key:"+shortHash(p.KeyID)) {

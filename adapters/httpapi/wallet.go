@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -184,13 +185,22 @@ func (s *Server) signAndSubmit(w http.ResponseWriter, req bunrouter.Request) err
 // recent (the service refuses an older one with a message to sign in again).
 func (s *Server) exportKey(w http.ResponseWriter, req bunrouter.Request) error {
 	p := principalOf(req)
-	if req.ContentLength > 0 {
-		return invalid("export-key takes no body")
+	// No body, or an empty object (what many clients send for an empty POST); anything else is
+	// refused, as every body is decoded strictly.
+	raw, err := readBody(w, req.Request, defaultMaxBody)
+	if err != nil {
+		return err
+	}
+	if len(bytes.TrimSpace(raw)) > 0 {
+		if err := decodeStrict(raw, &struct{}{}); err != nil {
+			return err
+		}
 	}
 	key, err := s.cfg.Wallet.Export(req.Context(), p.AccountID, p.SignedInAt)
 	if err != nil {
 		return err
 	}
+	s.security(req.Request, slog.LevelWarn, "private key exported", p, slog.String("wallet", p.Wallet.Hex()))
 	w.Header().Set("Cache-Control", "no-store")
 	return writeJSON(w, http.StatusOK, struct {
 		Wallet     string `json:"wallet"`

@@ -1236,6 +1236,17 @@ func TestSecretsNeverLogged(t *testing.T) {
 	if !strings.Contains(log, "level=DEBUG") {
 		t.Fatal("nothing was logged at debug level: the test proves nothing")
 	}
+	// The security events are there for an operator to see, with ids but no secret.
+	for _, event := range []string{
+		`level=INFO msg="security: signed in"`, `level=INFO msg="security: API key created"`,
+		`level=WARN msg="security: request refused"`, `level=WARN msg="security: credential refused"`,
+		`level=WARN msg="security: private key exported"`, `level=INFO msg="security: API key revoked"`,
+		"key_id=" + ro.ID, "revoked_key_id=" + k.ID, `reason="this API key may not be used from this address"`,
+	} {
+		if !strings.Contains(log, event) {
+			t.Errorf("the log lacks %s", event)
+		}
+	}
 	for name, secret := range map[string]string{
 		"session token": token, "state": cbURL.Query().Get("state"), "code": cbURL.Query().Get("code"),
 		"binding": binding, "API key": k.Key[4:], "read-only key": ro.Key[4:], "private key": strings.TrimPrefix(exp.PrivateKey, "0x"),

@@ -66,7 +66,7 @@ func (a *App) wireHTTP(ctx context.Context) error {
 		}{
 			{"/.well-known/openid-configuration", []string{http.MethodGet}, auth.ClassDefault},
 			{"/jwks", []string{http.MethodGet}, auth.ClassDefault},
-			{"/authorize", []string{http.MethodGet, http.MethodPost}, auth.ClassSignIn},
+			{"/authorize", []string{http.MethodGet, http.MethodPost}, auth.ClassProviderSignIn},
 			{"/token", []string{http.MethodPost}, auth.ClassDefault},
 			{"/userinfo", []string{http.MethodGet, http.MethodPost}, auth.ClassDefault},
 		} {
