@@ -59,8 +59,8 @@ func (m Metadata) Validate() error {
 		}
 		return false
 	}
-	if text("name", m.Name, true, MaxName) && strings.IndexFunc(m.Name, unicode.IsControl) >= 0 {
-		p = append(p, "name must not contain control characters")
+	if text("name", m.Name, true, MaxName) && strings.IndexFunc(m.Name, unsafeRune(false)) >= 0 {
+		p = append(p, "name must not contain control or bidirectional formatting characters")
 	}
 	if text("symbol", m.Symbol, true, MaxSymbol) && !symbolRE.MatchString(m.Symbol) {
 		p = append(p, "symbol must be letters and digits only")
@@ -69,6 +69,8 @@ func (m Metadata) Validate() error {
 		p = append(p, fmt.Sprintf("description must be at most %d characters", MaxDescription))
 	} else if m.Description != nil && !utf8.ValidString(*m.Description) {
 		p = append(p, "description must be UTF-8 text")
+	} else if m.Description != nil && strings.IndexFunc(*m.Description, unsafeRune(true)) >= 0 {
+		p = append(p, "description must not contain control or bidirectional formatting characters (new lines and tabs are fine)")
 	}
 	if m.ImageURL != nil {
 		if msg := imageURLProblem(*m.ImageURL); msg != "" {
@@ -93,6 +95,21 @@ func (m Metadata) Validate() error {
 		return p
 	}
 	return nil
+}
+
+// unsafeRune reports the characters a stranger's text may not hold, because a terminal or a page
+// would act on them rather than show them: control characters (new lines and tabs allowed where
+// layout is), and the bidirectional formatting characters that reorder what is displayed.
+func unsafeRune(layout bool) func(rune) bool {
+	return func(r rune) bool {
+		switch {
+		case layout && (r == '\n' || r == '\t'):
+			return false
+		case unicode.IsControl(r):
+			return true
+		}
+		return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+	}
 }
 
 // linkProblem says what is wrong with a link, or "" when it is an absolute http(s) URL (https only

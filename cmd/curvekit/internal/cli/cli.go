@@ -109,6 +109,13 @@ func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 		fmt.Fprintln(errOut, "curvekit:", err)
 		return exitUsage
 	}
+	if kctx.Command() != "mcp" {
+		// Everything printed from the server goes to a terminal: see terminal.
+		tout, terr := newTerminal(out), newTerminal(errOut)
+		defer tout.Flush()
+		defer terr.Flush()
+		out, errOut = tout, terr
+	}
 	e := &env{ctx: ctx, root: &r, in: in, out: out, err: errOut}
 	if err := kctx.Run(e); err != nil {
 		msg, code := explain(err)
