@@ -30,7 +30,9 @@ func TestCommandsShowHostileNamesAsText(t *testing.T) {
 	}
 	var addr string
 	for deadline := time.Now().Add(30 * time.Second); addr == "" && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		var page struct{ Tokens []struct{ Address, Name string } }
+		var page struct {
+			Tokens []struct{ Address, Name string }
+		}
 		s.getJSON(t, "/tokens?sort=newest&limit=1", &page)
 		if len(page.Tokens) == 1 && page.Tokens[0].Name == hostile {
 			addr = page.Tokens[0].Address
