@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
@@ -61,7 +62,15 @@ func (s *Service) marketTools() []Tool {
 	}
 }
 
-// resolve finds a token by address or symbol. A symbol several tokens share picks the newest.
+// maxResolvePages bounds the pages of search results resolve reads to find every token with a
+// symbol (a symbol that is also a common substring of names can match many tokens).
+const maxResolvePages = 10
+
+// resolve finds a token by address or symbol. A symbol is not an identity: anyone can launch a
+// second DETH. A symbol that exactly one token has (case-insensitively) resolves to it; one that
+// several share is curvekit.ErrInvalid listing every candidate with its name, address, market
+// cap and launch time, so that the person names the one they mean by its address. An address is
+// always exact.
 func (s *Service) resolve(ctx context.Context, ref string) (market.View, error) {
 	ref = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(ref), "$"))
 	if common.IsHexAddress(ref) {
@@ -70,16 +79,36 @@ func (s *Service) resolve(ctx context.Context, ref string) (market.View, error) 
 	if ref == "" || len(ref) > 32 {
 		return market.View{}, fmt.Errorf("%w: name a token by its symbol or address", curvekit.ErrInvalid)
 	}
-	page, err := s.cfg.Market.Tokens(ctx, market.TokenQuery{Search: ref, Limit: market.MaxLimit})
-	if err != nil {
-		return market.View{}, err
-	}
-	for _, v := range page.Tokens {
-		if strings.EqualFold(v.Symbol, ref) {
-			return v, nil
+	var found []market.View
+	q := market.TokenQuery{Search: ref, Limit: market.MaxLimit}
+	for range maxResolvePages {
+		page, err := s.cfg.Market.Tokens(ctx, q)
+		if err != nil {
+			return market.View{}, err
 		}
+		for _, v := range page.Tokens {
+			if strings.EqualFold(v.Symbol, ref) {
+				found = append(found, v)
+			}
+		}
+		if page.Next == "" {
+			break
+		}
+		q.Cursor = page.Next
 	}
-	return market.View{}, fmt.Errorf("%w: no token with the symbol %s", curvekit.ErrNotFound, ref)
+	switch len(found) {
+	case 0:
+		return market.View{}, fmt.Errorf("%w: no token with the symbol %s", curvekit.ErrNotFound, ref)
+	case 1:
+		return found[0], nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d tokens have the symbol %s, and a symbol is not an identity: name the one you mean by its address.", len(found), strings.ToUpper(ref))
+	for _, v := range found {
+		fmt.Fprintf(&b, " %s (%s) at %s: market cap %s %s, launched %s.", v.Name, v.Symbol, v.Address.Hex(),
+			curvekit.FormatAmount(&v.MarketCap, v.Quote.Decimals), quoteSymbol(&v), time.Unix(v.CreatedAt, 0).UTC().Format("2006-01-02 15:04 UTC"))
+	}
+	return market.View{}, fmt.Errorf("%w: %s", curvekit.ErrInvalid, strings.TrimSuffix(b.String(), "."))
 }
 
 func quoteSymbol(v *market.View) string {
@@ -241,11 +270,11 @@ func (s *Service) trade(ctx context.Context, c *Call, side curvekit.Side, in Tra
 	outText := curvekit.FormatAmount(&r.Quote.Out, get.decimals)
 	minText := curvekit.FormatAmount(&r.MinOut, get.decimals)
 	verb := map[curvekit.Side]string{curvekit.Buy: "Buy", curvekit.Sell: "Sell"}[side]
-	desc := fmt.Sprintf("%s %s: spend %s %s for at least %s %s", verb, v.Symbol, inText, spend.symbol, minText, get.symbol)
+	desc := fmt.Sprintf("%s %s (%s): spend %s %s for at least %s %s", verb, v.Symbol, v.Address.Hex(), inText, spend.symbol, minText, get.symbol)
 	tx := NewTransaction(string(side), desc, &r.Plan)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s with %s %s: you get about %s %s, at least %s %s with %s%% slippage.",
-		verb, v.Symbol, inText, spend.symbol, outText, get.symbol, minText, get.symbol, bpsText(bps))
+	fmt.Fprintf(&b, "%s %s (%s, token %s) with %s %s: you get about %s %s, at least %s %s with %s%% slippage.",
+		verb, v.Symbol, v.Name, v.Address.Hex(), inText, spend.symbol, outText, get.symbol, minText, get.symbol, bpsText(bps))
 	if r.Plan.Approval != nil {
 		fmt.Fprintf(&b, " It needs an approval of %s first: send the approval, then the trade.", spend.symbol)
 	}

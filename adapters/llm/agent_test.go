@@ -115,7 +115,7 @@ func TestModelBuyJobExecutesOnDevnet(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := w.job(t, buyer.Address, "buy 0.01 ETH of DETH")
-	if j.Status != agent.StatusCompleted || len(j.RichData) != 1 || !strings.HasPrefix(j.Response, "Done. Buy DETH with 0.01 ETH") {
+	if j.Status != agent.StatusCompleted || len(j.RichData) != 1 || !strings.HasPrefix(j.Response, "Done. Buy DETH (Demo Ether Token, token "+w.dev.ETHToken.Token.Hex()+") with 0.01 ETH") {
 		t.Fatalf("job = %s %q %q %+v", j.Status, j.Error, j.Response, j.RichData)
 	}
 	tx := j.RichData[0]
