@@ -180,7 +180,7 @@ func TestAgentJobOverHTTP(t *testing.T) {
 	}
 	j := e.poll(t, sub.JobID, traderKey)
 	if j.Status != agent.StatusCompleted || j.Cancellable || j.Error != "" || j.ProcessingTime == nil || j.StartedAt == "" || j.CompletedAt == "" ||
-		len(j.StatusUpdates) == 0 || !strings.Contains(j.Response, "Buy FROG with 0.01 ETH") || len(j.RichData) != 1 {
+		len(j.StatusUpdates) == 0 || !strings.Contains(j.Response, "Buy FROG (Frog Coin, token 0xAAaA000000000000000000000000000000000001) with 0.01 ETH") || len(j.RichData) != 1 {
 		t.Fatalf("job = %+v", j)
 	}
 	tx := j.RichData[0]

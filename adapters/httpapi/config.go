@@ -80,6 +80,14 @@ type configJSON struct {
 
 type platformJSON struct {
 	RateLimit rateLimitJSON `json:"rateLimit"`
+	Slippage  slippageJSON  `json:"slippage"`
+}
+
+// slippageJSON is the tolerance build-tx and the agent apply when none is given, and the most
+// they accept (a remembered slippage above it is refused too).
+type slippageJSON struct {
+	DefaultBps uint16 `json:"defaultBps"`
+	MaxBps     uint16 `json:"maxBps"`
 }
 
 type rateLimitJSON struct {
@@ -120,7 +128,7 @@ func configOf(st *Settings, p auth.Policy, terms LaunchTerms) configJSON {
 		ChainID: st.ChainID,
 		Platform: platformJSON{RateLimit: rateLimitJSON{
 			Requests: def.Rate, WindowSeconds: int64(def.Period / time.Second), Burst: def.Burst,
-		}},
+		}, Slippage: slippageJSON{DefaultBps: txbuild.DefaultSlippageBps, MaxBps: txbuild.MaxSlippageBps}},
 		Contracts: contractsJSON{
 			Factory: addrOrNull(st.Contracts.Factory), Router: addrOrNull(st.Contracts.Router),
 			WETH: addrOrNull(st.Contracts.WETH), PoolFactory: addrOrNull(st.Contracts.PoolFactory),

@@ -11,7 +11,7 @@ func TestConfig(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.get(t, "/config").want(t, http.StatusOK, `{
 		"chainId": 1337,
-		"platform": {"rateLimit": {"requests": 100000, "windowSeconds": 60, "burst": 100000}},
+		"platform": {"rateLimit": {"requests": 100000, "windowSeconds": 60, "burst": 100000}, "slippage": {"defaultBps": 100, "maxBps": 5000}},
 		"subscription": {"tiers": {"free": {"launchesPerDay": 3}, "pro": {"launchesPerDay": 50}}},
 		"fees": {"curveBps": 100, "creatorShareBps": 5000, "poolBps": 30},
 		"contracts": {
