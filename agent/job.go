@@ -64,11 +64,13 @@ type Job struct {
 	ID       string
 	ThreadID string
 	// Wallet created the job and alone may read or cancel it.
-	Wallet  common.Address
-	Status  Status
-	Prompt  string
-	History []Message
-	Model   string
+	Wallet common.Address
+	// ReadOnly jobs were submitted with a read-only API key: their turn cannot change memory.
+	ReadOnly bool
+	Status   Status
+	Prompt   string
+	History  []Message
+	Model    string
 
 	CreatedAt   time.Time
 	StartedAt   time.Time // first claim

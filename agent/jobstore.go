@@ -30,8 +30,9 @@ type JobStore interface {
 	// AddStatusUpdate appends a progress note to a job held under lease; curvekit.ErrConflict
 	// when the lease is no longer held.
 	AddStatusUpdate(ctx context.Context, lease Lease, u StatusUpdate) error
-	// CompleteJob moves a job held under p.Lease to completed with its answer;
-	// curvekit.ErrConflict when the lease is no longer held.
+	// CompleteJob moves a job held under p.Lease to completed with its answer and, when p.Turn
+	// is set, appends that turn to the job's thread, atomically; curvekit.ErrConflict when the
+	// lease is no longer held (nothing is appended then).
 	CompleteJob(ctx context.Context, p *CompleteJobParams) (Job, error)
 	// FailJob moves a job held under p.Lease to failed; curvekit.ErrConflict when the lease is
 	// no longer held.
@@ -48,9 +49,11 @@ type JobStore interface {
 
 // InsertJobParams is a new job. ID, ThreadID, Wallet, Prompt and CreatedAt are required.
 type InsertJobParams struct {
-	ID        string
-	ThreadID  string
-	Wallet    common.Address
+	ID       string
+	ThreadID string
+	Wallet   common.Address
+	// ReadOnly is kept with the job: its turn runs with the caller's restrictions.
+	ReadOnly  bool
 	Prompt    string
 	History   []Message
 	Model     string
@@ -72,6 +75,10 @@ type CompleteJobParams struct {
 	Response string
 	RichData []Transaction
 	At       time.Time
+	// Turn, when set, is appended to the job's thread (for the job's wallet) in the same
+	// atomic step: a client that sees the job completed and prompts again on the thread sees
+	// the turn, and no crash can leave one without the other.
+	Turn *Turn
 }
 
 // FailJobParams ends a job with a client-safe error.

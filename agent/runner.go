@@ -193,7 +193,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 	}
 	tctx, stop := context.WithTimeout(jctx, r.cfg.TurnTimeout)
 	res, err := r.svc.turn(tctx, &TurnParams{
-		Wallet: job.Wallet, ThreadID: job.ThreadID, Prompt: job.Prompt, History: job.History, Model: job.Model, Progress: progress,
+		Wallet: job.Wallet, ReadOnly: job.ReadOnly, ThreadID: job.ThreadID, Prompt: job.Prompt, History: job.History, Model: job.Model, Progress: progress,
 	}, func(Event) error { return nil })
 	timedOut := errors.Is(tctx.Err(), context.DeadlineExceeded) && jctx.Err() == nil
 	stop()
@@ -220,13 +220,11 @@ func (r *Runner) process(ctx context.Context, job Job) {
 		log.InfoContext(ctx, "agent: job failed", "err", err)
 		return
 	}
-	if _, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at}); err != nil {
+	// The job's answer and its turn in the thread land together.
+	turn := &Turn{Prompt: job.Prompt, Response: res.Response, At: at}
+	if _, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at, Turn: turn}); err != nil {
 		log.WarnContext(ctx, "agent: complete job", "err", err)
 		return
 	}
 	outcome = "completed"
-	p := TurnParams{Wallet: job.Wallet, Prompt: job.Prompt}
-	if err := r.svc.record(ctx, &p, &res); err != nil {
-		log.WarnContext(ctx, "agent: record the job's turn in its thread", "err", err)
-	}
 }

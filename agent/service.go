@@ -132,17 +132,26 @@ func New(cfg Config) (*Service, error) {
 // Tools returns the agent's tools, for surfaces that offer them directly (MCP).
 func (s *Service) Tools() []Tool { return slices.Clone(s.tools) }
 
+// RunToolParams is one tool call outside a turn.
+type RunToolParams struct {
+	Wallet common.Address
+	Name   string
+	Args   []byte
+	// ReadOnly is set for a read-only API key: the memory tools refuse.
+	ReadOnly bool
+}
+
 // RunTool runs one tool for a wallet outside a turn (an MCP call), with the wallet's memory.
-func (s *Service) RunTool(ctx context.Context, wallet common.Address, name string, args []byte) (ToolResult, error) {
-	t, ok := s.byName[name]
+func (s *Service) RunTool(ctx context.Context, p RunToolParams) (ToolResult, error) {
+	t, ok := s.byName[p.Name]
 	if !ok {
-		return ToolResult{}, fmt.Errorf("%w: no tool %q", curvekit.ErrNotFound, name)
+		return ToolResult{}, fmt.Errorf("%w: no tool %q", curvekit.ErrNotFound, p.Name)
 	}
-	mem, err := s.memoryMap(ctx, wallet)
+	mem, err := s.memoryMap(ctx, p.Wallet)
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return t.Run(ctx, &Call{Wallet: wallet, Memory: mem}, args)
+	return t.Run(ctx, &Call{Wallet: p.Wallet, Memory: mem, ReadOnly: p.ReadOnly}, p.Args)
 }
 
 func (s *Service) now() time.Time { return s.cfg.Now().UTC().Truncate(time.Millisecond) }
@@ -158,7 +167,9 @@ var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // SubmitParams is a job to create. Wallet comes from the caller's credential, never the body.
 type SubmitParams struct {
-	Wallet   common.Address
+	Wallet common.Address
+	// ReadOnly is set for a read-only API key: the job's turn may not change memory.
+	ReadOnly bool
 	Prompt   string
 	ThreadID string // empty starts a new thread
 	History  []Message
@@ -215,7 +226,7 @@ func (s *Service) Submit(ctx context.Context, p SubmitParams) (Job, error) {
 		return Job{}, err
 	}
 	j, err := s.cfg.Jobs.InsertJob(ctx, &InsertJobParams{
-		ID: newID("job_"), ThreadID: thread, Wallet: p.Wallet, Prompt: p.Prompt, History: p.History,
+		ID: newID("job_"), ThreadID: thread, Wallet: p.Wallet, ReadOnly: p.ReadOnly, Prompt: p.Prompt, History: p.History,
 		Model: p.Model, CreatedAt: s.now(), MaxPending: s.cfg.MaxPending,
 	})
 	if err != nil {

@@ -32,6 +32,9 @@ type Call struct {
 	Wallet common.Address
 	// Memory is the wallet's memory as the turn sees it; remember and forget update it.
 	Memory map[string]string
+	// ReadOnly is set when a read-only API key asked: the turn may read and compose, but not
+	// change the wallet's memory (which steers the trades its owner composes later).
+	ReadOnly bool
 }
 
 // ToolResult is a tool's answer.

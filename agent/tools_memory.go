@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/curvekit/curvekit"
 )
 
 // RememberArgs stores a preference.
@@ -17,10 +19,17 @@ type ForgetArgs struct {
 	Key string `json:"key" jsonschema:"the name of the preference to forget"`
 }
 
+// errReadOnlyMemory refuses a memory write asked with a read-only key: a remembered slippage
+// changes every trade the wallet's owner composes afterwards.
+var errReadOnlyMemory = fmt.Errorf("%w: a read-only API key cannot change the agent's memory; use a session or a read-write key", curvekit.ErrForbidden)
+
 func (s *Service) memoryTools() []Tool {
 	return []Tool{
 		NewTool("remember", "Remember a preference of the wallet owner for later turns (e.g. key slippage, value 0.5%).", false,
 			func(ctx context.Context, c *Call, in RememberArgs) (ToolResult, error) {
+				if c.ReadOnly {
+					return ToolResult{}, errReadOnlyMemory
+				}
 				key, value := strings.ToLower(strings.TrimSpace(in.Key)), strings.TrimSpace(in.Value)
 				if key == "slippage" {
 					if _, err := slippage(value, nil); err != nil {
@@ -35,6 +44,9 @@ func (s *Service) memoryTools() []Tool {
 			}),
 		NewTool("forget", "Forget a remembered preference.", false,
 			func(ctx context.Context, c *Call, in ForgetArgs) (ToolResult, error) {
+				if c.ReadOnly {
+					return ToolResult{}, errReadOnlyMemory
+				}
 				key := strings.ToLower(strings.TrimSpace(in.Key))
 				if err := s.Forget(ctx, c.Wallet, key); err != nil {
 					return ToolResult{}, err

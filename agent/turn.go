@@ -15,7 +15,9 @@ import (
 // TurnParams is one prompt to answer for a wallet.
 type TurnParams struct {
 	// Wallet comes from the caller's credential; every composed trade pays out to it.
-	Wallet   common.Address
+	Wallet common.Address
+	// ReadOnly is set for a read-only API key: the turn may not change memory.
+	ReadOnly bool
 	ThreadID string // empty starts a new thread
 	Prompt   string
 	History  []Message
@@ -143,7 +145,7 @@ func (s *Service) turn(ctx context.Context, p *TurnParams, emit func(Event) erro
 	}
 
 	var text strings.Builder
-	call := &Call{Wallet: p.Wallet, Memory: mem}
+	call := &Call{Wallet: p.Wallet, Memory: mem, ReadOnly: p.ReadOnly}
 	progress("planning")
 	for {
 		if res.Steps == s.cfg.MaxSteps {

@@ -40,6 +40,7 @@ type agentJobRow struct {
 	ID             string         `bun:"id,pk"`
 	ThreadID       string         `bun:"thread_id"`
 	Wallet         common.Address `bun:"wallet"`
+	ReadOnly       bool           `bun:"read_only"`
 	Status         string         `bun:"status"`
 	Prompt         string         `bun:"prompt"`
 	History        string         `bun:"history"`
@@ -74,7 +75,7 @@ func fromMillis(n sql.NullInt64) time.Time {
 
 func (r *agentJobRow) job() (agent.Job, error) {
 	j := agent.Job{
-		ID: r.ID, ThreadID: r.ThreadID, Wallet: r.Wallet, Status: agent.Status(r.Status),
+		ID: r.ID, ThreadID: r.ThreadID, Wallet: r.Wallet, ReadOnly: r.ReadOnly, Status: agent.Status(r.Status),
 		Prompt: r.Prompt, Model: r.Model,
 		CreatedAt:   time.UnixMilli(r.CreatedAt).UTC(),
 		StartedAt:   fromMillis(r.StartedAt),
@@ -136,7 +137,7 @@ func (s *Agent) lockWallet(ctx context.Context, tx bun.Tx, scope string, wallet 
 // InsertJob stores a pending job, refusing it when the wallet's pending jobs reach MaxPending.
 func (s *Agent) InsertJob(ctx context.Context, p *agent.InsertJobParams) (agent.Job, error) {
 	row := agentJobRow{
-		ID: p.ID, ThreadID: p.ThreadID, Wallet: p.Wallet, Status: string(agent.StatusPending),
+		ID: p.ID, ThreadID: p.ThreadID, Wallet: p.Wallet, ReadOnly: p.ReadOnly, Status: string(agent.StatusPending),
 		Prompt: p.Prompt, Model: p.Model, CreatedAt: millis(p.CreatedAt), RichData: "[]", StatusUpdates: "[]",
 	}
 	var err error
@@ -281,10 +282,10 @@ func (s *Agent) AddStatusUpdate(ctx context.Context, l agent.Lease, u agent.Stat
 }
 
 // finish ends a held job with the given assignments, fenced by its lease.
-func (s *Agent) finish(ctx context.Context, op string, l agent.Lease, set string, args ...any) (agent.Job, error) {
+func (s *Agent) finish(ctx context.Context, db bun.IDB, op string, l agent.Lease, set string, args ...any) (agent.Job, error) {
 	q := "UPDATE agent_jobs SET " + set + ", locked_by = NULL, lease_expires_at = NULL WHERE " + fence + " RETURNING *"
 	var row agentJobRow
-	err := s.db.NewRaw(q, append(args, l.JobID, l.Runner, l.Attempt)...).Scan(ctx, &row)
+	err := db.NewRaw(q, append(args, l.JobID, l.Runner, l.Attempt)...).Scan(ctx, &row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return agent.Job{}, lost(l)
 	}
@@ -300,13 +301,29 @@ func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (ag
 	if err != nil {
 		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
 	}
-	return s.finish(ctx, "complete job", p.Lease, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
-		p.Response, rich, millis(p.At))
+	if p.Turn == nil {
+		return s.finish(ctx, s.db, "complete job", p.Lease, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+			p.Response, rich, millis(p.At))
+	}
+	var job agent.Job
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		job, err = s.finish(ctx, tx, "complete job", p.Lease, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+			p.Response, rich, millis(p.At))
+		if err != nil {
+			return err
+		}
+		return s.appendTurn(ctx, tx, &agent.AppendTurnParams{Thread: job.ThreadID, Wallet: job.Wallet, Turn: *p.Turn})
+	})
+	if err != nil {
+		return agent.Job{}, sentinelOr("complete job", err)
+	}
+	return job, nil
 }
 
 // FailJob ends a held job with an error.
 func (s *Agent) FailJob(ctx context.Context, p *agent.FailJobParams) (agent.Job, error) {
-	return s.finish(ctx, "fail job", p.Lease, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
+	return s.finish(ctx, s.db, "fail job", p.Lease, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
 }
 
 // CancelJob cancels a pending job of the wallet.

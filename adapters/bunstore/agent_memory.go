@@ -102,30 +102,35 @@ func otherWallet(thread string) error {
 // AppendTurn adds a turn at the end of a thread, creating it for the wallet on first use.
 func (s *Agent) AppendTurn(ctx context.Context, p *agent.AppendTurnParams) error {
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		th := agentThreadRow{ID: p.Thread, Wallet: p.Wallet, CreatedAt: millis(p.Turn.At)}
-		if _, err := tx.NewInsert().Model(&th).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
-			return err
-		}
-		// The thread row, locked, orders the appends of one thread on Postgres.
-		q := tx.NewSelect().Model(&th).Where("id = ?", p.Thread)
-		if s.dialect == dialectPostgres {
-			q = q.For("UPDATE")
-		}
-		if err := q.Scan(ctx); err != nil {
-			return err
-		}
-		if th.Wallet != p.Wallet {
-			return otherWallet(p.Thread)
-		}
-		var next int
-		if err := tx.NewSelect().Model((*agentTurnRow)(nil)).ColumnExpr("COALESCE(MAX(seq), 0) + 1").
-			Where("thread_id = ?", p.Thread).Scan(ctx, &next); err != nil {
-			return err
-		}
-		_, err := tx.NewInsert().Model(&agentTurnRow{ThreadID: p.Thread, Seq: next, Prompt: p.Turn.Prompt, Response: p.Turn.Response, At: millis(p.Turn.At)}).Exec(ctx)
-		return err
+		return s.appendTurn(ctx, tx, p)
 	})
 	return sentinelOr("append turn", err)
+}
+
+// appendTurn appends a turn inside tx.
+func (s *Agent) appendTurn(ctx context.Context, tx bun.Tx, p *agent.AppendTurnParams) error {
+	th := agentThreadRow{ID: p.Thread, Wallet: p.Wallet, CreatedAt: millis(p.Turn.At)}
+	if _, err := tx.NewInsert().Model(&th).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+		return err
+	}
+	// The thread row, locked, orders the appends of one thread on Postgres.
+	q := tx.NewSelect().Model(&th).Where("id = ?", p.Thread)
+	if s.dialect == dialectPostgres {
+		q = q.For("UPDATE")
+	}
+	if err := q.Scan(ctx); err != nil {
+		return err
+	}
+	if th.Wallet != p.Wallet {
+		return otherWallet(p.Thread)
+	}
+	var next int
+	if err := tx.NewSelect().Model((*agentTurnRow)(nil)).ColumnExpr("COALESCE(MAX(seq), 0) + 1").
+		Where("thread_id = ?", p.Thread).Scan(ctx, &next); err != nil {
+		return err
+	}
+	_, err := tx.NewInsert().Model(&agentTurnRow{ThreadID: p.Thread, Seq: next, Prompt: p.Turn.Prompt, Response: p.Turn.Response, At: millis(p.Turn.At)}).Exec(ctx)
+	return err
 }
 
 // Turns returns a thread's last turns, oldest first.

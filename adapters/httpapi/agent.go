@@ -18,7 +18,8 @@ import (
 
 // agentRoutes are the agent's endpoints (SPEC 4.3, 6.3), routed when the server has an Agent:
 // jobs for API keys, the streamed prompt and memory for sessions. A read-only key still plans:
-// nothing here signs.
+// nothing here signs; but its turns and tool calls cannot change the wallet's memory, which
+// steers the trades its owner composes later.
 func (s *Server) agentRoutes() []group {
 	if s.cfg.Agent == nil {
 		return nil
@@ -129,7 +130,7 @@ func (s *Server) submitJob(w http.ResponseWriter, req bunrouter.Request) error {
 		return err
 	}
 	j, err := s.cfg.Agent.Submit(req.Context(), agent.SubmitParams{
-		Wallet: principalOf(req).Wallet, Prompt: *body.Prompt, ThreadID: body.ThreadID, History: body.history(), Model: body.Model,
+		Wallet: principalOf(req).Wallet, ReadOnly: principalOf(req).ReadOnly, Prompt: *body.Prompt, ThreadID: body.ThreadID, History: body.history(), Model: body.Model,
 	})
 	if err != nil {
 		return err
@@ -167,7 +168,7 @@ func (s *Server) prompt(w http.ResponseWriter, req bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	p := agent.TurnParams{Wallet: principalOf(req).Wallet, Prompt: *body.Prompt, ThreadID: body.ThreadID, History: body.history(), Model: body.Model}
+	p := agent.TurnParams{Wallet: principalOf(req).Wallet, ReadOnly: principalOf(req).ReadOnly, Prompt: *body.Prompt, ThreadID: body.ThreadID, History: body.history(), Model: body.Model}
 	started := false
 	sw := &sseWriter{w: w, rc: http.NewResponseController(w), timeout: s.cfg.StreamWriteTimeout}
 	// The headers wait for the first event, or the first heartbeat: a request the service

@@ -74,7 +74,7 @@ func (s *Server) callAgentTool(w http.ResponseWriter, req bunrouter.Request) err
 	if err := checkToolArgs(tools[i].InputSchema, data); err != nil {
 		return err
 	}
-	res, err := s.cfg.Agent.RunTool(req.Context(), principalOf(req).Wallet, name, data)
+	res, err := s.cfg.Agent.RunTool(req.Context(), agent.RunToolParams{Wallet: principalOf(req).Wallet, Name: name, Args: data, ReadOnly: principalOf(req).ReadOnly})
 	if err != nil {
 		return err
 	}

@@ -150,7 +150,16 @@ func TestAgentToolsWriteTheCallersMemory(t *testing.T) {
 	if buy.Data["slippageBps"] != float64(100) {
 		t.Errorf("another wallet got the trader's slippage: %v", buy.Data)
 	}
-	e.do(t, http.MethodPost, "/agent/tools/forget", `{"key":"slippage"}`, "X-API-Key", readOnlyKey).want(t, http.StatusOK,
+	// A read-only key reads the memory through the trades it composes, but cannot change it.
+	for _, call := range []struct{ tool, args string }{{"forget", `{"key":"slippage"}`}, {"remember", `{"key":"slippage","value":"49%"}`}} {
+		e.do(t, http.MethodPost, "/agent/tools/"+call.tool, call.args, "X-API-Key", readOnlyKey).want(t, http.StatusForbidden,
+			`{"statusCode":403,"message":"a read-only API key cannot change the agent's memory; use a session or a read-write key"}`)
+	}
+	e.do(t, http.MethodGet, "/agent/memory", "", session...).decode(t, &mem)
+	if len(mem.Memories) != 1 || mem.Memories[0].Value != "2%" {
+		t.Fatalf("memory after a read-only key's writes %+v", mem)
+	}
+	e.do(t, http.MethodPost, "/agent/tools/forget", `{"key":"slippage"}`, session...).want(t, http.StatusOK,
 		`{"tool":"forget","summary":"I forgot slippage.","transactions":[]}`)
 	// A page of another site cannot make a signed-in browser write the memory.
 	e.do(t, http.MethodPost, "/agent/tools/remember", `{"key":"slippage","value":"50%"}`, append(session, "Sec-Fetch-Site", "cross-site")...).want(t, http.StatusForbidden,

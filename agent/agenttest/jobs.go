@@ -67,13 +67,13 @@ func testJobLifecycle(t *testing.T, s Stores) {
 	ctx := context.Background()
 	history := []agent.Message{{Role: agent.RoleUser, Content: "hi"}, {Role: agent.RoleAssistant, Content: "hello"}}
 	j, err := s.Jobs.InsertJob(ctx, &agent.InsertJobParams{
-		ID: "job-1", ThreadID: "thr-1", Wallet: walletA, Prompt: "buy 0.01 ETH of DETH ✓", History: history,
+		ID: "job-1", ThreadID: "thr-1", Wallet: walletA, ReadOnly: true, Prompt: "buy 0.01 ETH of DETH ✓", History: history,
 		Model: "offline", CreatedAt: at(0), MaxPending: 5,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := agent.Job{ID: "job-1", ThreadID: "thr-1", Wallet: walletA, Status: agent.StatusPending,
+	want := agent.Job{ID: "job-1", ThreadID: "thr-1", Wallet: walletA, ReadOnly: true, Status: agent.StatusPending,
 		Prompt: "buy 0.01 ETH of DETH ✓", History: history, Model: "offline", CreatedAt: at(0)}
 	if diff := cmp.Diff(want, j); diff != "" {
 		t.Fatalf("InsertJob returned (-want +got):\n%s", diff)
@@ -110,7 +110,8 @@ func testJobLifecycle(t *testing.T, s Stores) {
 	rich := []agent.Transaction{{Type: "transaction", Kind: "buy", Description: "Buy DETH",
 		TxRequest: agent.TxRequest{ChainID: 1337, To: "0x01", Data: "0xabcd", Value: "10000000000000000", Gas: "90000"},
 		Approval:  &agent.TxRequest{ChainID: 1337, To: "0x02", Data: "0x095ea7b3", Value: "0"}}}
-	done, err := s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(c), Response: "Here is your transaction.", RichData: rich, At: at(1500)})
+	turn := &agent.Turn{Prompt: "buy 0.01 ETH of DETH ✓", Response: "Here is your transaction.", At: at(1500)}
+	done, err := s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(c), Response: "Here is your transaction.", RichData: rich, At: at(1500), Turn: turn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +126,23 @@ func testJobLifecycle(t *testing.T, s Stores) {
 		t.Fatalf("ProcessingTime = %s, want 1.4s", got)
 	}
 
-	_, err = s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(c), Response: "again", At: at(1600)})
+	// The completion carried the job's turn into its thread, in the same step.
+	if s.Threads != nil {
+		turns, err := s.Threads.Turns(ctx, &agent.TurnsParams{Wallet: walletA, Thread: "thr-1", Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]agent.Turn{*turn}, turns); diff != "" {
+			t.Fatalf("thread after completion (-want +got):\n%s", diff)
+		}
+	}
+	_, err = s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(c), Response: "again", At: at(1600), Turn: &agent.Turn{Prompt: "again", Response: "again", At: at(1600)}})
 	wantErr(t, "completing twice", err, curvekit.ErrConflict)
+	if s.Threads != nil {
+		if turns, _ := s.Threads.Turns(ctx, &agent.TurnsParams{Wallet: walletA, Thread: "thr-1", Limit: 10}); len(turns) != 1 {
+			t.Fatalf("a refused completion appended a turn: %+v", turns)
+		}
+	}
 	wantErr(t, "heartbeat after completion", s.Jobs.Heartbeat(ctx, leaseOf(c), at(9000)), curvekit.ErrConflict)
 	_, err = s.Jobs.CancelJob(ctx, &agent.CancelJobParams{ID: "job-1", Wallet: walletA, At: at(1700)})
 	wantErr(t, "cancelling a completed job", err, curvekit.ErrConflict)
