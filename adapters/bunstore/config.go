@@ -46,6 +46,15 @@ func (c *Config) sqliteMemory() bool {
 	return err == nil && q.Get("mode") == "memory"
 }
 
+// sqlitePath is the file a SQLite DSN names ("" when it names none a plain open would create).
+func (c *Config) sqlitePath() string {
+	path, query, _ := strings.Cut(c.DSN, "?")
+	if q, err := url.ParseQuery(query); err == nil && q.Get("mode") != "" && q.Get("mode") != "rwc" {
+		return "" // ro, rw: SQLite must not create it
+	}
+	return strings.TrimPrefix(path, "file:")
+}
+
 // withDefaults returns c with zero values replaced by defaults.
 func (c Config) withDefaults() Config {
 	if c.BusyTimeout == 0 {
@@ -73,6 +82,9 @@ func (c *Config) validate() error {
 	}
 	if c.BusyTimeout < 0 {
 		return fmt.Errorf("bunstore: BusyTimeout %s is negative", c.BusyTimeout)
+	}
+	if scheme, _, ok := strings.Cut(c.DSN, "://"); ok && c.dialect() == dialectSQLite {
+		return fmt.Errorf("bunstore: unknown database scheme %q: use a postgres:// URL or a SQLite file path", scheme+"://")
 	}
 	if c.dialect() == dialectSQLite {
 		if c.sqliteMemory() && c.MaxOpenConns > 1 {

@@ -3,8 +3,12 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"sync"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -55,7 +59,13 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	sqldb.SetConnMaxLifetime(0)
 	sqldb.SetConnMaxIdleTime(0)
 
-	if err := d.bun.PingContext(ctx); err != nil {
+	if d.dialect == dialectSQLite && !cfg.sqliteMemory() {
+		if err := createPrivate(cfg.sqlitePath()); err != nil {
+			d.bun.Close()
+			return nil, err
+		}
+	}
+	if err := d.ping(ctx, cfg.BusyTimeout); err != nil {
 		d.bun.Close()
 		return nil, fmt.Errorf("bunstore: connect: %w", err)
 	}
@@ -64,6 +74,46 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// ping connects, which on SQLite applies the pragmas. Switching a new file to WAL needs an
+// exclusive lock, and SQLite answers SQLITE_BUSY at once, without its busy handler, when another
+// connection opening the same file holds a lock meanwhile (processes starting together): that
+// case is retried until busyTimeout, like any other busy wait.
+func (d *DB) ping(ctx context.Context, busyTimeout time.Duration) error {
+	deadline := time.Now().Add(busyTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err := d.bun.PingContext(ctx)
+		var coded interface{ Code() int }
+		if err == nil || d.dialect != dialectSQLite || !errors.As(err, &coded) || coded.Code()&0xff != sqliteBusy || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// sqliteBusy is SQLITE_BUSY, the primary code of every busy error.
+const sqliteBusy = 5
+
+// createPrivate creates the SQLite file, when it does not exist yet, readable by its owner only:
+// it holds the accounts, keys' hashes and sealed wallets. SQLite gives its -wal and -shm files
+// the mode of the database file.
+func createPrivate(path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("bunstore: create %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 // Close closes the database.

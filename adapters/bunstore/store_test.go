@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -185,5 +187,33 @@ func testReopen(t *testing.T, dsn, again string) {
 	}
 	if err := s.Bind(ctx, market.ChainInfo{ChainID: 1}); !errors.Is(err, market.ErrChainMismatch) {
 		t.Fatalf("Bind to another chain after reopening: %v", err)
+	}
+}
+
+// A new SQLite database and its WAL files are readable by their owner only; a DSN of another
+// database's scheme is refused rather than taken for a file name.
+func TestSQLiteFilesArePrivate(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "private.db")
+	db := openDB(t, bunstore.Config{DSN: path})
+	if err := db.Market().Bind(context.Background(), market.ChainInfo{ChainID: 1337}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mode := st.Mode().Perm(); mode != 0o600 {
+			t.Errorf("%s has mode %o, want 600", filepath.Base(p), mode)
+		}
+	}
+	for _, dsn := range []string{"mysql://x", "redis://127.0.0.1:6379", "sqlite3://x"} {
+		if _, err := bunstore.Open(context.Background(), bunstore.Config{DSN: dsn}); err == nil || !strings.Contains(err.Error(), "unknown database scheme") {
+			t.Errorf("Open(%q) = %v", dsn, err)
+		}
+	}
+	if entries, _ := os.ReadDir("."); slices.ContainsFunc(entries, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), "mysql:") }) {
+		t.Error("a file named after the refused DSN was created")
 	}
 }

@@ -38,7 +38,7 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 	if strings.TrimSpace(cfg.Dir) == "" {
 		return nil, errors.New("ipfs: store directory is empty")
 	}
-	if err := os.MkdirAll(filepath.Join(cfg.Dir, "tmp"), 0o750); err != nil {
+	if err := os.MkdirAll(filepath.Join(cfg.Dir, "tmp"), 0o700); err != nil {
 		return nil, fmt.Errorf("ipfs: store: %w", err)
 	}
 	return &Store{dir: cfg.Dir}, nil
@@ -73,7 +73,7 @@ func (s *Store) Pin(ctx context.Context, c launch.Content) (string, error) {
 	}
 	cid := b.Sum()
 	p := s.path(cid)
-	if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return "", fmt.Errorf("ipfs: store: %w", err)
 	}
 	// The type goes first: once the content is in place, its type is readable.

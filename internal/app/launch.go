@@ -33,7 +33,7 @@ func (a *App) wireLaunch(ctx context.Context) error {
 		if dir == "" {
 			dir = a.sidePath(".ipfs")
 		}
-		if err := os.MkdirAll(dir, 0o750); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("--ipfs-dir: %w", err)
 		}
 		st, err := ipfs.NewStore(ipfs.StoreConfig{Dir: dir})

@@ -61,7 +61,12 @@ func (s settings) equal(o settings) bool {
 
 // startIn opens the chain kept in cfg.Dir and continues it, or sets a new devnet up there.
 func (d *Devnet) startIn(ctx context.Context, cfg Config, genesis *core.Genesis) error {
-	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+	// The chain holds the devnet's keys' balances and every account's history: its owner's
+	// only (a directory made by an older version is tightened too).
+	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Chmod(cfg.Dir, 0o700); err != nil {
 		return err
 	}
 	st, err := readState(cfg.Dir)

@@ -65,6 +65,9 @@ func TestRestartContinuesTheChain(t *testing.T) {
 	if d.Resumed {
 		t.Fatal("a new Dir reports Resumed")
 	}
+	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("the devnet directory: %v, mode %o; want 700", err, st.Mode().Perm())
+	}
 	trader := d.Accounts[5]
 	buyDETH(t, d, trader, oneETH)
 	send(t, d, trader, d.Addrs.USD, nil, tokenB.PackTransfer(d.Accounts[6].Address, big.NewInt(12_345)))
