@@ -27,6 +27,10 @@ var (
 	ErrTooLarge = errors.New("too large")
 	// ErrLimited reports a quota that is used up (daily launches, pending jobs per account).
 	ErrLimited = errors.New("limit reached")
+	// ErrUnavailable reports that a service the call needs (an IPFS node) cannot be reached
+	// now; the call may succeed if retried later. The message names the service, never its
+	// address or the low-level cause, which go to the log.
+	ErrUnavailable = errors.New("unavailable")
 )
 
 // Side is the direction of a trade, seen from the trader: a buy spends the pairing asset for

@@ -54,6 +54,7 @@ var errorTable = []struct {
 	{curvekit.ErrConflict, http.StatusConflict, "conflict with the current state"},
 	{curvekit.ErrTooLarge, http.StatusRequestEntityTooLarge, "request too large"},
 	{curvekit.ErrLimited, http.StatusTooManyRequests, "limit reached"},
+	{curvekit.ErrUnavailable, http.StatusServiceUnavailable, "a service this needs is unavailable; retry later"},
 }
 
 // internalMessage is all a client learns about a failure on our side.
@@ -137,7 +138,12 @@ func (s *Server) writeErr(w http.ResponseWriter, r *http.Request, rt *route, err
 		notFound = rt.notFound
 	}
 	status, msg, ok := statusOf(err, notFound)
-	if !ok {
+	if ok && status == http.StatusServiceUnavailable {
+		// Not the client's fault: the operator needs the cause (a dial error) that the
+		// client's message leaves out.
+		s.log.WarnContext(r.Context(), "httpapi: a dependency is unavailable", slog.String("method", r.Method),
+			slog.String("route", routeName(rt)), slog.Any("error", err))
+	} else if !ok {
 		s.log.ErrorContext(r.Context(), "httpapi: request failed", slog.String("method", r.Method),
 			slog.String("route", routeName(rt)), slog.String("path", r.URL.Path), slog.Any("error", err))
 	} else {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -113,18 +114,22 @@ func (k *Kubo) Pin(ctx context.Context, c launch.Content) (string, error) {
 	}
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	resp, err := k.cfg.Client.Do(req)
-	// The body's own failure (an oversized image) explains a failed request best.
+	// The body's own failure (an oversized image) explains a failed request best; a write
+	// into the pipe the transport closed (the node is unreachable) explains nothing.
 	pr.CloseWithError(errRequestEnded)
-	if rerr := <-readErr; rerr != nil && !errors.Is(rerr, errRequestEnded) {
+	if rerr := <-readErr; rerr != nil && !errors.Is(rerr, errRequestEnded) && !errors.Is(rerr, io.ErrClosedPipe) {
 		if resp != nil {
 			resp.Body.Close()
 		}
 		return "", fmt.Errorf("ipfs: kubo add: %w", rerr)
 	}
 	if err != nil {
-		return "", fmt.Errorf("ipfs: kubo add: %w", err)
+		return "", unreachable("add", err)
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 500 {
+		return "", unreachable("add", errors.New(rpcFailure(resp)))
+	}
 	if resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("ipfs: kubo add: %s", rpcFailure(resp))
 	}
@@ -163,7 +168,7 @@ func (k *Kubo) Get(ctx context.Context, cid string) (launch.Object, error) {
 	}
 	resp, err := k.cfg.Client.Do(req)
 	if err != nil {
-		return launch.Object{}, fmt.Errorf("ipfs: kubo cat: %w", err)
+		return launch.Object{}, unreachable("cat", err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
@@ -181,6 +186,46 @@ func (k *Kubo) Get(ctx context.Context, cid string) (launch.Object, error) {
 		fmt.Sscan(s, &size)
 	}
 	return launch.Object{Body: readCloser{br, resp.Body}, Type: launch.TypeOf(head), Size: size}, nil
+}
+
+// unreachable is the error of an RPC call the node did not answer (refused, timed out, cut).
+func unreachable(call string, cause error) error {
+	return &unavailableError{call: call, cause: cause}
+}
+
+// unavailableError tells the client that IPFS is unavailable, and the log why: its message
+// leaves out the node's address and the low-level cause, which its LogValue carries.
+type unavailableError struct {
+	call  string
+	cause error
+}
+
+func (e *unavailableError) Error() string {
+	return curvekit.ErrUnavailable.Error() + ": the IPFS node is unreachable; retry later"
+}
+
+func (e *unavailableError) Unwrap() []error { return []error{curvekit.ErrUnavailable, e.cause} }
+
+// LogValue is what a log line shows: the message and the cause.
+func (e *unavailableError) LogValue() slog.Value {
+	return slog.StringValue(fmt.Sprintf("%s (kubo %s: %v)", e.Error(), e.call, e.cause))
+}
+
+// Ping checks that the node answers its RPC (POST /api/v0/version), for readiness.
+func (k *Kubo) Ping(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, k.cfg.API+"/api/v0/version", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := k.cfg.Client.Do(req)
+	if err != nil {
+		return unreachable("version", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return unreachable("version", errors.New(rpcFailure(resp)))
+	}
+	return nil
 }
 
 // errRequestEnded stops the body's writer once the node has answered.

@@ -62,6 +62,8 @@ type App struct {
 	// devProvider is the development identity provider, served under /dev-oauth when no
 	// provider is configured.
 	devProvider     http.Handler
+	// ready are the readiness checks of optional parts (a Kubo node), added as they are wired.
+	ready []httpapi.ReadyCheck
 	client          evm.Client
 	factory, router common.Address
 	devnetRPC       net.Listener // --devnet-rpc-addr, served by Serve

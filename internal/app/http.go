@@ -89,12 +89,12 @@ func (a *App) wireHTTP(ctx context.Context) error {
 // within ReadyLag blocks, so a server whose data went stale stops being ready instead of serving
 // it silently.
 func (a *App) readyChecks() []httpapi.ReadyCheck {
-	return []httpapi.ReadyCheck{
+	return append([]httpapi.ReadyCheck{
 		{Name: "store", Check: a.DB.Ping},
 		{Name: "indexer", Check: func(context.Context) error {
 			return a.Indexer.Status().Check(a.Config.ReadyLag)
 		}},
-	}
+	}, a.ready...)
 }
 
 // registerMarketMetrics adds the indexer's and the streams' gauges, read at scrape time from the

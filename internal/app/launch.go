@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/curvekit/curvekit/adapters/httpapi"
 	"github.com/curvekit/curvekit/adapters/ipfs"
 	"github.com/curvekit/curvekit/launch"
 )
@@ -28,6 +29,7 @@ func (a *App) wireLaunch(ctx context.Context) error {
 			return err
 		}
 		pinner = k
+		a.ready = append(a.ready, httpapi.ReadyCheck{Name: "ipfs", Check: k.Ping})
 	} else {
 		dir := a.Config.IPFSDir
 		if dir == "" {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/curvekit/curvekit/internal/app"
@@ -111,5 +112,100 @@ func TestLaunchWiringRefusesBadKuboURL(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "ftp://node") {
 		t.Fatalf("error %v does not name the URL", err)
+	}
+}
+
+// lockedLog collects a server's log lines from many goroutines.
+type lockedLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// With the Kubo node unreachable, uploads, metadata and /ipfs/:cid answer 503 naming IPFS (not a
+// 500), the log says why (the dial error, not a closed pipe), and /readyz reports the pinner.
+func TestKuboUnreachable(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kubo := "http://" + closed.Addr().String()
+	closed.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := app.ParseConfig([]string{"--db", filepath.Join(t.TempDir(), "kubo.db"), "--addr", ln.Addr().String(), "--simulate", "0", "--poll", "20ms", "--ipfs-api", kubo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs lockedLog
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := app.New(ctx, cfg, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done; a.Close() })
+	base := "http://" + ln.Addr().String()
+
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("file", "cat.png")
+	fw.Write(append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Repeat([]byte{9}, 100_000)...))
+	mw.Close()
+	want := `{"statusCode":503,"message":"the IPFS node is unreachable; retry later"}` + "\n"
+	for _, call := range []struct {
+		name string
+		do   func() (*http.Response, error)
+	}{
+		{"upload", func() (*http.Response, error) {
+			return http.Post(base+"/launch/upload-image", mw.FormDataContentType(), bytes.NewReader(buf.Bytes()))
+		}},
+		{"metadata", func() (*http.Response, error) {
+			return http.Post(base+"/launch/metadata", "application/json", strings.NewReader(`{"name":"Cat","symbol":"CAT"}`))
+		}},
+		{"read", func() (*http.Response, error) {
+			return http.Get(base + "/ipfs/bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq")
+		}},
+	} {
+		resp, err := call.do()
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || string(body) != want {
+			t.Errorf("%s: %d %s", call.name, resp.StatusCode, body)
+		}
+	}
+	resp, err := http.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ready struct {
+		Status string
+		Checks map[string]string
+	}
+	json.NewDecoder(resp.Body).Decode(&ready)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(ready.Checks["ipfs"], "IPFS node is unreachable") {
+		t.Errorf("readyz: %d %+v", resp.StatusCode, ready)
+	}
+	log := logs.String()
+	if !strings.Contains(log, "connection refused") || strings.Contains(log, "closed pipe") || strings.Contains(log, "level=ERROR") {
+		t.Errorf("the log does not say why:\n%s", log)
 	}
 }
