@@ -61,9 +61,9 @@ type App struct {
 	signer wallet.Signer // nil: the wallet's default
 	// devProvider is the development identity provider, served under /dev-oauth when no
 	// provider is configured.
-	devProvider     http.Handler
+	devProvider http.Handler
 	// ready are the readiness checks of optional parts (a Kubo node), added as they are wired.
-	ready []httpapi.ReadyCheck
+	ready           []httpapi.ReadyCheck
 	client          evm.Client
 	factory, router common.Address
 	devnetRPC       net.Listener // --devnet-rpc-addr, served by Serve
