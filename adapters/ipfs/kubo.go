@@ -127,9 +127,6 @@ func (k *Kubo) Pin(ctx context.Context, c launch.Content) (string, error) {
 		return "", unreachable("add", err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode >= 500 {
-		return "", unreachable("add", errors.New(rpcFailure(resp)))
-	}
 	if resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("ipfs: kubo add: %s", rpcFailure(resp))
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/adapters/ipfs"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/launch/launchtest"
@@ -168,8 +170,15 @@ func TestKuboErrors(t *testing.T) {
 	// A node that is down.
 	down := httptest.NewServer(http.NotFoundHandler())
 	down.Close()
-	if _, err := newKubo(t, down.URL).Pin(ctx, launch.Content{Body: strings.NewReader("x")}); err == nil {
-		t.Fatal("Pin against a closed port succeeded")
+	if _, err := newKubo(t, down.URL).Pin(ctx, launch.Content{Body: strings.NewReader(strings.Repeat("x", 1<<20))}); !errors.Is(err, curvekit.ErrUnavailable) ||
+		err.Error() != "unavailable: the IPFS node is unreachable; retry later" {
+		t.Fatalf("Pin against a closed port = %v", err)
+	}
+	if _, err := newKubo(t, down.URL).Get(ctx, "bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq"); !errors.Is(err, curvekit.ErrUnavailable) {
+		t.Fatalf("Get against a closed port = %v", err)
+	}
+	if err := newKubo(t, down.URL).Ping(ctx); !errors.Is(err, curvekit.ErrUnavailable) {
+		t.Fatalf("Ping against a closed port = %v", err)
 	}
 	for _, bad := range []string{"", "ftp://node", "127.0.0.1:5001"} {
 		if _, err := ipfs.NewKubo(ipfs.KuboConfig{API: bad}); err == nil {
