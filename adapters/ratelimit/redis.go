@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/go-redis/redis_rate/v10"
@@ -69,6 +70,28 @@ func NewRedis(cfg RedisConfig) (*Redis, error) {
 	}
 	r.limiter = redis_rate.NewLimiter(client)
 	return r, nil
+}
+
+// Ping checks that Redis answers, so that a server can refuse to start on an address where
+// nothing listens rather than fail every throttled request later.
+func (r *Redis) Ping(ctx context.Context) error {
+	if r.owned == nil {
+		return nil // the caller's client is the caller's to check
+	}
+	if err := r.owned.Ping(ctx).Err(); err != nil {
+		return fmt.Errorf("ratelimit: Redis does not answer: %w", err)
+	}
+	return nil
+}
+
+// LogTo sends the Redis client's own log lines (reconnects, pool errors) to l at warn level,
+// in the process's log format; the client is process-wide, so this applies to every client.
+func LogTo(l *slog.Logger) { redis.SetLogger(slogLogging{l}) }
+
+type slogLogging struct{ l *slog.Logger }
+
+func (s slogLogging) Printf(ctx context.Context, format string, v ...any) {
+	s.l.WarnContext(ctx, "redis: "+fmt.Sprintf(format, v...))
 }
 
 // Allow implements auth.Limiter.

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -25,18 +26,37 @@ import (
 	"github.com/curvekit/curvekit/internal/app"
 )
 
+// Exit codes.
+const (
+	exitFailed = 1 // the server failed while starting or running
+	exitConfig = 2 // bad configuration, from a flag or the environment alike
+)
+
 func main() {
 	var cfg app.Config
-	kong.Parse(&cfg, kong.Name("server"), kong.Description("The curvekit reference server."))
+	parser, err := kong.New(&cfg, kong.Name("server"),
+		kong.Description("The curvekit reference server. Exit codes: 0 stopped cleanly, 1 failed while starting or running, 2 bad configuration (a flag or an environment variable)."))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err)
+		os.Exit(exitFailed)
+	}
+	if _, err := parser.Parse(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", err, "(see --help)")
+		os.Exit(exitConfig)
+	}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintln(os.Stderr, "server:", strings.ReplaceAll(err.Error(), "\n", "; "))
+		os.Exit(exitConfig)
+	}
 	log, err := app.NewLogger(cfg.LogLevel)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
-		os.Exit(2)
+		os.Exit(exitConfig)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := app.Run(ctx, cfg, log); err != nil {
 		log.Error("server stopped", "err", err)
-		os.Exit(1)
+		os.Exit(exitFailed)
 	}
 }

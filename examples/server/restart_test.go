@@ -3,15 +3,22 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/curvekit/curvekit/internal/app"
 )
@@ -87,7 +94,38 @@ type tradePage struct {
 // served, and new trades keep landing.
 func TestRestartContinuesTheChain(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"--db", filepath.Join(dir, "curvekit.db"), "--simulate", "100ms", "--poll", "50ms"}
+	testRestart(t, []string{"--db", filepath.Join(dir, "curvekit.db"), "--simulate", "100ms", "--poll", "50ms"})
+}
+
+// The same on PostgreSQL, with the devnet's directory left to its default: named after the
+// database, in the working directory.
+func TestRestartContinuesTheChainOnPostgres(t *testing.T) {
+	base := os.Getenv("CURVEKIT_TEST_POSTGRES")
+	if base == "" {
+		t.Skip("CURVEKIT_TEST_POSTGRES is not set")
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	name := "curvekit_restart_" + hex.EncodeToString(b[:])
+	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(base)))
+	defer admin.Close()
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Exec("DROP DATABASE " + name + " WITH (FORCE)") })
+	u.Path = "/" + name
+	t.Chdir(t.TempDir())
+	testRestart(t, []string{"--db", u.String(), "--simulate", "100ms", "--poll", "50ms"})
+	if st, err := os.Stat("curvekit-" + name + ".devnet"); err != nil || !st.IsDir() || st.Mode().Perm() != 0o700 {
+		t.Fatalf("the devnet's default directory on PostgreSQL: %v", err)
+	}
+}
+
+func testRestart(t *testing.T, args []string) {
 	logs := &syncBuffer{}
 	var token string
 	var before []trade

@@ -54,6 +54,10 @@ func (a *App) wireAgent(ctx context.Context) error {
 	wg.Go(func() { runner.Run(rctx) })
 	a.onClose(func() error { stop(); wg.Wait(); return nil })
 	a.Agent = svc
-	a.Log.Info("agent", "planner", cfg.Model, "workers", a.Config.AgentWorkers)
+	planner := cfg.Model
+	if planner == "" {
+		planner = agent.OfflineModel
+	}
+	a.Log.Info("agent", "planner", planner, "workers", a.Config.AgentWorkers)
 	return nil
 }

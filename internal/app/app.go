@@ -62,6 +62,7 @@ type App struct {
 	// devProvider is the development identity provider, served under /dev-oauth when no
 	// provider is configured.
 	devProvider http.Handler
+	limiter     auth.Limiter // built first: Redis is checked before anything is created
 	// ready are the readiness checks of optional parts (a Kubo node), added as they are wired.
 	ready           []httpapi.ReadyCheck
 	client          evm.Client
@@ -94,7 +95,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *
 			a.Close()
 		}
 	}()
-	for _, step := range []func(context.Context) error{a.wireChain, a.wireDevnetRPC, a.wireMarket, a.wireAccounts, a.wireLaunch, a.wireAgent, a.wireHTTP} {
+	for _, step := range []func(context.Context) error{a.wireLimiter, a.wireChain, a.wireDevnetRPC, a.wireMarket, a.wireAccounts, a.wireLaunch, a.wireAgent, a.wireHTTP} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}

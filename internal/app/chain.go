@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -30,11 +31,16 @@ func (a *App) wireChain(ctx context.Context) error {
 		a.onClose(func() error { c.Close(); return nil })
 		client, factory, router = c, common.HexToAddress(a.Config.Factory), common.HexToAddress(a.Config.Router)
 	} else {
-		// The devnet keeps its chain beside a SQLite file, so a restart continues it; beside an
-		// in-memory or PostgreSQL database it lives in memory, unless --devnet-dir names a place.
+		// The devnet keeps its chain on disk, so a restart continues it: beside a SQLite file,
+		// or named after a PostgreSQL database in the working directory. Beside in-memory
+		// SQLite it lives in memory too.
 		dir := a.Config.DevnetDir
-		if dir == "" && sqliteFile(a.Config.DB) {
+		switch {
+		case dir != "":
+		case sqliteFile(a.Config.DB):
 			dir = a.sidePath(".devnet")
+		case postgresDSN(a.Config.DB):
+			dir = "curvekit-" + postgresName(a.Config.DB) + ".devnet"
 		}
 		d, err := devnet.Start(devnet.Config{Dir: dir})
 		if err != nil {
@@ -55,6 +61,26 @@ func (a *App) wireChain(ctx context.Context) error {
 	}
 	a.Chain, a.client, a.factory, a.router = chain, client, factory, router
 	return nil
+}
+
+// postgresDSN reports whether dsn names a PostgreSQL database.
+func postgresDSN(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// postgresName is the database a PostgreSQL DSN names, reduced to characters safe in a file
+// name ("postgres" when the DSN names none, as the server then does).
+func postgresName(dsn string) string {
+	name := "postgres"
+	if u, err := url.Parse(dsn); err == nil && strings.Trim(u.Path, "/") != "" {
+		name = strings.Trim(u.Path, "/")
+	}
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, name)
 }
 
 // sqliteFile reports whether dsn names a SQLite file (not memory, not PostgreSQL).

@@ -4,8 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
+	"net/url"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -16,12 +20,12 @@ import (
 // names, defaults and help.
 type Config struct {
 	Addr           string        `help:"Listen address of the API." default:"127.0.0.1:8080" env:"CURVEKIT_ADDR"`
-	DB             string        `help:"A SQLite path or a postgres:// DSN." default:"curvekit.db" env:"CURVEKIT_DB"`
+	DB             string        `help:"A SQLite path (or file: URI) or a postgres:// DSN; other schemes are refused." default:"curvekit.db" env:"CURVEKIT_DB"`
 	Redis          string        `help:"Redis address for rate limits; in memory without it." env:"CURVEKIT_REDIS"`
 	RPCURL         string        `name:"rpc-url" help:"JSON-RPC URL of a real chain; without it, the in-process devnet." env:"CURVEKIT_RPC_URL"`
 	Factory        string        `help:"LaunchFactory address on the real chain." env:"CURVEKIT_FACTORY"`
 	Router         string        `help:"Router address on the real chain." env:"CURVEKIT_ROUTER"`
-	DevnetDir      string        `help:"Directory of the devnet's chain; default <db>.devnet beside a SQLite file, in memory otherwise." env:"CURVEKIT_DEVNET_DIR"`
+	DevnetDir      string        `help:"Directory of the devnet's chain; default <db>.devnet beside a SQLite file, curvekit-<database name>.devnet in the working directory for a postgres:// DSN, in memory for in-memory SQLite." env:"CURVEKIT_DEVNET_DIR"`
 	DevnetRPCAddr  string        `name:"devnet-rpc-addr" help:"Serve the devnet's Ethereum JSON-RPC (eth, net, web3 over HTTP and WebSocket; chain id 1337) on this address, e.g. 127.0.0.1:8545, for wallets, cast and curvekit deploy; what they send is mined at once. Off without it." env:"CURVEKIT_DEVNET_RPC_ADDR"`
 	StartBlock     uint64        `help:"First block to index on an empty store: the factory's deployment block." env:"CURVEKIT_START_BLOCK"`
 	Confirmations  uint64        `help:"Blocks the indexer stays behind the head." env:"CURVEKIT_CONFIRMATIONS"`
@@ -34,26 +38,26 @@ type Config struct {
 	Heartbeat      time.Duration `help:"Idle time after which a stream sends a heartbeat comment." default:"15s" env:"CURVEKIT_HEARTBEAT"`
 	StreamBuffer   int           `help:"Messages a stream subscriber may fall behind before it is cut off." default:"1000" env:"CURVEKIT_STREAM_BUFFER"`
 	MetricsAddr    string        `help:"Address of the Prometheus metrics endpoint (GET /metrics); off without it." env:"CURVEKIT_METRICS_ADDR"`
-	LogLevel       string        `help:"Log level." enum:"debug,info,warn,error" default:"info" env:"CURVEKIT_LOG_LEVEL"`
+	LogLevel       string        `help:"Log level: debug, info, warn or error." enum:"debug,info,warn,error" default:"info" env:"CURVEKIT_LOG_LEVEL"`
 	LLMBaseURL     string        `name:"llm-base-url" help:"OpenAI-compatible Chat Completions base URL (OpenAI, Ollama, vLLM); the offline planner without it." env:"CURVEKIT_LLM_BASE_URL"`
 	LLMModel       string        `name:"llm-model" help:"Model name at --llm-base-url." env:"CURVEKIT_LLM_MODEL"`
 	LLMAPIKey      string        `name:"llm-api-key" help:"API key of --llm-base-url (prefer the environment variable)." env:"CURVEKIT_LLM_API_KEY"`
 	AgentWorkers   int           `help:"Agent jobs run at once by this server." default:"4" env:"CURVEKIT_AGENT_WORKERS"`
 
 	PublicURL     string   `name:"public-url" help:"The URL browsers reach the server at (sign-in redirects, Secure cookies when https); default http://<addr>." env:"CURVEKIT_PUBLIC_URL"`
-	MasterKeyFile string   `help:"File of the master key that seals custodial wallet keys; default <db>.master.key, created 0600 on first start." env:"CURVEKIT_MASTER_KEY_FILE"`
+	MasterKeyFile string   `help:"File of the master key that seals custodial wallet keys; default <db>.master.key beside a SQLite file, curvekit.master.key in the working directory for a postgres:// DSN; created 0600 on first start." env:"CURVEKIT_MASTER_KEY_FILE"`
 	MasterKey     string   `help:"The master key itself (hex, or version:hex lines), instead of a file." env:"CURVEKIT_MASTER_KEY"`
 	ProWallets    []string `help:"Comma-separated wallets on the pro subscription tier." env:"CURVEKIT_PRO_WALLETS"`
 
 	IPFSAPI     string `name:"ipfs-api" help:"Kubo RPC URL to pin launch uploads on (e.g. http://127.0.0.1:5001); without it, a local store that GET /ipfs/:cid serves." env:"CURVEKIT_IPFS_API"`
-	IPFSDir     string `name:"ipfs-dir" help:"Directory of the local IPFS store; default <db>.ipfs beside the database." env:"CURVEKIT_IPFS_DIR"`
+	IPFSDir     string `name:"ipfs-dir" help:"Directory of the local IPFS store; default <db>.ipfs beside a SQLite file, curvekit.ipfs in the working directory for a postgres:// DSN." env:"CURVEKIT_IPFS_DIR"`
 	IPFSGateway string `name:"ipfs-gateway" help:"Gateway URL prefix of uploads' gatewayUrl (e.g. https://ipfs.io/ipfs/); default <public-url>/ipfs/." env:"CURVEKIT_IPFS_GATEWAY"`
 
 	OAuthIssuer       string   `name:"oauth-issuer" help:"OpenID Connect issuer URL of the identity provider (discovery); without it and --oauth-auth-url, the development provider." env:"CURVEKIT_OAUTH_ISSUER"`
 	OAuthAuthURL      string   `name:"oauth-auth-url" help:"Authorization endpoint of a plain OAuth 2.0 provider (with --oauth-token-url and --oauth-userinfo-url)." env:"CURVEKIT_OAUTH_AUTH_URL"`
 	OAuthTokenURL     string   `name:"oauth-token-url" help:"Token endpoint of a plain OAuth 2.0 provider." env:"CURVEKIT_OAUTH_TOKEN_URL"`
 	OAuthUserinfoURL  string   `name:"oauth-userinfo-url" help:"Userinfo endpoint of a plain OAuth 2.0 provider." env:"CURVEKIT_OAUTH_USERINFO_URL"`
-	OAuthFields       []string `name:"oauth-fields" help:"Userinfo field paths of a plain OAuth 2.0 provider: subject,handle,picture." default:"data.id,data.username,data.profile_image_url" env:"CURVEKIT_OAUTH_FIELDS"`
+	OAuthFields       []string `name:"oauth-fields" help:"Userinfo field paths of a plain OAuth 2.0 provider, in the order subject,handle,picture; the default is X's userinfo." default:"data.id,data.username,data.profile_image_url" env:"CURVEKIT_OAUTH_FIELDS"`
 	OAuthName         string   `name:"oauth-name" help:"Name of a plain OAuth 2.0 provider, kept with each account's identity." default:"oauth2" env:"CURVEKIT_OAUTH_NAME"`
 	OAuthClientID     string   `name:"oauth-client-id" help:"OAuth client id." env:"CURVEKIT_OAUTH_CLIENT_ID"`
 	OAuthClientSecret string   `name:"oauth-client-secret" help:"OAuth client secret (prefer the environment variable)." env:"CURVEKIT_OAUTH_CLIENT_SECRET"`
@@ -62,9 +66,38 @@ type Config struct {
 	DevnetRPCPublic   bool     `name:"devnet-rpc-public" help:"Allow --devnet-rpc-addr on a non-loopback address (the devnet's keys are public: anyone who reaches it can send transactions)." env:"CURVEKIT_DEVNET_RPC_PUBLIC"`
 }
 
-// Validate checks what the flag library cannot: combinations and ranges.
+// Validate checks what the flag library cannot: shapes of addresses and URLs, combinations and
+// ranges. It runs before anything is created, so a bad value leaves no file, key or connection
+// behind.
 func (c *Config) Validate() error {
 	var errs []error
+	for _, a := range []struct{ flag, v string }{{"--addr", c.Addr}, {"--metrics-addr", c.MetricsAddr}, {"--devnet-rpc-addr", c.DevnetRPCAddr}, {"--redis", c.Redis}} {
+		if a.v == "" && a.flag != "--addr" {
+			continue
+		}
+		if _, port, err := net.SplitHostPort(a.v); err != nil || port == "" {
+			errs = append(errs, fmt.Errorf("%s %q is not a host:port address (e.g. 127.0.0.1:8080)", a.flag, a.v))
+		} else if n, err := strconv.ParseUint(port, 10, 16); err != nil || (n == 0 && a.flag == "--redis") {
+			errs = append(errs, fmt.Errorf("%s %q has no valid port", a.flag, a.v))
+		}
+	}
+	for _, u := range []struct{ flag, v string }{{"--public-url", c.PublicURL}, {"--rpc-url", c.RPCURL}, {"--ipfs-api", c.IPFSAPI}, {"--ipfs-gateway", c.IPFSGateway},
+		{"--llm-base-url", c.LLMBaseURL}, {"--oauth-issuer", c.OAuthIssuer}, {"--oauth-auth-url", c.OAuthAuthURL}, {"--oauth-token-url", c.OAuthTokenURL}, {"--oauth-userinfo-url", c.OAuthUserinfoURL}} {
+		if u.v == "" {
+			continue
+		}
+		parsed, err := url.Parse(u.v)
+		schemes := []string{"http", "https"}
+		if u.flag == "--rpc-url" {
+			schemes = append(schemes, "ws", "wss")
+		}
+		if err != nil || !slices.Contains(schemes, parsed.Scheme) || parsed.Host == "" {
+			errs = append(errs, fmt.Errorf("%s %q is not an %s URL", u.flag, u.v, strings.Join(schemes, "/")))
+		}
+	}
+	if scheme, _, ok := strings.Cut(c.DB, "://"); ok && scheme != "postgres" && scheme != "postgresql" {
+		errs = append(errs, fmt.Errorf("--db %q: unknown scheme %s://; give a SQLite file path or a postgres:// DSN", c.DB, scheme))
+	}
 	if c.RPCURL != "" && (c.Factory == "" || c.Router == "") {
 		errs = append(errs, errors.New("--rpc-url needs --factory and --router"))
 	}

@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,23 +19,32 @@ import (
 	"github.com/curvekit/curvekit/market"
 )
 
-// wireHTTP builds the rate limiter and the API with its readiness checks and metrics.
-func (a *App) wireHTTP(ctx context.Context) error {
-	var limiter auth.Limiter
-	if a.Config.Redis != "" {
-		r, err := ratelimit.NewRedis(ratelimit.RedisConfig{Addr: a.Config.Redis})
-		if err != nil {
-			return err
-		}
-		a.onClose(r.Close)
-		limiter = r
-	} else {
+// wireLimiter builds the rate limiter first of all: Redis is checked before anything else is
+// created, so a server pointed at an address where nothing answers stops at once, saying so.
+func (a *App) wireLimiter(ctx context.Context) error {
+	if a.Config.Redis == "" {
 		m, err := ratelimit.NewMemory(ratelimit.MemoryConfig{})
-		if err != nil {
-			return err
-		}
-		limiter = m
+		a.limiter = m
+		return err
 	}
+	ratelimit.LogTo(a.Log.With("component", "redis"))
+	r, err := ratelimit.NewRedis(ratelimit.RedisConfig{Addr: a.Config.Redis})
+	if err != nil {
+		return err
+	}
+	a.onClose(r.Close)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := r.Ping(ctx); err != nil {
+		return fmt.Errorf("--redis %s: %w", a.Config.Redis, err)
+	}
+	a.limiter = r
+	return nil
+}
+
+// wireHTTP builds the API with its readiness checks and metrics.
+func (a *App) wireHTTP(ctx context.Context) error {
+	limiter := a.limiter
 	proxies, err := a.Config.proxies()
 	if err != nil {
 		return err

@@ -100,20 +100,6 @@ func TestLaunchWiring(t *testing.T) {
 	}
 }
 
-func TestLaunchWiringRefusesBadKuboURL(t *testing.T) {
-	cfg, err := app.ParseConfig([]string{"--db", filepath.Join(t.TempDir(), "x.db"), "--simulate", "0", "--ipfs-api", "ftp://node"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(context.Background(), cfg, slog.New(slog.DiscardHandler))
-	if err == nil {
-		a.Close()
-		t.Fatal("app.New accepted --ipfs-api ftp://node")
-	}
-	if !strings.Contains(err.Error(), "ftp://node") {
-		t.Fatalf("error %v does not name the URL", err)
-	}
-}
 
 // lockedLog collects a server's log lines from many goroutines.
 type lockedLog struct {
