@@ -100,7 +100,6 @@ func TestLaunchWiring(t *testing.T) {
 	}
 }
 
-
 // lockedLog collects a server's log lines from many goroutines.
 type lockedLog struct {
 	mu  sync.Mutex
