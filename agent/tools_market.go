@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -74,7 +75,11 @@ const maxResolvePages = 10
 func (s *Service) resolve(ctx context.Context, ref string) (market.View, error) {
 	ref = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(ref), "$"))
 	if common.IsHexAddress(ref) {
-		return s.cfg.Market.Token(ctx, common.HexToAddress(ref))
+		v, err := s.cfg.Market.Token(ctx, common.HexToAddress(ref))
+		if errors.Is(err, curvekit.ErrNotFound) {
+			return v, fmt.Errorf("%w: no token at %s", curvekit.ErrNotFound, common.HexToAddress(ref).Hex())
+		}
+		return v, err
 	}
 	if ref == "" || len(ref) > 32 {
 		return market.View{}, fmt.Errorf("%w: name a token by its symbol or address", curvekit.ErrInvalid)

@@ -181,7 +181,7 @@ const maxDocument = 64 << 10
 func (s *Service) Logo(ctx context.Context, token common.Address) (Object, error) {
 	t, err := s.cfg.Store.Token(ctx, token)
 	if errors.Is(err, curvekit.ErrNotFound) {
-		return Object{}, fmt.Errorf("%w: token %s not found", curvekit.ErrNotFound, token.Hex())
+		return Object{}, fmt.Errorf("%w: token not found", curvekit.ErrNotFound)
 	}
 	if err != nil {
 		return Object{}, err

@@ -58,7 +58,7 @@ func (s *Launch) Token(ctx context.Context, addr common.Address) (launch.Token, 
 	var row launchTokenRow
 	err := s.db.NewSelect().Model(&row).Where("t.address = ?", addr).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		return launch.Token{}, fmt.Errorf("%w: token %s", curvekit.ErrNotFound, addr.Hex())
+		return launch.Token{}, fmt.Errorf("bunstore: token %s: %w", addr.Hex(), curvekit.ErrNotFound)
 	}
 	if err != nil {
 		return launch.Token{}, fmt.Errorf("bunstore: launch token %s: %w", addr.Hex(), err)

@@ -25,7 +25,7 @@ func (s *Market) Token(ctx context.Context, addr common.Address) (market.Token, 
 	var row tokenRow
 	err := s.db.NewSelect().Model(&row).Where("address = ?", addr).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		return market.Token{}, fmt.Errorf("%w: token %s", curvekit.ErrNotFound, addr)
+		return market.Token{}, fmt.Errorf("bunstore: token %s: %w", addr, curvekit.ErrNotFound)
 	}
 	if err != nil {
 		return market.Token{}, fmt.Errorf("bunstore: token %s: %w", addr, err)

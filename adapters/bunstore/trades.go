@@ -136,7 +136,7 @@ func (s *Market) mustExist(ctx context.Context, addr common.Address) error {
 		return fmt.Errorf("bunstore: token %s: %w", addr, err)
 	}
 	if !ok {
-		return fmt.Errorf("%w: token %s", curvekit.ErrNotFound, addr)
+		return fmt.Errorf("bunstore: token %s: %w", addr, curvekit.ErrNotFound)
 	}
 	return nil
 }

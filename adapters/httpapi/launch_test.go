@@ -411,7 +411,7 @@ func TestLaunchValidationOverHTTP(t *testing.T) {
 		{"GET", "/launch/fees/" + idle, "", 200, `{"wallet":"` + idle + `","assets":[]}`},
 		{"GET", "/ipfs/not-a-cid", "", 400, `{"statusCode":400,"message":"malformed CID: want a CIDv1 in base32 (bafy…, bafk…)"}`},
 		{"GET", "/ipfs/bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq", "", 404, `{"statusCode":404,"message":"no content bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq"}`},
-		{"GET", "/tokens/0x000000000000000000000000000000000000dEaD/logo", "", 404, `{"statusCode":404,"message":"token 0x000000000000000000000000000000000000dEaD not found"}`},
+		{"GET", "/tokens/0x000000000000000000000000000000000000dEaD/logo", "", 404, `{"statusCode":404,"message":"token not found"}`},
 		{"GET", "/tokens/0xdead/logo", "", 400, `{"statusCode":400,"message":"malformed token address: want 0x followed by 40 hex digits"}`},
 		{"GET", "/launch/metadata", "", 405, ""},
 	} {
