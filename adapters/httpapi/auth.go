@@ -176,8 +176,21 @@ func (s *Server) authRoutes() []group {
 	}
 }
 
+// otherHost says, when r came to another host than the public URL's, which URL to sign in at.
+func (s *Server) otherHost(r *http.Request) error {
+	u, err := url.Parse(s.cfg.PublicURL)
+	if s.cfg.PublicURL == "" || err != nil || strings.EqualFold(u.Host, r.Host) {
+		return nil
+	}
+	return invalid("this server's public URL is %s, and a sign-in begun at %s could not finish there (the browser keeps the sign-in cookie per host): sign in at %s/auth/login",
+		u.Scheme+"://"+u.Host, r.Host, strings.TrimRight(s.cfg.PublicURL, "/"))
+}
+
 // GET /auth/login?returnTo=&login_hint=
 func (s *Server) login(w http.ResponseWriter, req bunrouter.Request) error {
+	if err := s.otherHost(req.Request); err != nil {
+		return err
+	}
 	q := newQuery(req.URL)
 	params := auth.BeginParams{ReturnTo: q.str("returnTo", "/"), LoginHint: q.str("login_hint", "")}
 	if err := q.err(); err != nil {
@@ -211,6 +224,11 @@ func (s *Server) callback(w http.ResponseWriter, req bunrouter.Request) error {
 	// The sign-in cookie has done its work, whatever the outcome.
 	http.SetCookie(w, s.cookie(req.Request, signInCookie, "", "/auth", -1))
 	in, err := s.cfg.Accounts.Complete(req.Context(), params)
+	if err != nil && params.Binding == "" {
+		if hostErr := s.otherHost(req.Request); hostErr != nil {
+			err = hostErr
+		}
+	}
 	if err != nil {
 		s.security(req.Request, slog.LevelWarn, "sign-in failed", nil, slog.String("reason", clientMessage(err)))
 		return err

@@ -47,6 +47,11 @@ type Config struct {
 	// Auth resolves credentials to principals; default Accounts. Without either, every request
 	// is anonymous and guarded routes answer 401.
 	Auth Authenticator
+	// PublicURL is where browsers reach the server (the sign-in's redirect URI is under it). A
+	// sign-in started on another host (localhost where it says 127.0.0.1) could not finish: the
+	// browser would not send that host's sign-in cookie to the callback. Such a sign-in is
+	// refused at once, naming the host to use. Empty: not checked.
+	PublicURL string
 	// SecureCookies marks cookies Secure even on plain-HTTP requests (behind a TLS-terminating
 	// proxy); requests over TLS get Secure cookies anyway.
 	SecureCookies bool

@@ -3,6 +3,8 @@ package main
 import (
 	"crypto/rand"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"sync"
@@ -134,10 +136,64 @@ func TestLimitProfilesExempt(t *testing.T) {
 // class and the exempt profiles still answer.
 func TestLimiterDownFailsClosed(t *testing.T) {
 	t.Parallel()
-	s := startServer(t, "--redis", "127.0.0.1:1")
+	// The server checks Redis at start; it goes away afterwards, as a real one does.
+	addr := os.Getenv("CURVEKIT_TEST_REDIS")
+	if addr == "" {
+		t.Skip("CURVEKIT_TEST_REDIS is not set")
+	}
+	proxy := newCutProxy(t, addr)
+	s := startServer(t, "--redis", proxy.addr())
+	proxy.cut()
 	wantStatus(t, "sign-in with Redis down", s.anon(t, http.MethodGet, "/auth/login?login_hint=x", ""), http.StatusServiceUnavailable)
 	wantStatus(t, "GET /config with Redis down", s.anon(t, http.MethodGet, "/config", ""), http.StatusOK)
 	wantStatus(t, "a profile with Redis down", s.anon(t, http.MethodGet, "/auth/user/0x000000000000000000000000000000000000dEaD", ""), http.StatusNotFound)
+}
+
+// cutProxy forwards TCP connections to a real server until cut, then refuses and drops them all.
+type cutProxy struct {
+	ln    net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func newCutProxy(t *testing.T, target string) *cutProxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cutProxy{ln: ln}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, up)
+			p.mu.Unlock()
+			go func() { io.Copy(up, c); up.Close() }()
+			go func() { io.Copy(c, up); c.Close() }()
+		}
+	}()
+	t.Cleanup(p.cut)
+	return p
+}
+
+func (p *cutProxy) addr() string { return p.ln.Addr().String() }
+
+func (p *cutProxy) cut() {
+	p.ln.Close()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
 }
 
 // Cross-site requests that carry the session cookie cannot change state: Sec-Fetch-Site
