@@ -62,14 +62,15 @@ func ask(e *env, cl *apiclient.Client, prompt, thread string, f waitFlags) (apic
 	fmt.Fprintf(e.err, "job %s (thread %s): %s\n", sub.JobID, sub.ThreadID, sub.Status)
 	seen, status := 0, sub.Status
 	return cl.WaitJob(e.ctx, sub.JobID, apiclient.WaitParams{Interval: f.Interval, Timeout: f.Wait, Progress: func(j apiclient.Job) {
-		if j.Status != status {
-			status = j.Status
-			fmt.Fprintf(e.err, "job %s: %s\n", j.JobID, status)
-		}
+		// What the job did comes before where it ended up, even when one poll sees both.
 		for _, u := range j.StatusUpdates[min(seen, len(j.StatusUpdates)):] {
 			fmt.Fprintf(e.err, "  … %s\n", u.Message)
 		}
 		seen = max(seen, len(j.StatusUpdates))
+		if j.Status != status {
+			status = j.Status
+			fmt.Fprintf(e.err, "job %s: %s\n", j.JobID, status)
+		}
 	}})
 }
 

@@ -31,7 +31,7 @@ const (
 // root is the command tree. Global flags are accepted before or after the command.
 type root struct {
 	Server  string        `help:"Base URL of the curvekit server." default:"http://127.0.0.1:8080" env:"CURVEKIT_SERVER"`
-	APIKey  string        `name:"api-key" help:"API key (svc_…) for the agent commands; prefer the environment variable." env:"CURVEKIT_API_KEY"`
+	APIKey  string        `name:"api-key" help:"API key (svc_…) for the agent and mcp commands (market reads need none); prefer the environment variable." env:"CURVEKIT_API_KEY"`
 	JSON    bool          `name:"json" help:"Print machine-readable JSON."`
 	Timeout time.Duration `help:"Timeout of each request to the server." default:"30s" env:"CURVEKIT_TIMEOUT"`
 	Retries int           `help:"Times a throttled (429) request is tried again, after growing random waits." default:"4" env:"CURVEKIT_RETRIES"`
@@ -92,7 +92,8 @@ func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 	exited := -1
 	p, err := kong.New(&r,
 		kong.Name("curvekit"),
-		kong.Description("The curvekit command line: market reads, the agent, MCP and deploy. Transactions are returned unsigned, for you to confirm in your wallet."),
+		kong.Description("The curvekit command line: market reads, the agent, MCP and deploy. Transactions are returned unsigned, for you to confirm in your wallet.\n\n"+
+			"Exit codes: 0 done, 1 failed, 2 bad usage, 3 server unreachable, 4 API key missing or refused, 5 refused (403), 6 still throttled after retries (429), 7 not found (404)."),
 		kong.Writers(out, errOut),
 		kong.Exit(func(code int) { exited = code }),
 		kong.UsageOnError(),

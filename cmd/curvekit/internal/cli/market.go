@@ -13,7 +13,7 @@ import (
 
 type tokensCmd struct {
 	Sort   string `help:"Order: newest, volume24h, marketCap or progress." enum:"newest,volume24h,marketCap,progress" default:"newest"`
-	Phase  string `help:"Only tokens on their curve or graduated to a pool." enum:",curve,graduated" default:""`
+	Phase  string `help:"Only tokens in this phase: curve (still on their bonding curve) or graduated (trading on the pool); all when not given." enum:",curve,graduated" default:""`
 	Quote  string `help:"Only tokens paired with this asset: ETH or an ERC-20 address."`
 	Search string `short:"q" help:"Substring of the name or symbol."`
 	Limit  int    `help:"Tokens per page, 1 to 100." default:"20"`
@@ -134,7 +134,7 @@ func (c *quoteCmd) Run(e *env) error {
 
 type candlesCmd struct {
 	Address string `arg:"" help:"The token's address."`
-	Res     string `help:"Bar resolution." enum:"1m,5m,15m,1h,4h,1d" default:"5m"`
+	Res     string `help:"Bar resolution: 1m, 5m, 15m, 1h, 4h or 1d." enum:"1m,5m,15m,1h,4h,1d" default:"5m"`
 	Limit   int    `help:"Most bars to show (the latest)." default:"30"`
 	From    int64  `help:"First bar's time, Unix seconds."`
 	To      int64  `help:"Last bar's time, Unix seconds (default now)."`
