@@ -12,8 +12,8 @@ import (
 // OfflineModel is the model name of the offline planner.
 const OfflineModel = "offline"
 
-// Offline is the default planner: deterministic, without a network. It maps the common
-// plain-English requests (see OfflineHelp) to tool calls, answers from the tools' summaries, and
+// Offline is the default planner: deterministic, without a network. It maps everyday
+// plain-English requests (see OfflineHelp and intent.go) to tool calls, answers from the tools' summaries, and
 // says plainly what it cannot do and how to configure a model for the rest.
 type Offline struct{}
 
@@ -22,18 +22,18 @@ var _ LLM = Offline{}
 // OfflineHelp is the offline planner's answer to what it does not understand; {launch} stands
 // for the launch examples, listed only when the server offers the launch tools.
 const OfflineHelp = `I am the offline planner, so I understand only plain requests like these:
-- "price of DETH" or "info on DETH"
-- "quote 0.01 ETH of DETH" or "quote selling 1000 DETH"
-- "buy 0.01 ETH of DETH", "sell 1000 DETH" or "sell all my DETH"
-- "trending tokens", "newest tokens", "biggest tokens"
-- "remember my slippage is 0.5%" or "forget my slippage"{launch}
+- "how much is DETH?", "price of DETH" or "info on 0x…"
+- "how much DETH would 0.01 ETH get me?" or "what would I get for 1,000 DETH?"
+- "buy 0.01 ETH of DETH", "swap 0.01 ETH for DETH", "sell 1,000 DETH" or "dump all my DETH"
+- "what's trending?", "newest tokens", "biggest tokens"
+- "use 2% slippage from now on" or "forget my slippage"{launch}
 I cannot answer free-form questions. For those, configure a model: set CURVEKIT_LLM_BASE_URL,
 CURVEKIT_LLM_MODEL and CURVEKIT_LLM_API_KEY for any OpenAI-compatible endpoint (OpenAI, Ollama,
 vLLM) and restart the server.`
 
 const offlineLaunchHelp = `
 - "launch a token named Moon Cat with symbol MCAT"
-- "claim my fees", "my fees", "my earnings", "my launch limit"`
+- "claim my fees", "my fees", "how much have I earned this week?", "my launch limit"`
 
 // Complete plans one step: tool calls for a new request, or the answer once the tools ran.
 func (Offline) Complete(ctx context.Context, r *Request) (Reply, error) {
@@ -109,7 +109,7 @@ const (
 )
 
 var (
-	reBuySpend   = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + ` (?:worth )?(?:of|in) ` + tok + `$`)
+	reBuySpend   = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + ` (?:worth )?(?:of|in|into) ` + tok + `$`)
 	reBuyWith    = regexp.MustCompile(`(?i)^(?:please )?buy ` + tok + ` (?:with|for|using) ` + num + ` ` + tok + `$`)
 	reBuyTokens  = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + `$`)
 	reSell       = regexp.MustCompile(`(?i)^(?:please )?sell ` + num + ` (?:of )?` + tok + `(?: (?:for|to|into) \$?[A-Za-z0-9]+)?$`)
@@ -140,7 +140,7 @@ var (
 // planOffline returns the tool calls a prompt asks for, or a text answer when it asks for none
 // the planner can make.
 func planOffline(prompt string, offered []string) ([]ToolCall, string) {
-	p := strings.TrimRight(reSpaces.ReplaceAllString(strings.TrimSpace(prompt), " "), ".!?")
+	p := normalize(prompt)
 	call := func(name string, args map[string]any) ([]ToolCall, string) {
 		if !slices.Contains(offered, name) {
 			return nil, fmt.Sprintf("This server does not offer %s, so I cannot do that here.", strings.ReplaceAll(name, "_", " "))
@@ -196,6 +196,13 @@ func planOffline(prompt string, offered []string) ([]ToolCall, string) {
 	if reFees.MatchString(p) {
 		return call("get_creator_fees", map[string]any{})
 	}
+	if days, ok := earningsDays(p); ok {
+		args := map[string]any{}
+		if days > 0 {
+			args["days"] = days
+		}
+		return call("get_earnings", args)
+	}
 	if reEarnings.MatchString(p) {
 		return call("get_earnings", map[string]any{})
 	}
@@ -227,7 +234,8 @@ func planOffline(prompt string, offered []string) ([]ToolCall, string) {
 // isStopWord rejects words the info patterns would otherwise take for a symbol ("what is up").
 func isStopWord(s string) bool {
 	switch strings.ToLower(s) {
-	case "up", "it", "this", "that", "you", "new", "happening", "going", "the", "a", "an", "my", "me", "trending", "tokens":
+	case "up", "it", "this", "that", "you", "new", "happening", "going", "the", "a", "an", "my", "me", "trending", "tokens",
+		"popular", "hot", "top", "latest", "newest", "biggest", "largest", "coins", "there", "everything", "good":
 		return true
 	}
 	return false
