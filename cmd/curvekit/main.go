@@ -2,7 +2,7 @@
 // quote, candles), the agent (prompt, status, cancel, chat), an MCP server on stdio for desktop
 // MCP clients, and deploy, which puts the reference contracts on a chain.
 //
-//	go install github.com/curvekit/curvekit/cmd/curvekit@latest
+//	go install ./cmd/curvekit       # in a clone of the repository
 //	export CURVEKIT_SERVER=http://127.0.0.1:8080 CURVEKIT_API_KEY=svc_…
 //	curvekit tokens --sort volume24h
 //	curvekit agent prompt "buy 0.01 ETH of DETH"

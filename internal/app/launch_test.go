@@ -190,6 +190,9 @@ func TestKuboUnreachable(t *testing.T) {
 		t.Errorf("readyz: %d %+v", resp.StatusCode, ready)
 	}
 	log := logs.String()
+	if !strings.Contains(log, "planner=offline") {
+		t.Errorf("the log does not name the offline planner:\n%s", log)
+	}
 	if !strings.Contains(log, "connection refused") || strings.Contains(log, "closed pipe") || strings.Contains(log, "level=ERROR") {
 		t.Errorf("the log does not say why:\n%s", log)
 	}
