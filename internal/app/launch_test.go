@@ -19,27 +19,34 @@ import (
 	"github.com/curvekit/curvekit/launch"
 )
 
-// The wired server pins uploads in the local store beside its database by default, answers with
-// gateway URLs on its own /ipfs route, serves them there, and enforces the caps GET /config shows.
-func TestLaunchWiring(t *testing.T) {
+// serve runs the wired server with args (and no simulated trades) on a loopback port until the
+// test ends, and returns it with its base URL.
+func serve(t *testing.T, log *slog.Logger, args ...string) (*app.App, string) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := filepath.Join(t.TempDir(), "launch.db")
-	cfg, err := app.ParseConfig([]string{"--db", db, "--addr", ln.Addr().String(), "--simulate", "0", "--poll", "20ms"})
+	cfg, err := app.ParseConfig(append([]string{"--addr", ln.Addr().String(), "--simulate", "0", "--poll", "20ms"}, args...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler))
+	a, err := app.New(ctx, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- a.Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-done; a.Close() })
-	base := "http://" + ln.Addr().String()
+	return a, "http://" + ln.Addr().String()
+}
+
+// The wired server pins uploads in the local store beside its database by default, answers with
+// gateway URLs on its own /ipfs route, serves them there, and enforces the caps GET /config shows.
+func TestLaunchWiring(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "launch.db")
+	a, base := serve(t, slog.New(slog.DiscardHandler), "--db", db)
 
 	img := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Repeat([]byte{9}, 1000)...)
 	var buf bytes.Buffer
@@ -127,24 +134,8 @@ func TestKuboUnreachable(t *testing.T) {
 	}
 	kubo := "http://" + closed.Addr().String()
 	closed.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := app.ParseConfig([]string{"--db", filepath.Join(t.TempDir(), "kubo.db"), "--addr", ln.Addr().String(), "--simulate", "0", "--poll", "20ms", "--ipfs-api", kubo})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var logs lockedLog
-	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.New(ctx, cfg, slog.New(slog.NewTextHandler(&logs, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- a.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-done; a.Close() })
-	base := "http://" + ln.Addr().String()
+	_, base := serve(t, slog.New(slog.NewTextHandler(&logs, nil)), "--db", filepath.Join(t.TempDir(), "kubo.db"), "--ipfs-api", kubo)
 
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
