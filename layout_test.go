@@ -16,6 +16,7 @@ var impure = []string{
 	"github.com/curvekit/curvekit/cmd/",
 	"github.com/curvekit/curvekit/internal/app",
 	"github.com/curvekit/curvekit/internal/testworld",
+	"github.com/curvekit/curvekit/internal/openapitest",
 	"github.com/curvekit/curvekit/contracts/bindings",
 	"github.com/curvekit/curvekit/contracts/internal/",
 }

@@ -54,18 +54,24 @@ func (e *Event) Payload() any {
 	case EventUsage:
 		return e.Usage
 	case EventText:
-		return struct {
-			Text string `json:"text"`
-		}{e.Text}
+		return TextDelta{Text: e.Text}
 	case EventTransaction:
 		return e.Transaction
 	case EventDone:
 		return e.Done
 	default:
-		return struct {
-			Message string `json:"message"`
-		}{e.Error}
+		return TurnError{Message: e.Error}
 	}
+}
+
+// TextDelta is the payload of text_delta.
+type TextDelta struct {
+	Text string `json:"text"`
+}
+
+// TurnError is the payload of error.
+type TurnError struct {
+	Message string `json:"message"`
 }
 
 // Transaction is an unsigned transaction a turn composed: the richData of a job. The wallet owner

@@ -37,7 +37,7 @@ func (s *Server) agentRoutes() []group {
 
 // promptBody is the body of POST /agent/job and POST /agent/prompt.
 type promptBody struct {
-	Prompt   *string          `json:"prompt"`
+	Prompt   *string          `json:"prompt" openapi:"required"`
 	ThreadID string           `json:"threadId"`
 	History  []historyMessage `json:"history"`
 	Model    string           `json:"model"`
@@ -123,6 +123,12 @@ func jobOf(j *agent.Job) jobJSON {
 	return out
 }
 
+type jobAcceptedJSON struct {
+	JobID    string       `json:"jobId"`
+	ThreadID string       `json:"threadId"`
+	Status   agent.Status `json:"status"`
+}
+
 // POST /agent/job: stores the prompt as a pending job of the key's wallet; a runner takes it.
 func (s *Server) submitJob(w http.ResponseWriter, req bunrouter.Request) error {
 	body, err := readPrompt(w, req)
@@ -135,7 +141,7 @@ func (s *Server) submitJob(w http.ResponseWriter, req bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusAccepted, map[string]any{"jobId": j.ID, "threadId": j.ThreadID, "status": j.Status})
+	return writeJSON(w, http.StatusAccepted, jobAcceptedJSON{JobID: j.ID, ThreadID: j.ThreadID, Status: j.Status})
 }
 
 // GET /agent/job/:id: one read by primary key, polled every couple of seconds.
@@ -232,6 +238,15 @@ type memoryJSON struct {
 	UpdatedAt string `json:"updatedAt"`
 }
 
+type memoriesJSON struct {
+	Memories []memoryJSON `json:"memories"`
+}
+
+type memoryDeletedJSON struct {
+	Key     string `json:"key"`
+	Deleted bool   `json:"deleted"`
+}
+
 // GET /agent/memory: everything stored for the session's wallet.
 func (s *Server) listMemory(w http.ResponseWriter, req bunrouter.Request) error {
 	entries, err := s.cfg.Agent.Memories(req.Context(), principalOf(req).Wallet)
@@ -242,7 +257,7 @@ func (s *Server) listMemory(w http.ResponseWriter, req bunrouter.Request) error 
 	for i, e := range entries {
 		out[i] = memoryJSON{Key: e.Key, Value: e.Value, UpdatedAt: timeOrEmpty(e.UpdatedAt)}
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"memories": out})
+	return writeJSON(w, http.StatusOK, memoriesJSON{Memories: out})
 }
 
 // DELETE /agent/memory/:key: 404 for a key the wallet does not have.
@@ -251,5 +266,5 @@ func (s *Server) deleteMemory(w http.ResponseWriter, req bunrouter.Request) erro
 	if err := s.cfg.Agent.Forget(req.Context(), principalOf(req).Wallet, key); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"key": key, "deleted": true})
+	return writeJSON(w, http.StatusOK, memoryDeletedJSON{Key: key, Deleted: true})
 }

@@ -37,6 +37,10 @@ type agentToolJSON struct {
 	InputSchema *jsonschema.Schema `json:"inputSchema"`
 }
 
+type agentToolsJSON struct {
+	Tools []agentToolJSON `json:"tools"`
+}
+
 // GET /agent/tools: every tool with its JSON input schema, in the planner's order.
 func (s *Server) listAgentTools(w http.ResponseWriter, _ bunrouter.Request) error {
 	tools := s.cfg.Agent.Tools()
@@ -44,7 +48,7 @@ func (s *Server) listAgentTools(w http.ResponseWriter, _ bunrouter.Request) erro
 	for i, t := range tools {
 		out[i] = agentToolJSON{Name: t.Name, Description: t.Description, Composes: t.Composes, InputSchema: t.InputSchema}
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"tools": out})
+	return writeJSON(w, http.StatusOK, agentToolsJSON{Tools: out})
 }
 
 // agentToolResultJSON is a tool's answer: transactions is [] when the tool composed none.

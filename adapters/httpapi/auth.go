@@ -305,7 +305,11 @@ func (s *Server) logout(w http.ResponseWriter, req bunrouter.Request) error {
 	}
 	http.SetCookie(w, s.cookie(req.Request, sessionCookie, "", "/", -1))
 	w.Header().Set("Cache-Control", "no-store")
-	return writeJSON(w, http.StatusOK, map[string]bool{"loggedOut": true})
+	return writeJSON(w, http.StatusOK, loggedOutJSON{LoggedOut: true})
+}
+
+type loggedOutJSON struct {
+	LoggedOut bool `json:"loggedOut"`
 }
 
 type profileJSON struct {
@@ -349,6 +353,15 @@ type keyJSON struct {
 	CreatedAt         int64    `json:"createdAt"`
 	LastUsedAt        *int64   `json:"lastUsedAt"`
 	RevokedAt         *int64   `json:"revokedAt"`
+}
+
+type keyListJSON struct {
+	Keys []keyJSON `json:"keys"`
+}
+
+type keyRevokedJSON struct {
+	ID      string `json:"id"`
+	Revoked bool   `json:"revoked"`
 }
 
 type newKeyJSON struct {
@@ -405,9 +418,7 @@ func (s *Server) listKeys(w http.ResponseWriter, req bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	out := struct {
-		Keys []keyJSON `json:"keys"`
-	}{Keys: make([]keyJSON, len(keys))}
+	out := keyListJSON{Keys: make([]keyJSON, len(keys))}
 	for i := range keys {
 		out.Keys[i] = keyOf(&keys[i])
 	}
@@ -422,7 +433,7 @@ func (s *Server) revokeKey(w http.ResponseWriter, req bunrouter.Request) error {
 		return err
 	}
 	s.security(req.Request, slog.LevelInfo, "API key revoked", principalOf(req), slog.String("revoked_key_id", id))
-	return writeJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})
+	return writeJSON(w, http.StatusOK, keyRevokedJSON{ID: id, Revoked: true})
 }
 
 // redirect answers 302 to location with a JSON body, as every answer of the API is JSON.
@@ -432,7 +443,10 @@ func redirect(w http.ResponseWriter, location string) error {
 
 func redirectStatus(w http.ResponseWriter, status int, location string) error {
 	w.Header().Set("Location", location)
-	return writeJSON(w, status, struct {
-		Location string `json:"location"`
-	}{location})
+	return writeJSON(w, status, redirectJSON{Location: location})
+}
+
+// redirectJSON is the body of a redirect.
+type redirectJSON struct {
+	Location string `json:"location"`
 }

@@ -15,9 +15,13 @@ import (
 // errorBody is the error shape of SPEC section 7. Message is a string, or for a validation
 // failure that lists several fields an array of strings.
 type errorBody struct {
-	StatusCode int `json:"statusCode"`
-	Message    any `json:"message"`
+	StatusCode int          `json:"statusCode"`
+	Message    errorMessage `json:"message"`
 }
+
+// errorMessage is the message of an error: one string, or for a validation failure naming
+// several fields, an array of them.
+type errorMessage any
 
 // validationBody is what the quote and build-tx validators answer with status 200 (SPEC 4.4).
 type validationBody struct {

@@ -45,8 +45,8 @@ func (s *Server) launchRoutes() []group {
 
 // metadataBody is POST /launch/metadata's body (SPEC 2.10).
 type metadataBody struct {
-	Name          *string `json:"name"`
-	Symbol        *string `json:"symbol"`
+	Name          *string `json:"name" openapi:"required"`
+	Symbol        *string `json:"symbol" openapi:"required"`
 	Description   *string `json:"description"`
 	ImageURL      *string `json:"imageUrl"`
 	Twitter       *string `json:"twitter"`

@@ -28,7 +28,7 @@ var echoBody = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 func TestMountedBodyIsCut(t *testing.T) {
 	t.Parallel()
 	const timeout = 500 * time.Millisecond
-	e := newEnv(t, envOptions{bodyTimeout: timeout, mounts: []Mount{{Methods: []string{http.MethodPost}, Path: "/mcp", Access: Public, Class: auth.ClassDefault, Handler: echoBody}}})
+	e := newEnv(t, envOptions{bodyTimeout: timeout, mounts: []Mount{{Methods: []string{http.MethodPost}, Path: "/mcp", Access: Public, Class: auth.ClassDefault, Handler: echoBody, Doc: echoDoc("mcp")}}})
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize"}`
 	start := time.Now()
 	resp, got, _ := rawRequest(t, e, func(c net.Conn) error {
@@ -61,8 +61,8 @@ func TestMountedRoutesAuthenticateAndLimit(t *testing.T) {
 	e := newEnv(t, envOptions{
 		auth: knownKeys{good: "key-good"},
 		mounts: []Mount{
-			{Methods: []string{http.MethodPost}, Path: "/mcp", Access: Key, Class: auth.ClassDefault, Bearer: true, Handler: echoBody},
-			{Methods: []string{http.MethodGet}, Path: "/dev-oauth/authorize", Access: Public, Class: auth.ClassProviderSignIn, Handler: echoBody},
+			{Methods: []string{http.MethodPost}, Path: "/mcp", Access: Key, Class: auth.ClassDefault, Bearer: true, Handler: echoBody, Doc: echoDoc("mcp")},
+			{Methods: []string{http.MethodGet}, Path: "/dev-oauth/authorize", Access: Public, Class: auth.ClassProviderSignIn, Handler: echoBody, Doc: echoDoc("authorize")},
 		},
 	})
 	e.do(t, http.MethodPost, "/mcp", "{}", "Authorization", "Bearer "+bogus).want(t, http.StatusUnauthorized,
@@ -86,4 +86,9 @@ func TestMountedRoutesAuthenticateAndLimit(t *testing.T) {
 	if !slices.Contains(e.limiter.seen(), "provider-sign-in:ip:127.0.0.1") {
 		t.Errorf("the mounted authorize endpoint is not counted as a sign-in: %v", e.limiter.seen())
 	}
+}
+
+// echoDoc describes a test mount in the OpenAPI document.
+func echoDoc(id string) MountDoc {
+	return MountDoc{ID: id, Summary: "echoes", Consumes: []string{"application/json"}, Produces: []string{"application/json"}}
 }

@@ -45,6 +45,7 @@ type route struct {
 	// bearer routes also take the API key from Authorization: Bearer.
 	bearer bool
 	full   string // method and full path, set at registration: the route's name in logs and metrics
+	doc    op     // the route in the OpenAPI document (operations), set at registration
 }
 
 // group is a set of routes under one path prefix.
@@ -59,6 +60,7 @@ func (s *Server) groups() []group {
 	const token = "token not found"
 	groups := []group{
 		{routes: []route{
+			{method: http.MethodGet, path: "/openapi.json", access: Public, class: auth.ClassDefault, handle: s.serveOpenAPI},
 			{method: http.MethodGet, path: "/config", access: Public, class: auth.ClassDefault, handle: s.getConfig},
 			{method: http.MethodGet, path: "/healthz", access: Public, class: auth.ClassExempt, handle: s.healthz},
 			{method: http.MethodGet, path: "/readyz", access: Public, class: auth.ClassExempt, handle: s.readyz},
@@ -74,7 +76,7 @@ func (s *Server) groups() []group {
 		}, s.streamRoutes()...)},
 	}
 	// Each feature's routes, when the server has its service.
-	for _, feature := range [][]group{s.authRoutes(), s.walletRoutes(), s.agentRoutes(), s.agentToolRoutes(), s.launchRoutes(), s.mountRoutes()} {
+	for _, feature := range [][]group{s.udfRoutes(), s.authRoutes(), s.walletRoutes(), s.agentRoutes(), s.agentToolRoutes(), s.launchRoutes(), s.mountRoutes()} {
 		groups = append(groups, feature...)
 	}
 	return groups
@@ -93,6 +95,21 @@ type Mount struct {
 	// Bearer also takes the API key from Authorization: Bearer (MCP clients send it there).
 	Bearer  bool
 	Handler http.Handler
+	// Doc describes the handler in the OpenAPI document. Required.
+	Doc MountDoc
+}
+
+// MountDoc describes a mounted handler in the OpenAPI document: the media types of what it reads
+// and answers. Their bodies are the mounted protocol's (MCP, OpenID Connect), which its own
+// specification describes.
+type MountDoc struct {
+	// ID is the operationId's stem: the method, in lower case, is appended ("mcp" gives mcpPost).
+	ID      string
+	Summary string
+	// Consumes are the media types of a request body (POST); Produces those of an answer.
+	Consumes, Produces []string
+	// Redirects: the handler may also answer 302.
+	Redirects bool
 }
 
 // mountRoutes are Config.Mounts as routes of the table.
@@ -101,7 +118,7 @@ func (s *Server) mountRoutes() []group {
 	for _, m := range s.cfg.Mounts {
 		h := m.Handler
 		for _, method := range m.Methods {
-			routes = append(routes, route{method: method, path: m.Path, access: m.Access, class: m.Class, bearer: m.Bearer,
+			routes = append(routes, route{method: method, path: m.Path, access: m.Access, class: m.Class, bearer: m.Bearer, doc: m.Doc.op(method),
 				handle: func(w http.ResponseWriter, req bunrouter.Request) error {
 					h.ServeHTTP(w, req.Request)
 					return nil
@@ -133,17 +150,24 @@ type endpoint struct {
 }
 
 // register builds the router from the groups; every route runs in the pipeline (pipeline.go).
-func (s *Server) register(groups []group) *bunrouter.Router {
+// The routes of the API's own groups (the first own of them) are kept for its OpenAPI document.
+func (s *Server) register(groups []group, own int) *bunrouter.Router {
 	r := bunrouter.New(
 		bunrouter.WithNotFoundHandler(s.noRoute),
 		bunrouter.WithMethodNotAllowedHandler(s.noRoute),
 	)
-	for _, g := range groups {
+	for i, g := range groups {
 		bg := r.NewGroup(g.prefix)
 		for _, rt := range g.routes {
 			rt.full = rt.method + " " + g.prefix + rt.path
 			if g.prefix != "" && rt.path == "" {
 				rt.full = rt.method + " " + g.prefix
+			}
+			if d, ok := operations[rt.full]; ok {
+				rt.doc = d
+			}
+			if i < own {
+				s.routes = append(s.routes, rt)
 			}
 			bg.Handle(rt.method, rt.path, s.pipeline(&rt))
 			s.endpoints = append(s.endpoints, endpoint{method: rt.method, path: splitPath(g.prefix + rt.path)})

@@ -140,6 +140,8 @@ type Server struct {
 	router    *bunrouter.Router
 	metrics   *metrics
 	origin    *http.CrossOriginProtection
+	routes    []route // the API's own, described in openapi
+	openapi   []byte  // GET /openapi.json
 }
 
 // New returns a Server for cfg.
@@ -161,7 +163,13 @@ func newServer(cfg Config, extra []group) (*Server, error) {
 		}
 		s.metrics = m
 	}
-	s.router = s.register(append(s.groups(), extra...))
+	own := s.groups()
+	s.router = s.register(append(own, extra...), len(own))
+	doc, err := s.openAPI(s.routes)
+	if err != nil {
+		return nil, err
+	}
+	s.openapi = doc
 	return s, nil
 }
 

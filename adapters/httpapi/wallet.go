@@ -38,10 +38,10 @@ const maxIdempotencyKey = 200
 // signBody is the unsigned transaction as build-tx returns it: to, data, value and gas are
 // strings, chainId a number. from, when given, must be the caller's wallet.
 type signBody struct {
-	To      *string `json:"to"`
+	To      *string `json:"to" openapi:"required"`
 	Data    *string `json:"data"`
 	Value   *string `json:"value"`
-	ChainID *uint64 `json:"chainId"`
+	ChainID *uint64 `json:"chainId" openapi:"required"`
 	Gas     *string `json:"gas"`
 	From    *string `json:"from"`
 }
@@ -202,9 +202,12 @@ func (s *Server) exportKey(w http.ResponseWriter, req bunrouter.Request) error {
 	}
 	s.security(req.Request, slog.LevelWarn, "private key exported", p, slog.String("wallet", p.Wallet.Hex()))
 	w.Header().Set("Cache-Control", "no-store")
-	return writeJSON(w, http.StatusOK, struct {
-		Wallet     string `json:"wallet"`
-		PrivateKey string `json:"privateKey"`
-		Warning    string `json:"warning"`
-	}{p.Wallet.Hex(), key, fmt.Sprintf("anyone holding this key controls %s; store it offline", p.Wallet.Hex())})
+	return writeJSON(w, http.StatusOK, exportedKeyJSON{Wallet: p.Wallet.Hex(), PrivateKey: key,
+		Warning: fmt.Sprintf("anyone holding this key controls %s; store it offline", p.Wallet.Hex())})
+}
+
+type exportedKeyJSON struct {
+	Wallet     string `json:"wallet"`
+	PrivateKey string `json:"privateKey"`
+	Warning    string `json:"warning"`
 }

@@ -59,6 +59,7 @@ type App struct {
 	Metrics  *prometheus.Registry
 
 	signer wallet.Signer // nil: the wallet's default
+	wrap   func(http.Handler) http.Handler
 	// devProvider is the development identity provider, served under /dev-oauth when no
 	// provider is configured.
 	devProvider http.Handler
@@ -80,6 +81,11 @@ type Option func(*App)
 // WithSigner signs custodial transactions with s instead of the default signer: a test counts
 // what reaches the signer this way.
 func WithSigner(s wallet.Signer) Option { return func(a *App) { a.signer = s } }
+
+// WithMiddleware wraps the HTTP handler Serve serves: a test checks every exchange this way.
+func WithMiddleware(wrap func(http.Handler) http.Handler) Option {
+	return func(a *App) { a.wrap = wrap }
+}
 
 // New builds every part from cfg. Close releases what it opened, also when New fails half way.
 func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *App, err error) {

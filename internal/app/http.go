@@ -66,22 +66,32 @@ func (a *App) wireHTTP(ctx context.Context) error {
 	mounts := []httpapi.Mount{{
 		Methods: []string{http.MethodGet, http.MethodPost, http.MethodDelete}, Path: "/mcp",
 		Access: httpapi.Key, Class: auth.ClassDefault, Bearer: true, Handler: tools,
+		Doc: httpapi.MountDoc{ID: "mcp", Summary: "Remote MCP (Streamable HTTP): the agent's tools for MCP clients",
+			Consumes: []string{"application/json"}, Produces: []string{"application/json", "text/event-stream"}},
 	}}
 	if a.devProvider != nil {
 		// The development identity provider: its authorize endpoint is a sign-in and is
 		// limited like GET /auth/login.
+		const json, form, html = "application/json", "application/x-www-form-urlencoded", "text/html"
 		for _, ep := range []struct {
 			path    string
 			methods []string
 			class   auth.Class
+			doc     httpapi.MountDoc
 		}{
-			{"/.well-known/openid-configuration", []string{http.MethodGet}, auth.ClassDefault},
-			{"/jwks", []string{http.MethodGet}, auth.ClassDefault},
-			{"/authorize", []string{http.MethodGet, http.MethodPost}, auth.ClassProviderSignIn},
-			{"/token", []string{http.MethodPost}, auth.ClassDefault},
-			{"/userinfo", []string{http.MethodGet, http.MethodPost}, auth.ClassDefault},
+			{"/.well-known/openid-configuration", []string{http.MethodGet}, auth.ClassDefault,
+				httpapi.MountDoc{ID: "devOAuthDiscovery", Summary: "Development identity provider: OpenID Connect discovery", Produces: []string{json}}},
+			{"/jwks", []string{http.MethodGet}, auth.ClassDefault,
+				httpapi.MountDoc{ID: "devOAuthKeys", Summary: "Development identity provider: its signing keys", Produces: []string{json}}},
+			{"/authorize", []string{http.MethodGet, http.MethodPost}, auth.ClassProviderSignIn,
+				httpapi.MountDoc{ID: "devOAuthAuthorize", Summary: "Development identity provider: the sign-in form", Consumes: []string{form},
+					Produces: []string{html, json}, Redirects: true}},
+			{"/token", []string{http.MethodPost}, auth.ClassDefault,
+				httpapi.MountDoc{ID: "devOAuthToken", Summary: "Development identity provider: the token endpoint", Consumes: []string{form}, Produces: []string{json}}},
+			{"/userinfo", []string{http.MethodGet, http.MethodPost}, auth.ClassDefault,
+				httpapi.MountDoc{ID: "devOAuthUserInfo", Summary: "Development identity provider: the signed-in user", Consumes: []string{form}, Produces: []string{json}}},
 		} {
-			mounts = append(mounts, httpapi.Mount{Methods: ep.methods, Path: devOAuthPath + ep.path, Access: httpapi.Public, Class: ep.class, Handler: a.devProvider})
+			mounts = append(mounts, httpapi.Mount{Methods: ep.methods, Path: devOAuthPath + ep.path, Access: httpapi.Public, Class: ep.class, Handler: a.devProvider, Doc: ep.doc})
 		}
 	}
 	a.API, err = httpapi.New(httpapi.Config{
@@ -129,6 +139,9 @@ func (a *App) registerMarketMetrics() {
 // handler is what the API's listener serves: the API, remote MCP at /mcp and the development
 // identity provider under /dev-oauth when it runs, all routes of the API's table.
 func (a *App) handler() (http.Handler, error) {
+	if a.wrap != nil {
+		return a.wrap(a.API.Handler()), nil
+	}
 	return a.API.Handler(), nil
 }
 

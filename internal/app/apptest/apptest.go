@@ -1,6 +1,7 @@
 // Package apptest starts the reference server for tests of the module's binaries and surfaces: the
 // whole wiring of internal/app on an in-process devnet and a SQLite file of the test's own, served
-// on a loopback socket, with a signer that counts what reaches it.
+// on a loopback socket, with a signer that counts what reaches it and every exchange checked
+// against the server's OpenAPI document (internal/openapitest).
 package apptest
 
 import (
@@ -8,6 +9,7 @@ import (
 	"crypto/ecdsa"
 	"log/slog"
 	"net"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"sync/atomic"
@@ -16,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/internal/openapitest"
 	"github.com/curvekit/curvekit/wallet"
 )
 
@@ -38,6 +41,9 @@ type Server struct {
 	// Base is the server's URL, "http://127.0.0.1:port".
 	Base   string
 	Signer *CountingSigner
+	// OpenAPI checks every request and answer against the server's OpenAPI document; its
+	// failures fail the test.
+	OpenAPI *openapitest.Checker
 }
 
 // Start serves the reference server until the test ends. It listens first, so the server's own
@@ -61,11 +67,15 @@ func Start(t testing.TB, flags []string, opts ...app.Option) *Server {
 	}
 	signer := &CountingSigner{}
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler), append([]app.Option{app.WithSigner(signer)}, opts...)...)
+	// Every exchange is checked against the server's own OpenAPI document.
+	var checker *openapitest.Checker
+	validate := app.WithMiddleware(func(h http.Handler) http.Handler { return checker.Wrap(h) })
+	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler), append([]app.Option{app.WithSigner(signer), validate}, opts...)...)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
 	}
+	checker = openapitest.New(t, a.API.OpenAPI())
 	if _, err := a.Indexer.Sync(ctx); err != nil {
 		cancel()
 		a.Close()
@@ -80,5 +90,5 @@ func Start(t testing.TB, flags []string, opts ...app.Option) *Server {
 		}
 		a.Close()
 	})
-	return &Server{App: a, Base: "http://" + ln.Addr().String(), Signer: signer}
+	return &Server{App: a, Base: "http://" + ln.Addr().String(), Signer: signer, OpenAPI: checker}
 }

@@ -1,0 +1,182 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/launch"
+	"github.com/curvekit/curvekit/market"
+)
+
+// apiVersion is the version of the API the document describes.
+const apiVersion = "1.0.0"
+
+// operations describe every route of the table for the OpenAPI document, by the route's method
+// and full path. A route without one fails New (and so every test).
+var operations = map[string]op{
+	"GET /openapi.json": {id: "getOpenAPI", summary: "This document: OpenAPI 3.1, built from the route table", resp: openAPIDocument{}},
+	"GET /config":       {id: "getConfig", summary: "Chain, contracts, platform settings, rate limit and tiers", resp: configJSON{}},
+	"GET /healthz":      {id: "getHealth", summary: "Liveness: the process answers", resp: healthJSON{}},
+	"GET /readyz": {id: "getReadiness", summary: "Readiness: every check of the server (503 with the failing ones)",
+		resp: healthJSON{}},
+
+	"GET /tokens": {id: "listTokens", summary: "Launched tokens, newest first or by another order, a page at a time", resp: tokenListJSON{},
+		query: []param{
+			strParam("sort", "The order (default newest).", "newest", "volume24h", "marketCap", "progress"),
+			strParam("phase", "Only tokens in this phase.", "curve", "graduated"),
+			strParam("quote", "Only tokens paired with this asset: ETH, or an ERC-20's address."),
+			strParam("q", "A case-insensitive part of the name or symbol (at most 100 bytes)."),
+			strParam("cursor", "The nextCursor of the previous page."),
+			intParam("limit", "Tokens per page (default 50).", 1, market.MaxLimit),
+		}},
+	"GET /tokens/:address": {id: "getToken", summary: "One token with its latest state", resp: tokenJSON{}},
+	"GET /tokens/:address/quote": {id: "getQuote", summary: "An exact quote of a buy or sell; a refused input is {error} with 200",
+		resp: quoteJSON{}, verdict: true, query: []param{
+			strParam("type", "buy (default) or sell.", "buy", "sell"),
+			strParam("amount", "Exact decimal amount in whole units: of the pairing asset for a buy, of the token for a sell (default 1)."),
+		}},
+	"POST /tokens/:address/build-tx": {id: "buildTx", summary: "An unsigned transaction (and its approval) for a buy or sell; a refused input is {error} with 200",
+		body: buildTxRequest{}, resp: buildJSON{}, verdict: true},
+	"GET /tokens/:address/trades": {id: "listTrades", summary: "The token's trades, newest first, a page at a time", resp: tradeListJSON{},
+		query: []param{
+			strParam("cursor", "The nextCursor of the previous page."),
+			intParam("limit", "Trades per page (default 50).", 1, market.MaxLimit),
+		}},
+	"GET /tokens/:address/candles": {id: "getCandles", summary: "OHLCV bars, quiet buckets flat at the previous close", resp: seriesJSON{},
+		query: []param{
+			strParam("res", "The resolution (default 5m).", "1m", "5m", "15m", "1h", "4h", "1d"),
+			intParam("from", "Unix seconds; default a window of limit bars before to.", 1, maxUnixTime),
+			intParam("to", "Unix seconds; default now.", 1, maxUnixTime),
+			intParam("limit", "At most this many bars, the latest (default and most 1000).", 1, market.MaxBars),
+		}},
+	"GET /tokens/:address/stats": {id: "getStats", summary: "24-hour statistics of the token", resp: statsJSON{}},
+	"GET /tokens/stream": {id: "streamTicks", summary: "Every token's price ticks, live (SSE)", media: "text/event-stream",
+		events: []streamEvent{
+			{name: "tick", desc: "A token's new price, after each trade.", data: tickJSON{}},
+			{name: "refresh", desc: "The chain reorganised or the server restarted: refetch what you show.", data: refreshJSON{}},
+		}},
+	"GET /tokens/:address/stream": {id: "streamToken", summary: "The token's bars and trades from a time, then live; resumes gaplessly with Last-Event-ID (SSE)",
+		media: "text/event-stream",
+		query: []param{
+			strParam("res", "The bars' resolution; any other value is 5m.", "1m", "5m", "15m", "1h", "4h", "1d"),
+			intParam("from", "Unix seconds: replay bars and trades from here.", 1, maxUnixTime),
+			strParam("resume", "How a resume rebuilds: full (default) or partial.", "full", "partial"),
+		},
+		events: []streamEvent{
+			{name: "reset", desc: "Forget the bars you hold; the window follows.", data: resetJSON{}},
+			{name: "bar", desc: "A bar, new or updated in place (same time).", data: barJSON{}},
+			{name: "trade", desc: "A trade, once.", data: tradeJSON{}},
+		}},
+	"GET /tokens/:address/logo": {id: "getTokenLogo", summary: "The token's image, from its metadata", media: "*/*"},
+
+	"GET /auth/login": {id: "login", summary: "Starts a sign-in: redirects to the identity provider", redirect: true,
+		query: []param{
+			strParam("returnTo", "A path of this server to return to (default /)."),
+			strParam("login_hint", "Passed to the identity provider."),
+		}},
+	"GET /auth/callback": {id: "signInCallback", summary: "The identity provider's redirect: sets the session cookie and redirects to returnTo",
+		redirect: true,
+		query: []param{
+			strParam("state", "The sign-in's state."),
+			strParam("code", "The authorization code."),
+			strParam("error", "The provider's refusal."),
+		}},
+	"GET /auth/me":           {id: "getMe", summary: "The signed-in user", resp: sessionJSON{}},
+	"GET /auth/session":      {id: "getSession", summary: "The signed-in user, or user null for a visitor", resp: sessionJSON{}},
+	"GET /auth/logout":       {id: "logout", summary: "Ends the session and clears its cookie", resp: loggedOutJSON{}},
+	"GET /auth/user/:wallet": {id: "getProfile", summary: "A user's public profile", resp: profileJSON{}},
+	"POST /api-keys": {id: "createApiKey", summary: "Creates an API key; the raw key is in this answer only", body: keyBody{},
+		status: http.StatusCreated, resp: newKeyJSON{}},
+	"GET /api-keys":        {id: "listApiKeys", summary: "The account's API keys (never the raw keys)", resp: keyListJSON{}},
+	"DELETE /api-keys/:id": {id: "revokeApiKey", summary: "Revokes an API key at once", resp: keyRevokedJSON{}},
+
+	"POST /wallet/sign-and-submit": {id: "signAndSubmit", summary: "Signs a transaction with the custodial wallet and broadcasts it; Idempotency-Key makes retries safe",
+		body: signBody{}, resp: submissionJSON{}},
+	"POST /wallet/export-key": {id: "exportKey", summary: "The custodial wallet's private key (a recent sign-in required)", body: emptyBody{},
+		resp: exportedKeyJSON{}},
+
+	"POST /agent/job": {id: "submitAgentJob", summary: "Submits a prompt as a job; poll GET /agent/job/{id}", body: promptBody{},
+		status: http.StatusAccepted, resp: jobAcceptedJSON{}},
+	"GET /agent/job/:id":         {id: "getAgentJob", summary: "A job: status, response, composed transactions", resp: jobJSON{}},
+	"POST /agent/job/:id/cancel": {id: "cancelAgentJob", summary: "Cancels a pending job", resp: jobJSON{}},
+	"POST /agent/prompt": {id: "promptAgent", summary: "One turn of the agent, streamed (SSE)", body: promptBody{}, media: "text/event-stream",
+		events: []streamEvent{
+			{name: string(agent.EventUsage), desc: "Tokens used so far.", data: agent.UsageUpdate{}},
+			{name: string(agent.EventText), desc: "The next piece of the answer.", data: agent.TextDelta{}},
+			{name: string(agent.EventTransaction), desc: "An unsigned transaction for the wallet owner to confirm.", data: agent.Transaction{}},
+			{name: string(agent.EventDone), desc: "The turn succeeded.", data: agent.Done{}},
+			{name: string(agent.EventError), desc: "The turn failed.", data: agent.TurnError{}},
+		}},
+	"GET /agent/memory":         {id: "listAgentMemory", summary: "What the agent remembers for the wallet", resp: memoriesJSON{}},
+	"DELETE /agent/memory/:key": {id: "forgetAgentMemory", summary: "Forgets one remembered preference", resp: memoryDeletedJSON{}},
+	"GET /agent/tools":          {id: "listAgentTools", summary: "The agent's tools with their JSON input schemas", resp: agentToolsJSON{}},
+	"POST /agent/tools/:name": {id: "callAgentTool", summary: "Runs one tool with the arguments of its input schema", body: toolArguments{},
+		resp: agentToolResultJSON{}},
+
+	"POST /launch/metadata":     {id: "pinMetadata", summary: "Validates and pins a token's metadata document", body: metadataBody{}, resp: metadataJSON{}},
+	"POST /launch/upload-image": {id: "uploadImage", summary: "Pins a token image (PNG, JPEG, GIF or WebP, at most 5 MB)", upload: true, resp: imageJSON{}},
+	"GET /launch/estimate-fee": {id: "estimateLaunchFee", summary: "The gas and fee a launch would cost now", resp: estimateJSON{},
+		query: []param{func() param {
+			p := strParam("from", "The wallet that would launch.")
+			p.schema = addressSchema()
+			p.required = true
+			return p
+		}()}},
+	"GET /launch/daily-limit/:wallet": {id: "getDailyLimit", summary: "The wallet's launches today against its tier's limit", resp: dailyLimitJSON{}},
+	"GET /launch/fees/:wallet":        {id: "getCreatorFees", summary: "Creator fees: claimable, earned and claimed, per pairing asset and token", resp: feesJSONBody{}},
+	"GET /launch/earnings/:wallet": {id: "getCreatorEarnings", summary: "Creator fees earned per day", resp: earningsJSON{},
+		query: []param{intParam("days", "How many days back (default 30).", 1, launch.MaxDays)}},
+	"GET /udf/config": {id: "udfConfig", summary: "TradingView UDF: the datafeed's configuration", resp: udfConfigJSON{}},
+	"GET /udf/time":   {id: "udfTime", summary: "TradingView UDF: the server's clock, Unix seconds, as text", media: "text/plain"},
+	"GET /udf/symbols": {id: "udfSymbol", summary: "TradingView UDF: a symbol's information (a token by address or symbol)",
+		resp: udfSymbolJSON{}, verdict: true, query: []param{strParam("symbol", "A token's address, or a symbol only one token has.")}},
+	"GET /udf/search": {id: "udfSearch", summary: "TradingView UDF: tokens whose name or symbol holds the query", resp: udfSearchJSON{},
+		verdict: true, query: []param{
+			strParam("query", "A part of the name or symbol, or an address."),
+			strParam("type", "crypto, or empty."),
+			strParam("exchange", "curvekit, or empty."),
+			intParam("limit", "At most this many (default 30).", 1, market.MaxLimit),
+		}},
+	"GET /udf/history": {id: "udfHistory", summary: "TradingView UDF: the bars of a range, as /tokens/{address}/candles computes them",
+		resp: udfHistoryJSON{}, verdict: true, query: []param{
+			strParam("symbol", "A token's address, or a symbol only one token has."),
+			strParam("resolution", "The bars' resolution.", "1", "5", "15", "60", "240", "1D", "D"),
+			intParam("from", "Unix seconds: the first bar's bucket holds it.", 0, maxUnixTime),
+			intParam("to", "Unix seconds, exclusive.", 1, maxUnixTime),
+			intParam("countback", "The latest this many bars before to (at most 1000), instead of from.", 0, maxUnixTime),
+		}},
+	"GET /ipfs/:cid": {id: "getPinnedContent", summary: "Content this server pinned, by CID (images, metadata documents)", media: "*/*"},
+}
+
+// openAPIDocument is GET /openapi.json's body: an OpenAPI 3.1 document.
+type openAPIDocument map[string]any
+
+// op is the operation of a mounted handler for method.
+func (d MountDoc) op(method string) op {
+	o := op{id: d.ID + string(method[0]) + strings.ToLower(method[1:]), summary: d.Summary, consumes: d.Consumes,
+		produces: d.Produces, redirect: d.Redirects}
+	if d.ID == "" {
+		o.id = ""
+	}
+	if method != http.MethodPost {
+		o.consumes = nil
+	}
+	return o
+}
+
+// buildTxRequest is POST /tokens/:address/build-tx's body as clients send it (buildBody reads
+// each field raw to name its own problem).
+type buildTxRequest struct {
+	Type   string `json:"type" openapi:"required" enum:"buy,sell"`
+	Amount string `json:"amount" openapi:"required"`
+	// Slippage is percent, as a string or a number (default 1).
+	Slippage  slippage `json:"slippage"`
+	Recipient string   `json:"recipient"`
+}
+
+// slippage is a percentage, a string or a number.
+type slippage any
+
+// toolArguments are a tool's arguments, as its input schema says.
+type toolArguments map[string]any
