@@ -197,6 +197,13 @@ func (c *Client) once(ctx context.Context, method, target string, payload []byte
 	return resp.StatusCode, raw, nil
 }
 
+// OpenAPI returns the server's OpenAPI 3.1 document (GET /openapi.json), as it sent it.
+func (c *Client) OpenAPI(ctx context.Context) (json.RawMessage, error) {
+	var doc json.RawMessage
+	err := c.get(ctx, "/openapi.json", nil, &doc)
+	return doc, err
+}
+
 // get is do for a GET without a body.
 func (c *Client) get(ctx context.Context, path string, query url.Values, out any) error {
 	return c.do(ctx, http.MethodGet, path, query, nil, out)

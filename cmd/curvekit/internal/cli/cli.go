@@ -43,6 +43,7 @@ type root struct {
 	Agent   agentCmd   `cmd:"" help:"Ask the agent: prompt, status, cancel, chat."`
 	MCP     mcpCmd     `cmd:"" name:"mcp" help:"Serve the agent and market tools to an MCP client on stdio."`
 	Deploy  deployCmd  `cmd:"" help:"Deploy the reference contracts to a chain and print what the server needs."`
+	OpenAPI openAPICmd `cmd:"" name:"openapi" help:"Print the server's OpenAPI 3.1 document (to generate a client from)."`
 }
 
 // env is what every command's Run receives.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -234,4 +235,23 @@ func table(e *env, rows [][2]string) error {
 		fmt.Fprintf(w, "%s\t%s\n", r[0], r[1])
 	}
 	return w.Flush()
+}
+
+type openAPICmd struct{}
+
+// Run prints the document as the server sent it: JSON, whatever --json says.
+func (c *openAPICmd) Run(e *env) error {
+	cl, err := e.client()
+	if err != nil {
+		return err
+	}
+	doc, err := cl.OpenAPI(e.ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := e.out.Write(doc); err != nil {
+		return err
+	}
+	_, err = io.WriteString(e.out, "\n")
+	return err
 }
