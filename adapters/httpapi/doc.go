@@ -10,11 +10,16 @@
 // Every route is declared in one table (routes.go) with its method, path, access (Public, Key,
 // Session, SessionOrKey) and rate-limit class. Every request runs one pipeline (pipeline.go):
 //
-//	recover ─► authenticate ─► rate limit ─► authorize ─► handler ─► one error mapping
+//	recover ─► authenticate ─► cross-origin ─► authorize ─► class budget ─► handler ─► one error mapping
 //
 // Handlers return errors; services return the root sentinel errors of package curvekit and
 // errors.go maps them to statuses in one table. Bodies are decoded strictly (decode.go: unknown,
 // duplicate and case-variant keys are refused, null is not {}), within a read deadline and a size
 // bound; queries go through one typed binder (params.go) that reports every problem at once.
 // Operations: GET /healthz, GET /readyz (Config.Ready) and Prometheus metrics (Config.Metrics).
+//
+// GET /openapi.json is an OpenAPI 3.1 document built at New from the same table (openapi.go): each
+// route's op in operations (openapi_ops.go) names its query parameters and the Go types of its
+// request and response, reflected into named schemas; a route without one fails New. /udf serves
+// the TradingView UDF datafeed (udf.go) with the bars of /tokens/:address/candles.
 package httpapi

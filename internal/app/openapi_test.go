@@ -111,3 +111,67 @@ func TestOpenAPIDocumentDescribesEveryRoute(t *testing.T) {
 		}
 	}
 }
+
+// docs/API.md's route table is the document's: the same routes, methods and rate-limit classes
+// (the development identity provider's endpoints are described in prose).
+func TestAPIDocRoutesMatchTheDocument(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	res, err := http.Get(srv.Base + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	doc, err := openapitest.Load(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := map[string]string{}
+	for path, item := range doc.Paths.Map() {
+		if strings.HasPrefix(path, "/dev-oauth/") {
+			continue
+		}
+		for method, op := range item.Operations() {
+			served[method+" "+path] = op.Extensions["x-rate-limit-class"].(string)
+		}
+	}
+	md, err := os.ReadFile("../../docs/API.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := strings.Cut(string(md), "\n## Routes\n")
+	table, _, _ = strings.Cut(table, "\n## ")
+	documented := map[string]string{}
+	for _, line := range strings.Split(table, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 5 || !strings.HasPrefix(strings.TrimSpace(cells[2]), "`") {
+			continue
+		}
+		path := openAPIPath(strings.Trim(strings.TrimSpace(cells[2]), "`"))
+		class, _, _ := strings.Cut(strings.TrimSpace(cells[3]), ",")
+		documented[strings.TrimSpace(cells[1])+" "+path] = strings.ReplaceAll(class, " ", "-")
+	}
+	for op, class := range served {
+		if got, ok := documented[op]; !ok {
+			t.Errorf("docs/API.md's route table has no %s", op)
+		} else if got != class {
+			t.Errorf("docs/API.md says %s is in class %s; the server puts it in %s", op, got, class)
+		}
+	}
+	for op := range documented {
+		if _, ok := served[op]; !ok {
+			t.Errorf("docs/API.md lists %s, which the server does not serve", op)
+		}
+	}
+}
+
+// openAPIPath writes ":name" segments as "{name}".
+func openAPIPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if name, ok := strings.CutPrefix(s, ":"); ok {
+			segs[i] = "{" + name + "}"
+		}
+	}
+	return strings.Join(segs, "/")
+}
