@@ -63,10 +63,6 @@ func (s *Service) marketTools() []Tool {
 	}
 }
 
-// maxResolvePages bounds the pages of search results resolve reads to find every token with a
-// symbol (a symbol that is also a common substring of names can match many tokens).
-const maxResolvePages = 10
-
 // resolve finds a token by address or symbol. A symbol is not an identity: anyone can launch a
 // second DETH. A symbol that exactly one token has (case-insensitively) resolves to it; one that
 // several share is curvekit.ErrInvalid listing every candidate with its name, address, market
@@ -84,22 +80,9 @@ func (s *Service) resolve(ctx context.Context, ref string) (market.View, error) 
 	if ref == "" || len(ref) > 32 {
 		return market.View{}, fmt.Errorf("%w: name a token by its symbol or address", curvekit.ErrInvalid)
 	}
-	var found []market.View
-	q := market.TokenQuery{Search: ref, Limit: market.MaxLimit}
-	for range maxResolvePages {
-		page, err := s.cfg.Market.Tokens(ctx, q)
-		if err != nil {
-			return market.View{}, err
-		}
-		for _, v := range page.Tokens {
-			if strings.EqualFold(v.Symbol, ref) {
-				found = append(found, v)
-			}
-		}
-		if page.Next == "" {
-			break
-		}
-		q.Cursor = page.Next
+	found, err := market.BySymbol(ctx, s.cfg.Market, ref)
+	if err != nil {
+		return market.View{}, err
 	}
 	switch len(found) {
 	case 0:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -125,6 +126,38 @@ func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) 
 type ListPage struct {
 	Tokens []View
 	Next   string
+}
+
+// maxSymbolPages bounds the pages of search results BySymbol reads to find every token with a
+// symbol (a symbol that is also a common substring of names can match many tokens).
+const maxSymbolPages = 10
+
+// TokenLister lists tokens a page at a time; Service is one.
+type TokenLister interface {
+	Tokens(ctx context.Context, q TokenQuery) (ListPage, error)
+}
+
+// BySymbol returns every token l lists whose symbol is symbol, case-insensitively: anyone can
+// launch a second DETH, so a symbol names one token only when one token has it.
+func BySymbol(ctx context.Context, l TokenLister, symbol string) ([]View, error) {
+	var found []View
+	q := TokenQuery{Search: symbol, Limit: MaxLimit}
+	for range maxSymbolPages {
+		page, err := l.Tokens(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range page.Tokens {
+			if strings.EqualFold(v.Symbol, symbol) {
+				found = append(found, v)
+			}
+		}
+		if page.Next == "" {
+			break
+		}
+		q.Cursor = page.Next
+	}
+	return found, nil
 }
 
 // Tokens lists tokens; see TokenQuery. A Quote that is neither native ETH nor the pairing asset of

@@ -154,15 +154,9 @@ func (s *Server) resolveSymbol(req bunrouter.Request, symbol string) (market.Vie
 	if symbol == "" || len(symbol) > maxSearchLen {
 		return market.View{}, "symbol is required: a token's address or symbol", nil
 	}
-	page, err := s.cfg.Market.Tokens(req.Context(), market.TokenQuery{Search: symbol, Limit: market.MaxLimit})
+	found, err := market.BySymbol(req.Context(), s.cfg.Market, symbol)
 	if err != nil {
 		return market.View{}, "", err
-	}
-	var found []market.View
-	for _, t := range page.Tokens {
-		if strings.EqualFold(t.Symbol, symbol) {
-			found = append(found, t)
-		}
 	}
 	switch len(found) {
 	case 0:

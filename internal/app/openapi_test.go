@@ -18,16 +18,7 @@ import (
 // every request and response, security per access, and the rate-limit class of each.
 // CURVEKIT_OPENAPI_OUT, when set, receives the document (CI lints it and generates clients).
 func TestOpenAPIDocumentDescribesEveryRoute(t *testing.T) {
-	srv := apptest.Start(t, nil)
-	res, err := http.Get(srv.Base + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/json" {
-		t.Fatalf("GET /openapi.json: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
-	}
+	raw := servedDocument(t)
 	if out := os.Getenv("CURVEKIT_OPENAPI_OUT"); out != "" {
 		if err := os.WriteFile(out, raw, 0o644); err != nil {
 			t.Fatal(err)
@@ -115,14 +106,7 @@ func TestOpenAPIDocumentDescribesEveryRoute(t *testing.T) {
 // docs/API.md's route table is the document's: the same routes, methods and rate-limit classes
 // (the development identity provider's endpoints are described in prose).
 func TestAPIDocRoutesMatchTheDocument(t *testing.T) {
-	srv := apptest.Start(t, nil)
-	res, err := http.Get(srv.Base + "/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	doc, err := openapitest.Load(raw)
+	doc, err := openapitest.Load(servedDocument(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,4 +158,20 @@ func openAPIPath(p string) string {
 		}
 	}
 	return strings.Join(segs, "/")
+}
+
+// servedDocument is GET /openapi.json of the wired server.
+func servedDocument(t *testing.T) []byte {
+	t.Helper()
+	srv := apptest.Start(t, nil)
+	res, err := http.Get(srv.Base + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("GET /openapi.json: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	return raw
 }
