@@ -27,6 +27,9 @@ type Settings struct {
 	Contracts Contracts
 	// QuoteAssets are the pairing assets a launch may choose; the zero address is native ETH.
 	QuoteAssets []market.Asset
+	// RPCURL is a JSON-RPC URL of the chain that a browser wallet may add it with
+	// (wallet_addEthereumChain); empty when the deployment names none.
+	RPCURL string
 }
 
 // LaunchTerms are the launch service's tiers and fees, which GET /config shows; *launch.Service
@@ -76,6 +79,7 @@ type configJSON struct {
 	Fees         feesJSON         `json:"fees"`
 	Contracts    contractsJSON    `json:"contracts"`
 	QuoteAssets  []assetJSON      `json:"quoteAssets"`
+	RPCURL       *string          `json:"rpcUrl"`
 }
 
 type platformJSON struct {
@@ -134,6 +138,9 @@ func configOf(st *Settings, p auth.Policy, terms LaunchTerms) configJSON {
 			WETH: addrOrNull(st.Contracts.WETH), PoolFactory: addrOrNull(st.Contracts.PoolFactory),
 		},
 		QuoteAssets: make([]assetJSON, len(st.QuoteAssets)),
+	}
+	if st.RPCURL != "" {
+		out.RPCURL = &st.RPCURL
 	}
 	if terms != nil {
 		perDay, fees := terms.LaunchesPerDay(), terms.Fees()

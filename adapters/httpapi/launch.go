@@ -33,6 +33,8 @@ func (s *Server) launchRoutes() []group {
 			{method: http.MethodGet, path: "/daily-limit/:wallet", access: Public, class: auth.ClassDefault, handle: s.dailyLimit},
 			{method: http.MethodGet, path: "/fees/:wallet", access: Public, class: auth.ClassDefault, handle: s.creatorFees},
 			{method: http.MethodGet, path: "/earnings/:wallet", access: Public, class: auth.ClassDefault, handle: s.earnings},
+			{method: http.MethodPost, path: "/build-tx", access: Public, class: auth.ClassDefault, handle: s.launchTx},
+			{method: http.MethodPost, path: "/claim-tx", access: Public, class: auth.ClassDefault, handle: s.claimTx},
 		}},
 		{prefix: "/tokens", routes: []route{
 			{method: http.MethodGet, path: "/:address/logo", access: Public, class: auth.ClassExempt, handle: s.tokenLogo, notFound: "token not found"},

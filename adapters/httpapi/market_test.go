@@ -23,7 +23,8 @@ func TestConfig(t *testing.T) {
 		"quoteAssets": [
 			{"address": null, "symbol": "ETH", "decimals": 18},
 			{"address": "0x7D5D000000000000000000000000000000000005", "symbol": "TUSD", "decimals": 6}
-		]
+		],
+		"rpcUrl": null
 	}`)
 }
 

@@ -83,8 +83,17 @@ type Option func(*App)
 func WithSigner(s wallet.Signer) Option { return func(a *App) { a.signer = s } }
 
 // WithMiddleware wraps the HTTP handler Serve serves: a test checks every exchange this way.
+// Several compose: a later one wraps the earlier ones.
 func WithMiddleware(wrap func(http.Handler) http.Handler) Option {
-	return func(a *App) { a.wrap = wrap }
+	return func(a *App) {
+		inner := a.wrap
+		a.wrap = func(h http.Handler) http.Handler {
+			if inner != nil {
+				h = inner(h)
+			}
+			return wrap(h)
+		}
+	}
 }
 
 // New builds every part from cfg. Close releases what it opened, also when New fails half way.

@@ -64,6 +64,7 @@ type Config struct {
 	OAuthScopes       []string `name:"oauth-scopes" help:"Scopes to request; default openid,profile for OIDC." env:"CURVEKIT_OAUTH_SCOPES"`
 	DevOAuthPublic    bool     `name:"dev-oauth-public" help:"Allow the development identity provider on a non-loopback address (anyone could sign in as anyone)." env:"CURVEKIT_DEV_OAUTH_PUBLIC"`
 	DevnetRPCPublic   bool     `name:"devnet-rpc-public" help:"Allow --devnet-rpc-addr on a non-loopback address (the devnet's keys are public: anyone who reaches it can send transactions)." env:"CURVEKIT_DEVNET_RPC_PUBLIC"`
+	Web               bool     `help:"Serve the web front-end at / (--no-web turns it off; the API is unchanged)." default:"true" negatable:"" env:"CURVEKIT_WEB"`
 }
 
 // Validate checks what the flag library cannot: shapes of addresses and URLs, combinations and

@@ -15,6 +15,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/httpapi"
 	"github.com/curvekit/curvekit/adapters/mcp"
 	"github.com/curvekit/curvekit/adapters/ratelimit"
+	"github.com/curvekit/curvekit/adapters/web"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
 )
@@ -93,6 +94,16 @@ func (a *App) wireHTTP(ctx context.Context) error {
 		} {
 			mounts = append(mounts, httpapi.Mount{Methods: ep.methods, Path: devOAuthPath + ep.path, Access: httpapi.Public, Class: ep.class, Handler: a.devProvider, Doc: ep.doc})
 		}
+	}
+	if a.Config.Web {
+		// The page and its assets, in the API's pipeline like every route.
+		page := web.Handler()
+		mounts = append(mounts,
+			httpapi.Mount{Methods: []string{http.MethodGet}, Path: "/", Access: httpapi.Public, Class: auth.ClassExempt, Handler: page,
+				Doc: httpapi.MountDoc{ID: "webPage", Summary: "The web front-end", Produces: []string{"text/html"}}},
+			httpapi.Mount{Methods: []string{http.MethodGet}, Path: "/assets/:name", Access: httpapi.Public, Class: auth.ClassExempt, Handler: page,
+				Doc: httpapi.MountDoc{ID: "webAsset", Summary: "The web front-end's scripts, styles and icon", Produces: []string{"text/javascript", "text/css", "image/svg+xml"}}},
+		)
 	}
 	a.API, err = httpapi.New(httpapi.Config{
 		Mounts: mounts,
@@ -176,6 +187,7 @@ func settingsFor(ctx context.Context, a *App) (httpapi.Settings, error) {
 		}
 		st.QuoteAssets = append(st.QuoteAssets, usd)
 		st.Contracts.PoolFactory = a.Devnet.Addrs.PoolFactory
+		st.RPCURL = a.DevnetRPCURL()
 	}
 	return st, nil
 }

@@ -1,10 +1,12 @@
 package app_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -174,4 +176,20 @@ func servedDocument(t *testing.T) []byte {
 		t.Fatalf("GET /openapi.json: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}
 	return raw
+}
+
+// The web front-end's API types are generated from a copy of the document
+// (adapters/web/ui/openapi.json, by openapi-typescript); the copy must be the served document, so
+// the page's types follow the API.
+func TestWebTypesFollowTheDocument(t *testing.T) {
+	raw := servedDocument(t)
+	copied, err := os.ReadFile(filepath.Join("..", "..", "adapters", "web", "ui", "openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(raw, copied) {
+		t.Fatal("adapters/web/ui/openapi.json is not the served document; refresh it and what is built from it:\n" +
+			"  CURVEKIT_OPENAPI_OUT=$PWD/adapters/web/ui/openapi.json go test -run TestOpenAPIDocumentDescribesEveryRoute ./internal/app\n" +
+			"  cd adapters/web/ui && npm ci && npm run types && npm run build")
+	}
 }

@@ -1,0 +1,82 @@
+// Display of amounts, prices and strangers' strings. Amounts arrive as exact decimal strings;
+// what is shown is rounded for reading, never used to compute.
+
+const sub = '₀₁₂₃₄₅₆₇₈₉';
+
+/** price shows a spot price: small ones as 0.0₇4946 (seven zeros after the point). */
+export function price(p: number | null | undefined): string {
+  if (p === null || p === undefined || !isFinite(p)) return '—';
+  if (p === 0) return '0';
+  if (p >= 1) return p.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  const [mant, exp] = p.toExponential(3).split('e');
+  const zeros = -Number(exp) - 1;
+  const digits = mant.replace('.', '').replace(/0+$/, '');
+  if (zeros < 4) return p.toFixed(zeros + 4).replace(/0+$/, '');
+  return '0.0' + String(zeros).split('').map((d) => sub[Number(d)]).join('') + digits;
+}
+
+/** amount shows a decimal string compactly: 1.23M, 45.6K, 0.0123. */
+export function amount(s: string | null | undefined, maxFraction = 4): string {
+  if (s === null || s === undefined || s === '') return '—';
+  const n = Number(s);
+  if (!isFinite(n)) return s;
+  if (Math.abs(n) >= 1e4) return n.toLocaleString('en-US', { notation: 'compact', maximumFractionDigits: 2 });
+  if (n !== 0 && Math.abs(n) < 10 ** -maxFraction) return price(n);
+  return n.toLocaleString('en-US', { maximumFractionDigits: maxFraction });
+}
+
+export function percentBps(bps: number): string {
+  return (bps / 100).toLocaleString('en-US', { maximumFractionDigits: 2 }) + '%';
+}
+
+export function change(c: number | null | undefined): string {
+  if (c === null || c === undefined || !isFinite(c)) return '—';
+  return (c >= 0 ? '+' : '') + (c * 100).toFixed(2) + '%';
+}
+
+export function short(addr: string): string {
+  return addr.length > 12 ? `${addr.slice(0, 6)}…${addr.slice(-4)}` : addr;
+}
+
+export function ago(unix: number, now = Date.now() / 1000): string {
+  const d = Math.max(0, Math.round(now - unix));
+  if (d < 60) return `${d}s ago`;
+  if (d < 3600) return `${Math.floor(d / 60)}m ago`;
+  if (d < 86400) return `${Math.floor(d / 3600)}h ago`;
+  return `${Math.floor(d / 86400)}d ago`;
+}
+
+/** safeLink is the URL when it is an absolute http(s) URL, else null: a stranger's link is never
+ * javascript:, data: or anything else a browser would run. */
+export function safeLink(u: unknown): string | null {
+  if (typeof u !== 'string' || u.length > 2048) return null;
+  try {
+    const url = new URL(u);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** hexWei turns a decimal wei string into the 0x quantity wallets take. */
+export function hexWei(dec: string): string {
+  return '0x' + BigInt(dec || '0').toString(16);
+}
+
+/** units turns a whole-unit decimal string into base units (exact, no floats). */
+export function units(dec: string, decimals: number): bigint {
+  const m = /^(\d*)(?:\.(\d*))?$/.exec(dec.trim());
+  if (!m) throw new Error('not a decimal');
+  const frac = (m[2] ?? '').padEnd(decimals, '0');
+  if (frac.length > decimals) throw new Error('too many decimals');
+  return BigInt((m[1] || '0') + frac);
+}
+
+/** whole formats base units as a whole-unit decimal string. */
+export function whole(v: bigint, decimals: number): string {
+  const neg = v < 0n;
+  const s = (neg ? -v : v).toString().padStart(decimals + 1, '0');
+  const i = s.slice(0, s.length - decimals);
+  const f = s.slice(s.length - decimals).replace(/0+$/, '');
+  return (neg ? '-' : '') + i + (f ? '.' + f : '');
+}

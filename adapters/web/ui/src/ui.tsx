@@ -1,0 +1,179 @@
+// Small parts every page uses. Every string a stranger chose (names, symbols, descriptions,
+// links) is rendered as text by Preact, never as HTML; links pass safeLink.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { enc } from './api';
+import { percentBps, short } from './format';
+import { pending, session, signIn } from './session';
+import { useStore } from './store';
+import { account, connect, errorText, provider } from './wallet';
+
+export function Logo({ address, symbol, size = 40 }: { address: string; symbol: string; size?: number }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) {
+    return (
+      <span class="logo logo-fallback" style={{ width: size, height: size }} aria-hidden="true">
+        {symbol.slice(0, 2)}
+      </span>
+    );
+  }
+  return <img class="logo" src={`/tokens/${enc(address)}/logo`} width={size} height={size} alt="" loading="lazy" onError={() => setFailed(true)} />;
+}
+
+export function Progress({ bps, label }: { bps: number; label: string }) {
+  return (
+    <div class="progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.min(100, bps / 100)}>
+      <div class="progress-bar" style={{ width: `${Math.min(100, bps / 100)}%` }} />
+      <span class="progress-text">{percentBps(bps)}</span>
+    </div>
+  );
+}
+
+export function Address({ value }: { value: string }) {
+  return (
+    <code class="addr" title={value}>
+      {short(value)}
+    </code>
+  );
+}
+
+export function Copy({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      class="btn btn-small"
+      onClick={async () => {
+        await navigator.clipboard?.writeText(text).catch(() => undefined);
+        setDone(true);
+        setTimeout(() => setDone(false), 1500);
+      }}
+    >
+      {done ? 'Copied' : label}
+    </button>
+  );
+}
+
+export function ErrorText({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p class="error" role="alert">
+      {errorText(error)}
+    </p>
+  );
+}
+
+export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** WalletButton connects the browser wallet, or says there is none. */
+export function WalletButton() {
+  const acc = useStore(account);
+  const [err, setErr] = useState<unknown>(null);
+  if (acc) {
+    return (
+      <span class="wallet" data-testid="wallet-account">
+        <span class="dot" aria-hidden="true" /> {short(acc)}
+      </span>
+    );
+  }
+  if (!provider()) return null;
+  return (
+    <button type="button" class="btn" onClick={() => connect().catch(setErr)} title={err ? errorText(err) : undefined}>
+      Connect wallet
+    </button>
+  );
+}
+
+export function SessionButton() {
+  const s = useStore(session);
+  if (!s.loaded) return null;
+  if (s.user) return <a href="#/account" class="nav-link">{s.user.handle || short(s.user.wallet)}</a>;
+  return (
+    <button type="button" class="btn btn-ghost" onClick={signIn}>
+      Sign in
+    </button>
+  );
+}
+
+/** ConfirmDialog shows a custodial send before anything is signed: from, to, value, data. */
+export function ConfirmDialog() {
+  const p = useStore(pending);
+  const [ref, setRef] = useState<HTMLDialogElement | null>(null);
+  useEffect(() => {
+    if (!ref) return;
+    if (p && !ref.open) ref.showModal();
+    if (!p && ref.open) ref.close();
+  }, [p, ref]);
+  return (
+    <dialog ref={setRef} class="dialog" aria-labelledby="confirm-title" onCancel={() => p?.resolve(false)}>
+      {p && (
+        <form method="dialog" onSubmit={(e) => e.preventDefault()}>
+          <h2 id="confirm-title">Sign with your custodial wallet?</h2>
+          <p>{p.what}</p>
+          <dl class="kv">
+            <dt>From</dt>
+            <dd>
+              <code>{p.from}</code>
+            </dd>
+            <dt>To</dt>
+            <dd>
+              <code>{p.tx.to}</code>
+            </dd>
+            <dt>Value</dt>
+            <dd>{p.tx.value} wei</dd>
+            <dt>Chain</dt>
+            <dd>{p.tx.chainId}</dd>
+            <dt>Call data</dt>
+            <dd>
+              <code class="data">{p.tx.data.length > 74 ? p.tx.data.slice(0, 74) + '…' : p.tx.data}</code>
+            </dd>
+          </dl>
+          <p class="muted">The server signs this with your custodial wallet and broadcasts it.</p>
+          <div class="row">
+            <button type="button" class="btn" onClick={() => p.resolve(false)}>
+              Cancel
+            </button>
+            <button type="button" class="btn btn-primary" data-testid="confirm-custodial" onClick={() => p.resolve(true)}>
+              Sign and send
+            </button>
+          </div>
+        </form>
+      )}
+    </dialog>
+  );
+}
+
+export function useAsync<T>(f: () => Promise<T>, deps: unknown[]): { data?: T; error?: unknown; reload(): void } {
+  const [state, setState] = useState<{ data?: T; error?: unknown }>({});
+  const [n, setN] = useState(0);
+  useEffect(() => {
+    let live = true;
+    f().then(
+      (data) => live && setState({ data }),
+      (error) => live && setState({ error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, n]);
+  return { ...state, reload: () => setN((x) => x + 1) };
+}
+
+/** Attribution credits the charting library, as its licence asks, under every chart. */
+export function Attribution() {
+  return (
+    <p class="attribution">
+      Charts by{' '}
+      <a href="https://www.tradingview.com/" rel="noopener noreferrer" target="_blank">
+        TradingView
+      </a>
+    </p>
+  );
+}
