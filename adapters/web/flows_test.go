@@ -1,17 +1,29 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
+	"math/big"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/internal/app/apptest"
+	"github.com/curvekit/curvekit/market"
 )
 
 // getJSON reads one of the API's answers.
@@ -136,5 +148,228 @@ func TestBuyAndSellConfirmedInTheWallet(t *testing.T) {
 		t.Errorf("the sell went to %s, want the curve", sent[2].To())
 	}
 	s.chartMatchesCandles(deth)
+	s.noStrangeScript()
+}
+
+// devnetSend sends a transaction from devnet account i, as another trader on the chain would.
+func (s *site) devnetSend(i int, to common.Address, value *big.Int, data []byte) {
+	s.t.Helper()
+	dn := s.srv.App.Devnet
+	r, err := dn.Send(context.Background(), dn.Accounts[i].Key, &to, value, data)
+	if err != nil || r.Status != types.ReceiptStatusSuccessful {
+		s.t.Fatalf("devnet send from account %d to %s: %v", i, to, err)
+	}
+}
+
+// devnetBuy buys token with amount ETH from devnet account i, outside the page.
+func (s *site) devnetBuy(i int, token common.Address, amount string) {
+	s.t.Helper()
+	b, err := s.srv.App.Market.BuildTx(context.Background(), token, market.BuildRequest{Side: curvekit.Buy, Amount: amount, SlippageBps: 100, Wallet: s.srv.App.Devnet.Accounts[i].Address, Recipient: s.srv.App.Devnet.Accounts[i].Address})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.devnetSend(i, b.Plan.Tx.To, b.Plan.Tx.Value.ToBig(), b.Plan.Tx.Data)
+}
+
+// A token stream cut mid-chart resumes from its Last-Event-ID: trades made while it was down and
+// after it came back end in the chart, whose bars equal /candles.
+func TestChartSurvivesACutStream(t *testing.T) {
+	s := newSite(t, 5)
+	deth := s.srv.App.Devnet.ETHToken.Token
+	s.open("#/token/"+deth.Hex(), `[data-testid=chart]`)
+	s.until("the token page is live", `document.querySelector('[data-testid=live]')?.textContent === 'Live'`)
+	s.devnetBuy(6, deth, "0.02")
+	s.chartMatchesCandles(deth)
+	for round := 0; round < 3; round++ {
+		served := s.cuts.count()
+		if n := s.cuts.cut(); n == 0 {
+			t.Fatal("no token stream to cut")
+		}
+		s.devnetBuy(7, deth, "0.01") // while the page is disconnected
+		deadline := time.Now().Add(20 * time.Second)
+		for s.cuts.count() == served {
+			if time.Now().After(deadline) {
+				t.Fatal("the page did not reconnect its token stream")
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		s.devnetBuy(6, deth, "0.015") // after it came back
+		s.chartMatchesCandles(deth)
+	}
+	// Every trade is on the tape once.
+	trades := getJSON[struct {
+		Trades []struct {
+			TxHash string `json:"txHash"`
+		} `json:"trades"`
+	}](t, s.srv, "/tokens/"+deth.Hex()+"/trades?limit=100").Trades
+	for _, tr := range trades {
+		if n := eval[int](s, fmt.Sprintf(`document.querySelectorAll('[data-tx="%s"]').length`, tr.TxHash)); n > 1 {
+			t.Errorf("trade %s is %d times on the tape", tr.TxHash, n)
+		}
+	}
+	s.noStrangeScript()
+}
+
+// writePNG writes a small real PNG to upload.
+func writePNG(t *testing.T) string {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 64, 64))
+	for x := range 64 {
+		for y := range 64 {
+			img.Set(x, y, color.RGBA{uint8(x * 4), uint8(y * 4), 200, 255})
+		}
+	}
+	p := filepath.Join(t.TempDir(), "cat.png")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, img); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A launch from the page: the image checked and previewed, the daily limit and the fee shown,
+// image and metadata pinned, the factory call confirmed in the wallet, and the new token's page
+// opened with its logo once indexed.
+func TestLaunchWithAnImage(t *testing.T) {
+	s := newSite(t, 4)
+	s.open("#/launch", `[data-testid=launch-name]`)
+	s.until("the daily limit", `/0 of 3/.test(document.querySelector('[data-testid=daily-limit]')?.textContent)`)
+	s.until("the fee estimate", `/ETH/.test(document.querySelector('[data-testid=fee-estimate]')?.textContent)`)
+	s.typeIn(`[data-testid=launch-name]`, "Page Cat")
+	s.typeIn(`[data-testid=launch-symbol]`, "PCAT")
+	s.typeIn(`textarea`, "A cat launched from the page")
+	s.do("pick the image", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid=launch-image]`), []string{writePNG(t)}))
+	s.until("the preview", `document.querySelector('img.preview')?.complete && document.querySelector('img.preview').naturalWidth === 64`)
+	s.click(`[data-testid=launch-submit]`)
+	s.until("the new token's page", `location.hash.startsWith('#/token/')`)
+	s.until("its name", `document.querySelector('[data-testid=token-name]')?.textContent === 'Page Cat'`)
+	s.until("its logo", `document.querySelector('.token-head img.logo')?.naturalWidth === 64`)
+	s.until("its description", `document.querySelector('[data-testid=description]')?.textContent === 'A cat launched from the page'`)
+	sent := s.wallet.sentTxs()
+	if len(sent) != 1 || *sent[0].To() != s.srv.App.Devnet.Addrs.Factory {
+		t.Fatalf("the wallet sent %d transactions, want the launch to the factory", len(sent))
+	}
+	s.noStrangeScript()
+}
+
+// A creator claims a token's fees from the page: the claim confirmed in the wallet, and the
+// claimable amount zero once indexed.
+func TestClaimCreatorFees(t *testing.T) {
+	s := newSite(t, 0) // the devnet's DETH creator
+	deth := s.srv.App.Devnet.ETHToken.Token
+	s.devnetBuy(6, deth, "0.5")
+	s.open("#/creator", `[data-testid=claim]`)
+	s.click(`[data-testid=claim]`)
+	s.until("the claim indexed", `document.querySelector('[data-testid=claimable-ETH]')?.textContent === '0'`)
+	sent := s.wallet.sentTxs()
+	if len(sent) != 1 || *sent[0].To() != s.srv.App.Devnet.ETHToken.Curve {
+		t.Fatalf("the wallet sent %d transactions, want the claim to DETH's curve", len(sent))
+	}
+	fees := getJSON[struct {
+		Assets []struct {
+			Claimable string `json:"claimable"`
+		} `json:"assets"`
+	}](t, s.srv, "/launch/fees/"+s.wallet.addr.Hex())
+	if len(fees.Assets) == 0 || fees.Assets[0].Claimable != "0" {
+		t.Errorf("after the claim, /launch/fees says %+v", fees.Assets)
+	}
+	s.noStrangeScript()
+}
+
+// keyWorks says whether the API takes the key.
+func keyWorks(t *testing.T, srv *apptest.Server, key string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, srv.Base+"/agent/tools", nil)
+	req.Header.Set("X-API-Key", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// signIn signs in through the development identity provider's form as handle.
+func (s *site) signIn(handle string) {
+	s.t.Helper()
+	s.open("#/account", `[data-testid=sign-in]`)
+	s.click(`[data-testid=sign-in]`)
+	s.do("the provider's form", chromedp.WaitVisible(chromedp.CSS(`input[name=login_hint]`)))
+	s.typeIn(`input[name=login_hint]`, handle)
+	s.click(`button[type=submit]`)
+	s.do("back on the account page", chromedp.WaitVisible(chromedp.CSS(`[data-testid=handle]`)))
+}
+
+// Signing in, an API key created (its raw value shown once, and working), then revoked (and
+// refused at once); then the agent terminal composes a buy that the custodial wallet sends after
+// its confirmation, indexed, and remembers and forgets a preference.
+func TestAccountKeysAndAgent(t *testing.T) {
+	s := newSite(t, 5)
+	s.signIn("alice")
+	if h := eval[string](s, `document.querySelector('[data-testid=handle]').textContent`); h != "alice" {
+		t.Fatalf("signed in as %q", h)
+	}
+	s.typeIn(`[data-testid=key-name]`, "page bot")
+	s.click(`[data-testid=create-key]`)
+	s.until("the new key", `/^svc_[0-9a-f]{48}$/.test(document.querySelector('[data-testid=new-key]')?.textContent)`)
+	key := eval[string](s, `document.querySelector('[data-testid=new-key]').textContent`)
+	if code := keyWorks(t, s.srv, key); code != http.StatusOK {
+		t.Fatalf("the new key gets %d", code)
+	}
+	s.click(`[data-testid=revoke]`)
+	s.until("revoked", `!!document.querySelector('[data-testid=revoked]')`)
+	if code := keyWorks(t, s.srv, key); code != http.StatusUnauthorized {
+		t.Fatalf("the revoked key gets %d, want 401", code)
+	}
+
+	// Fund the custodial wallet, then have the agent compose a buy.
+	custodial := common.HexToAddress(eval[string](s, `document.querySelector('.kv dd code').textContent`))
+	s.devnetSend(8, custodial, new(big.Int).Mul(big.NewInt(1e18), big.NewInt(1)), nil)
+	s.open("#/agent", `[data-testid=prompt]`)
+	s.typeIn(`[data-testid=prompt]`, "buy 0.01 ETH of DETH\n")
+	s.until("the composed buy", `!!document.querySelector('[data-testid=tx-card] [data-testid=tx-confirm]')`)
+	s.click(`[data-testid=tx-confirm]`)
+	s.until("the custodial confirmation", `document.querySelector('dialog')?.open === true`)
+	dialogText := eval[string](s, `document.querySelector('dialog').innerText`)
+	if !strings.Contains(dialogText, custodial.Hex()) || !strings.Contains(dialogText, s.srv.App.Devnet.ETHToken.Curve.Hex()) {
+		t.Errorf("the confirmation does not show from and to:\n%s", dialogText)
+	}
+	s.click(`[data-testid=confirm-custodial]`)
+	s.until("sent", `document.querySelector('[data-testid=tx-state]')?.textContent.startsWith('Sent: 0x')`)
+	hash := strings.TrimPrefix(eval[string](s, `document.querySelector('[data-testid=tx-state]').textContent`), "Sent: ")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		trades := getJSON[struct {
+			Trades []struct {
+				TxHash    string `json:"txHash"`
+				Recipient string `json:"recipient"`
+			} `json:"trades"`
+		}](t, s.srv, "/tokens/"+s.srv.App.Devnet.ETHToken.Token.Hex()+"/trades?limit=20").Trades
+		if i := slices.IndexFunc(trades, func(tr struct {
+			TxHash    string `json:"txHash"`
+			Recipient string `json:"recipient"`
+		}) bool {
+			return strings.EqualFold(tr.TxHash, hash)
+		}); i >= 0 {
+			if !strings.EqualFold(trades[i].Recipient, custodial.Hex()) {
+				t.Errorf("the agent's buy paid out to %s, want the account's wallet %s", trades[i].Recipient, custodial.Hex())
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent's buy %s was not indexed", hash)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+
+	// Memory: remembered, shown, forgotten.
+	s.typeIn(`[data-testid=prompt]`, "remember my slippage is 0.5%\n")
+	s.until("remembered", `document.querySelector('[data-testid=memory]')?.textContent.includes('slippage')`)
+	s.click(`[data-testid=memory] button`)
+	s.until("forgotten", `!document.querySelector('[data-testid=memory]')?.textContent.includes('slippage')`)
 	s.noStrangeScript()
 }

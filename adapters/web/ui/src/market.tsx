@@ -137,7 +137,7 @@ export function Market() {
               </div>
               <div>
                 <dt>24h</dt>
-                <dd class={(changes[t.address] ?? 0) >= 0 ? 'up' : 'down'}>
+                <dd class={changes[t.address] === undefined || changes[t.address] === null ? '' : changes[t.address]! >= 0 ? 'up' : 'down'}>
                   {changes[t.address] !== undefined ? change(changes[t.address]) : amount(t.volume24h) + ' vol'}
                 </dd>
               </div>

@@ -29,6 +29,23 @@ async function metadata(uri: string): Promise<Meta> {
   return { description: str(doc.description), website: str(doc.website), twitter: str(doc.twitter), telegram: str(doc.telegram) };
 }
 
+/** placeholder stands in for a token not loaded yet. */
+function placeholder(address: string): Token {
+  return {
+    address, name: '\u00a0', symbol: '', creator: '', createdAt: 0, quote: { address: null, symbol: '', decimals: 18 }, price: null,
+    marketCap: '', volume24h: '', buys24h: 0, sells24h: 0, liquidity: '', phase: 'curve', progressBps: 0,
+  } as unknown as Token;
+}
+
+const tradeKey = (t: Trade) => `${t.txHash}:${t.logIndex}`;
+
+/** merge joins two lists of trades, each once, newest first, at most 200. */
+function merge(a: Trade[], b: Trade[]): Trade[] {
+  const seen = new Map<string, Trade>();
+  for (const t of [...a, ...b]) seen.set(tradeKey(t), t);
+  return [...seen.values()].sort((x, y) => y.block - x.block || y.logIndex - x.logIndex).slice(0, 200);
+}
+
 export function TokenPage({ address }: { address: string }) {
   const tok = useAsync(() => api<Token>(`/tokens/${enc(address)}`), [address]);
   const stats = useAsync(() => api<S['Stats']>(`/tokens/${enc(address)}/stats`), [address]);
@@ -61,12 +78,17 @@ export function TokenPage({ address }: { address: string }) {
       es.addEventListener('reset', (ev) => {
         const r = JSON.parse((ev as MessageEvent).data) as S['Reset'];
         chart.current?.reset(r.full ? undefined : r.from);
-        if (r.full) setTrades([]);
+        // The tape is the latest trades; a reorganization may have removed some, so it is then
+        // rebuilt rather than merged.
+        api<S['TradeList']>(`/tokens/${enc(address)}/trades?limit=50`).then(
+          (p) => setTrades((prev) => (r.reason === 'reorg' ? p.trades : merge(prev, p.trades))),
+          () => undefined,
+        );
       });
       es.addEventListener('bar', (ev) => chart.current?.bar(JSON.parse((ev as MessageEvent).data) as Bar));
       es.addEventListener('trade', (ev) => {
         const tr = JSON.parse((ev as MessageEvent).data) as Trade;
-        setTrades((prev) => [tr, ...prev].slice(0, 200));
+        setTrades((prev) => merge(prev, [tr]));
         clearTimeout(reloadStats);
         reloadStats = setTimeout(() => (stats.reload(), tok.reload()), 500);
       });
@@ -80,28 +102,29 @@ export function TokenPage({ address }: { address: string }) {
     };
   }, [address, res]);
 
-  // The tape starts with the latest trades; the stream appends to it.
-  useEffect(() => {
-    api<S['TradeList']>(`/tokens/${enc(address)}/trades?limit=30`).then(
-      (p) => setTrades((prev) => (prev.length ? prev : p.trades)),
-      () => undefined,
-    );
-  }, [address]);
-
   if (tok.error) return <ErrorText error={tok.error} />;
-  if (!t) return <p class="muted">Loading…</p>;
+  // Until the token arrives the page keeps its final layout (blank figures), so nothing moves
+  // when it does.
+  const loaded = !!t;
+  const v: Token = t ?? placeholder(address);
   const s = stats.data;
   const links = (['website', 'twitter', 'telegram'] as const).map((k) => [k, safeLink(meta[k])] as const).filter(([, u]) => u);
   return (
     <div class="token-page">
       <header class="token-head">
-        <Logo address={t.address} symbol={t.symbol} size={64} />
+        {loaded ? <Logo address={v.address} symbol={v.symbol} size={64} /> : <span class="logo logo-fallback logo-64" aria-hidden="true" />}
         <div>
           <h1>
-            <span data-testid="token-name">{t.name}</span> <span class="token-symbol">{t.symbol}</span>
+            <span data-testid="token-name">{v.name}</span> <span class="token-symbol">{v.symbol}</span>
           </h1>
           <p class="muted">
-            <Address value={t.address} /> · created by <Address value={t.creator} /> {ago(t.createdAt)} · paired with {t.quote.symbol}
+            {loaded ? (
+              <>
+                <Address value={v.address} /> · created by <Address value={v.creator} /> {ago(v.createdAt)} · paired with {v.quote.symbol}
+              </>
+            ) : (
+              'Loading…'
+            )}
           </p>
           {meta.description && (
             <p class="description" data-testid="description">
@@ -144,8 +167,8 @@ export function TokenPage({ address }: { address: string }) {
                 <thead>
                   <tr>
                     <th scope="col">Side</th>
-                    <th scope="col">{t.quote.symbol}</th>
-                    <th scope="col">{t.symbol}</th>
+                    <th scope="col">{v.quote.symbol}</th>
+                    <th scope="col">{v.symbol}</th>
                     <th scope="col">Price</th>
                     <th scope="col">Trader</th>
                     <th scope="col">When</th>
@@ -153,7 +176,7 @@ export function TokenPage({ address }: { address: string }) {
                 </thead>
                 <tbody>
                   {trades.map((tr) => (
-                    <tr key={tr.txHash + ':' + tr.logIndex} data-tx={tr.txHash}>
+                    <tr key={tradeKey(tr)} data-tx={tr.txHash}>
                       <td class={tr.side === 'buy' ? 'up' : 'down'}>{tr.side}</td>
                       <td>{amount(tr.quoteAmount)}</td>
                       <td>{amount(tr.tokenAmount)}</td>
@@ -171,36 +194,36 @@ export function TokenPage({ address }: { address: string }) {
           </section>
         </div>
         <div class="side-col">
-          <TradePanel token={t} trades={trades} />
+          {t ? <TradePanel token={t} trades={trades} /> : <section class="card trade" aria-label="Trade" />}
           <section class="card" aria-labelledby="stats-title">
             <h2 id="stats-title">Stats</h2>
             <dl class="kv">
               <dt>Price</dt>
               <dd data-testid="stat-price">
-                {price(s?.price ?? t.price)} {t.quote.symbol}
+                {price(s?.price ?? v.price)} {v.quote.symbol}
               </dd>
               <dt>24h change</dt>
               <dd class={(s?.change24h ?? 0) >= 0 ? 'up' : 'down'}>{change(s?.change24h)}</dd>
               <dt>Market cap</dt>
               <dd>
-                {amount(t.marketCap)} {t.quote.symbol}
+                {amount(v.marketCap)} {v.quote.symbol}
               </dd>
               <dt>24h volume</dt>
               <dd>
-                {amount(t.volume24h)} {t.quote.symbol}
+                {amount(v.volume24h)} {v.quote.symbol}
               </dd>
               <dt>24h trades</dt>
               <dd>
-                {t.buys24h} buys · {t.sells24h} sells
+                {v.buys24h} buys · {v.sells24h} sells
               </dd>
               <dt>Liquidity</dt>
               <dd>
-                {amount(t.liquidity)} {t.quote.symbol}
+                {amount(v.liquidity)} {v.quote.symbol}
               </dd>
             </dl>
-            <h3>{t.phase === 'graduated' ? 'Graduated to its pool' : 'Bonding curve'}</h3>
-            <Progress bps={t.progressBps} label="Graduation progress" />
-            {t.phase === 'curve' && <p class="muted">{percentBps(t.progressBps)} of the way to graduation.</p>}
+            <h3>{v.phase === 'graduated' ? 'Graduated to its pool' : 'Bonding curve'}</h3>
+            <Progress bps={v.progressBps} label="Graduation progress" />
+            {v.phase === 'curve' && <p class="muted">{percentBps(v.progressBps)} of the way to graduation.</p>}
           </section>
         </div>
       </div>

@@ -12,7 +12,7 @@ export function Logo({ address, symbol, size = 40 }: { address: string; symbol: 
   const [failed, setFailed] = useState(false);
   if (failed) {
     return (
-      <span class="logo logo-fallback" style={{ width: size, height: size }} aria-hidden="true">
+      <span class="logo logo-fallback" style={{ width: `${size}px`, height: `${size}px`, fontSize: `${size / 2.6}px` }} aria-hidden="true">
         {symbol.slice(0, 2)}
       </span>
     );
