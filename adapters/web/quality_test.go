@@ -262,4 +262,3 @@ func TestLighthouse(t *testing.T) {
 		}
 	}
 }
-
