@@ -64,6 +64,17 @@ type claimTxJSON struct {
 	Claimable string    `json:"claimable"`
 }
 
+// problemsErr is nil for no problem, a plain 400 for one, and the list for several.
+func problemsErr(probs curvekit.Problems) error {
+	switch len(probs) {
+	case 0:
+		return nil
+	case 1:
+		return invalid("%s", probs[0])
+	}
+	return probs
+}
+
 // bodyAddress checks a required address field, adding its problem to probs.
 func bodyAddress(v *string, field string, probs *curvekit.Problems) common.Address {
 	if v == nil {
@@ -104,8 +115,8 @@ func (s *Server) launchTx(w http.ResponseWriter, req bunrouter.Request) error {
 		}
 		first = v
 	}
-	if len(probs) > 0 {
-		return probs
+	if err := problemsErr(probs); err != nil {
+		return err
 	}
 	// The allowance is left unknown: an ERC-20 first buy then always comes with its approval,
 	// which costs gas when redundant, where a missing one would make the launch revert.
@@ -151,8 +162,8 @@ func (s *Server) claimTx(w http.ResponseWriter, req bunrouter.Request) error {
 	var probs curvekit.Problems
 	from := bodyAddress(b.From, "from", &probs)
 	token := bodyAddress(b.Token, "token", &probs)
-	if len(probs) > 0 {
-		return probs
+	if err := problemsErr(probs); err != nil {
+		return err
 	}
 	c, err := s.cfg.Launch.ComposeClaim(req.Context(), launch.ClaimParams{From: from, Token: token})
 	if err != nil {

@@ -18,8 +18,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/internal/app/apptest"
@@ -326,8 +328,20 @@ func TestAccountKeysAndAgent(t *testing.T) {
 		t.Fatalf("the revoked key gets %d, want 401", code)
 	}
 
+	// The key export: behind a warning, then shown (the sign-in is fresh), matching the wallet.
+	s.click(`[data-testid=export]`)
+	s.click(`[data-testid=export-confirm]`)
+	s.until("the exported key", `/0x[0-9a-f]{64}/.test(document.querySelector('.notice.warn code')?.textContent)`)
+	exported, err := crypto.HexToECDSA(strings.TrimPrefix(eval[string](s, `document.querySelector('.notice.warn code').textContent`), "0x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	// Fund the custodial wallet, then have the agent compose a buy.
 	custodial := common.HexToAddress(eval[string](s, `document.querySelector('.kv dd code').textContent`))
+	if crypto.PubkeyToAddress(exported.PublicKey) != custodial {
+		t.Fatalf("the exported key is not the custodial wallet %s's", custodial)
+	}
 	s.devnetSend(8, custodial, new(big.Int).Mul(big.NewInt(1e18), big.NewInt(1)), nil)
 	s.open("#/agent", `[data-testid=prompt]`)
 	s.typeIn(`[data-testid=prompt]`, "buy 0.01 ETH of DETH\n")
@@ -372,4 +386,38 @@ func TestAccountKeysAndAgent(t *testing.T) {
 	s.click(`[data-testid=memory] button`)
 	s.until("forgotten", `!document.querySelector('[data-testid=memory]')?.textContent.includes('slippage')`)
 	s.noStrangeScript()
+}
+
+// The market and a token page work from the keyboard alone: Tab reaches a token, Enter opens it,
+// and the trade panel's amount takes typed input that gets a quote.
+func TestKeyboard(t *testing.T) {
+	s := newSite(t, 5)
+	deth := s.srv.App.Devnet.ETHToken.Token
+	s.open("", `[data-token="`+deth.Hex()+`"]`)
+	for i := 0; ; i++ {
+		if i > 40 {
+			t.Fatal("Tab never reached DETH's link")
+		}
+		s.do("Tab", chromedp.KeyEvent(kb.Tab))
+		if eval[bool](s, `document.activeElement?.closest('[data-token="`+deth.Hex()+`"]') !== null && document.activeElement.tagName === 'A'`) {
+			break
+		}
+	}
+	s.do("Enter", chromedp.KeyEvent(kb.Enter))
+	s.until("DETH's page", `location.hash === '#/token/`+deth.Hex()+`'`)
+	s.until("the token page is live", `document.querySelector('[data-testid=live]')?.textContent === 'Live'`)
+	for i := 0; ; i++ {
+		if i > 60 {
+			t.Fatal("Tab never reached the amount")
+		}
+		s.do("Tab", chromedp.KeyEvent(kb.Tab))
+		if eval[bool](s, `document.activeElement?.dataset?.testid === 'amount'`) {
+			break
+		}
+	}
+	s.do("type", chromedp.KeyEvent("0.01"))
+	s.until("a quote", `document.querySelector('[data-testid=quote]')?.textContent.includes('You get about')`)
+	if !eval[bool](s, `getComputedStyle(document.activeElement).outlineStyle !== 'none'`) {
+		t.Error("the focused input shows no focus outline")
+	}
 }

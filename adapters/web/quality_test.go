@@ -185,7 +185,9 @@ func TestPagesAreAccessible(t *testing.T) {
 	}
 	s := newSite(t, 0)
 	deth := s.srv.App.Devnet.ETHToken.Token
-	s.devnetBuy(6, deth, "0.3")
+	for i, amount := range []string{"0.3", "0.12", "0.5", "0.08", "0.2", "0.35"} {
+		s.devnetBuy(6+i%4, deth, amount)
+	}
 	pages := []struct{ name, hash, ready string }{
 		{"market", "", `document.querySelectorAll('[data-token]').length === 3`},
 		{"token", "#/token/" + deth.Hex(), `document.querySelector('[data-testid=live]')?.textContent === 'Live' && document.querySelectorAll('[data-testid=tape] tbody tr').length > 0`},

@@ -3,11 +3,21 @@
 
 const sub = '₀₁₂₃₄₅₆₇₈₉';
 
+// Number formats are costly to build and pages format hundreds of figures per render: each one
+// is built once.
+const formats = new Map<string, Intl.NumberFormat>();
+function fmt(n: number, opts: Intl.NumberFormatOptions): string {
+  const key = JSON.stringify(opts);
+  let f = formats.get(key);
+  if (!f) formats.set(key, (f = new Intl.NumberFormat('en-US', opts)));
+  return f.format(n);
+}
+
 /** price shows a spot price: small ones as 0.0₇4946 (seven zeros after the point). */
 export function price(p: number | null | undefined): string {
   if (p === null || p === undefined || !isFinite(p)) return '—';
   if (p === 0) return '0';
-  if (p >= 1) return p.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  if (p >= 1) return fmt(p, { maximumFractionDigits: 4 });
   const [mant, exp] = p.toExponential(3).split('e');
   const zeros = -Number(exp) - 1;
   const digits = mant.replace('.', '').replace(/0+$/, '');
@@ -20,13 +30,13 @@ export function amount(s: string | null | undefined, maxFraction = 4): string {
   if (s === null || s === undefined || s === '') return '—';
   const n = Number(s);
   if (!isFinite(n)) return s;
-  if (Math.abs(n) >= 1e4) return n.toLocaleString('en-US', { notation: 'compact', maximumFractionDigits: 2 });
+  if (Math.abs(n) >= 1e4) return fmt(n, { notation: 'compact', maximumFractionDigits: 2 });
   if (n !== 0 && Math.abs(n) < 10 ** -maxFraction) return price(n);
-  return n.toLocaleString('en-US', { maximumFractionDigits: maxFraction });
+  return fmt(n, { maximumFractionDigits: maxFraction });
 }
 
 export function percentBps(bps: number): string {
-  return (bps / 100).toLocaleString('en-US', { maximumFractionDigits: 2 }) + '%';
+  return fmt(bps / 100, { maximumFractionDigits: 2 }) + '%';
 }
 
 export function change(c: number | null | undefined): string {

@@ -144,7 +144,7 @@ export function TokenPage({ address }: { address: string }) {
       </header>
       <div class="token-grid">
         <div class="main-col">
-          <section class="card" aria-label="Price chart">
+          <section class="card o-chart" aria-label="Price chart">
             <div class="row between">
               <div role="group" aria-label="Resolution" class="seg">
                 {resolutions.map((r) => (
@@ -160,7 +160,7 @@ export function TokenPage({ address }: { address: string }) {
             <div id="chart" class="chart" ref={chartEl} data-testid="chart" />
             <Attribution />
           </section>
-          <section class="card" aria-labelledby="tape-title">
+          <section class="card o-tape" aria-labelledby="tape-title">
             <h2 id="tape-title">Trades</h2>
             <div class="table-wrap">
               <table class="tape" data-testid="tape">
@@ -195,7 +195,7 @@ export function TokenPage({ address }: { address: string }) {
         </div>
         <div class="side-col">
           {t ? <TradePanel token={t} trades={trades} /> : <section class="card trade" aria-label="Trade" />}
-          <section class="card" aria-labelledby="stats-title">
+          <section class="card o-stats" aria-labelledby="stats-title">
             <h2 id="stats-title">Stats</h2>
             <dl class="kv">
               <dt>Price</dt>
