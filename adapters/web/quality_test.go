@@ -221,8 +221,13 @@ func TestPagesAreAccessible(t *testing.T) {
 }
 
 // Lighthouse, with the same Chromium, scores the market and token pages (desktop): performance at
-// least 90 and accessibility at least 95. The first visit's transfer size is logged.
+// least 90 and accessibility at least 95. The first visit's transfer size is logged. Performance
+// is timed, so it runs only when asked (CURVEKIT_TEST_LIGHTHOUSE=1), on a machine doing nothing
+// else: .ci/run runs it alone after the suite.
 func TestLighthouse(t *testing.T) {
+	if os.Getenv("CURVEKIT_TEST_LIGHTHOUSE") != "1" {
+		t.Skip("set CURVEKIT_TEST_LIGHTHOUSE=1 to score the pages (on an otherwise idle machine)")
+	}
 	bin := uiTool(t, ".bin/lighthouse")
 	chrome := chromiumPath(t)
 	s := newSite(t, 5)
