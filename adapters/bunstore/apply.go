@@ -59,6 +59,9 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 	}
 
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.checkFence(ctx, tx); err != nil {
+			return err
+		}
 		if err := insertChunks(ctx, tx, launches, "CONFLICT (address) DO NOTHING"); err != nil {
 			return fmt.Errorf("launches: %w", err)
 		}
@@ -243,6 +246,9 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 		addrs[i] = r.Tokens[i].Address
 	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.checkFence(ctx, tx); err != nil {
+			return err
+		}
 		for _, q := range []*bun.DeleteQuery{
 			tx.NewDelete().Model((*tradeRow)(nil)).Where("block_number > ?", to),
 			tx.NewDelete().Model((*claimRow)(nil)).Where("block_number > ?", to),

@@ -16,6 +16,8 @@ import (
 type Market struct {
 	db      *bun.DB
 	dialect dialectKind
+	// fence is the lease term every write checks (see Fenced); 0 writes unfenced.
+	fence uint64
 }
 
 var _ market.Store = (*Market)(nil)
@@ -32,6 +34,9 @@ func (s *Market) Bind(ctx context.Context, chain market.ChainInfo) error {
 		Factory:     chain.Factory,
 	}
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.checkFence(ctx, tx); err != nil {
+			return err
+		}
 		if _, err := tx.NewInsert().Model(&want).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
 			return fmt.Errorf("bunstore: bind: %w", err)
 		}
@@ -51,6 +56,9 @@ func (s *Market) Bind(ctx context.Context, chain market.ChainInfo) error {
 // Reset deletes every row, the chain binding included.
 func (s *Market) Reset(ctx context.Context) error {
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := s.checkFence(ctx, tx); err != nil {
+			return err
+		}
 		// Children before parents: trades and claims reference tokens.
 		for _, table := range []string{"trades", "fee_claims", "tokens", "index_cursor", "chain"} {
 			if _, err := tx.NewDelete().TableExpr(table).Where("1 = 1").Exec(ctx); err != nil {

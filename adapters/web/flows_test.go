@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -69,13 +70,16 @@ func (s *site) chartBars() []bar {
 }
 
 // chartMatchesCandles waits until the chart's bars equal /candles at 1m.
-func (s *site) chartMatchesCandles(token common.Address) {
+func (s *site) chartMatchesCandles(token common.Address) { s.chartMatchesCandlesAt(token, "1m") }
+
+// chartMatchesCandlesAt waits until the chart's bars equal /candles at res.
+func (s *site) chartMatchesCandlesAt(token common.Address, res string) {
 	s.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		want := getJSON[struct {
 			Bars []bar `json:"bars"`
-		}](s.t, s.srv, "/tokens/"+token.Hex()+"/candles?res=1m").Bars
+		}](s.t, s.srv, "/tokens/"+token.Hex()+"/candles?res="+res).Bars
 		got := s.chartBars()
 		diff := compareBars(got, want)
 		if diff == "" {
@@ -111,6 +115,10 @@ func TestBuyAndSellConfirmedInTheWallet(t *testing.T) {
 
 	s.open("", `[data-token="`+deth.Hex()+`"]`)
 	s.noStrangeScript()
+	// Prices move live on the market.
+	before := eval[string](s, `document.querySelector('[data-token="`+deth.Hex()+`"] [data-testid=price]').textContent`)
+	s.devnetBuy(7, deth, "0.05")
+	s.until("the price moved", `document.querySelector('[data-token="`+deth.Hex()+`"] [data-testid=price]').textContent !== `+strconv.Quote(before))
 	s.click(`[data-token="` + deth.Hex() + `"] a`)
 	s.until("the token page is live", `document.querySelector('[data-testid=live]')?.textContent === 'Live'`)
 
@@ -131,6 +139,12 @@ func TestBuyAndSellConfirmedInTheWallet(t *testing.T) {
 		t.Errorf("the page added the chain with RPC %q, want %q", rpcURL, s.srv.App.DevnetRPCURL())
 	}
 	s.chartMatchesCandles(deth)
+	// Every resolution's chart is /candles at that resolution.
+	for i, res := range []string{"5m", "15m", "1h", "4h", "1d", "1m"} {
+		s.click(fmt.Sprintf(`[aria-label=Resolution] button:nth-child(%d)`, []int{2, 3, 4, 5, 6, 1}[i]))
+		s.until(res+" live", `document.querySelector('[data-testid=live]')?.textContent === 'Live' && document.querySelector('[aria-label=Resolution] [aria-pressed=true]')?.textContent === '`+res+`'`)
+		s.chartMatchesCandlesAt(deth, res)
+	}
 
 	// Sell 1000 DETH: the approval first, then the sell.
 	s.click(`[aria-label=Side] button:nth-child(2)`)
@@ -241,6 +255,19 @@ func TestLaunchWithAnImage(t *testing.T) {
 	s.open("#/launch", `[data-testid=launch-name]`)
 	s.until("the daily limit", `/0 of 3/.test(document.querySelector('[data-testid=daily-limit]')?.textContent)`)
 	s.until("the fee estimate", `/ETH/.test(document.querySelector('[data-testid=fee-estimate]')?.textContent)`)
+	// The image's type and size are checked before anything is uploaded.
+	big := filepath.Join(t.TempDir(), "big.png")
+	if err := os.WriteFile(big, append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 5<<20)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := filepath.Join(t.TempDir(), "cat.txt")
+	if err := os.WriteFile(text, []byte("not an image"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.do("pick a 5 MB + 8 B image", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid=launch-image]`), []string{big}))
+	s.until("too large", `/at most 5 MB is accepted/.test(document.querySelector('.drop .error')?.textContent)`)
+	s.do("pick a text file", chromedp.SetUploadFiles(chromedp.CSS(`[data-testid=launch-image]`), []string{text}))
+	s.until("not an image", `/must be PNG, JPEG, GIF or WebP/.test(document.querySelector('.drop .error')?.textContent)`)
 	s.typeIn(`[data-testid=launch-name]`, "Page Cat")
 	s.typeIn(`[data-testid=launch-symbol]`, "PCAT")
 	s.typeIn(`textarea`, "A cat launched from the page")
