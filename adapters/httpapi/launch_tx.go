@@ -119,7 +119,9 @@ func (s *Server) launchTx(w http.ResponseWriter, req bunrouter.Request) error {
 		return err
 	}
 	// The allowance is left unknown: an ERC-20 first buy then always comes with its approval,
-	// which costs gas when redundant, where a missing one would make the launch revert.
+	// which costs gas when redundant, where a missing one would make the launch revert. The first
+	// buy needs no minimum out: it trades on a curve created in the same transaction, which
+	// nobody can trade on before it.
 	p := launch.LaunchParams{From: from, Name: name, Symbol: symbol, URI: uri, Quote: pairing.Address, InitialBuy: first}
 	plan, err := s.cfg.Launch.ComposeLaunch(req.Context(), p)
 	if err != nil {

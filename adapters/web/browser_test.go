@@ -37,10 +37,13 @@ import (
 // the Go side with a devnet key, sending through the devnet's JSON-RPC as a browser wallet would.
 //
 // Without chromium on the PATH the tests skip, unless CURVEKIT_TEST_BROWSER=1 (CI sets it), where
-// a missing browser is a failure.
+// a missing browser is a failure. Under -race they skip (see raceDetector).
 
 func chromiumPath(t *testing.T) string {
 	t.Helper()
+	if raceDetector {
+		t.Skip("the browser tests run in the suite without -race")
+	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

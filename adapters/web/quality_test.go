@@ -254,7 +254,8 @@ func TestLighthouse(t *testing.T) {
 				Score float64 `json:"score"`
 			} `json:"categories"`
 			Audits map[string]struct {
-				NumericValue float64 `json:"numericValue"`
+				NumericValue float64         `json:"numericValue"`
+				Details      json.RawMessage `json:"details"`
 			} `json:"audits"`
 		}
 		if err := json.Unmarshal(raw, &rep); err != nil {
@@ -264,6 +265,9 @@ func TestLighthouse(t *testing.T) {
 		t.Logf("lighthouse %s: performance %.0f, accessibility %.0f, transferred %.0f bytes, LCP %.0f ms, TBT %.0f ms, CLS %.3f",
 			p.name, perf, a11y, rep.Audits["total-byte-weight"].NumericValue, rep.Audits["largest-contentful-paint"].NumericValue,
 			rep.Audits["total-blocking-time"].NumericValue, rep.Audits["cumulative-layout-shift"].NumericValue)
+		if cls := rep.Audits["cumulative-layout-shift"].NumericValue; cls > 0.1 {
+			t.Logf("lighthouse %s: layout shifts: %s", p.name, rep.Audits["layout-shifts"].Details)
+		}
 		if perf < 90 || a11y < 95 {
 			t.Errorf("lighthouse %s: performance %.0f (want ≥ 90), accessibility %.0f (want ≥ 95)", p.name, perf, a11y)
 		}

@@ -194,7 +194,7 @@ export function TokenPage({ address }: { address: string }) {
           </section>
         </div>
         <div class="side-col">
-          {t ? <TradePanel token={t} trades={trades} /> : <section class="card trade" aria-label="Trade" />}
+          <TradePanel token={v} trades={trades} />
           <section class="card o-stats" aria-labelledby="stats-title">
             <h2 id="stats-title">Stats</h2>
             <dl class="kv">
