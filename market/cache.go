@@ -44,6 +44,9 @@ func (c *tokenCache) observe(s Sync) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
+	if s.Rewound {
+		clear(c.m)
+	}
 	for _, a := range s.Reorged {
 		delete(c.m, a)
 	}

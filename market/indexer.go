@@ -81,6 +81,10 @@ type Sync struct {
 	Reorged []common.Address
 	// Cursor is the store's cursor after this step.
 	Cursor Cursor
+	// Rewound: a replica following the store (Follower) found it rolled back below where it
+	// had followed, without knowing which tokens the reorganization rewrote. Consumers drop
+	// everything they derived (every stream resets) and rebuild from the store.
+	Rewound bool
 }
 
 // Indexer follows the chain from the store's cursor and writes launches, trades, graduations and

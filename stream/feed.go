@@ -84,6 +84,16 @@ func (f *Feed) Apply(s market.Sync) {
 	ctx, cancel := context.WithTimeout(context.Background(), f.cfg.Timeout)
 	defer cancel()
 	hub := f.cfg.Hub
+	if s.Rewound {
+		// Which tokens a reorganization rewrote is unknown here: every token stream rebuilds.
+		hub.Rewind()
+		clear(f.tokens)
+		for _, t := range hub.TokenTopics() {
+			hub.Publish(t, &Message{Kind: KindReset, Reason: ReasonReorg})
+		}
+		f.refresh(ReasonReorg, s.Cursor.Block, ID{})
+		return
+	}
 	if len(s.Reorged) > 0 {
 		hub.Rewind()
 		for _, a := range s.Reorged {

@@ -241,6 +241,19 @@ func (h *Hub) Rewind() {
 	h.time = 0
 }
 
+// TokenTopics are the token topics that exist now (any that has or had subscribers).
+func (h *Hub) TokenTopics() []Topic {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]Topic, 0, len(h.topics))
+	for t := range h.topics {
+		if t != GlobalTopic {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Subscribers returns how many subscribers t has.
 func (h *Hub) Subscribers(t Topic) int {
 	h.mu.Lock()
