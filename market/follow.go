@@ -36,9 +36,9 @@ type FollowerConfig struct {
 // Follower is a replica's view of the indexer it does not run: it follows the store from its
 // cursor at start, and hands each step to OnSync.
 type Follower struct {
-	cfg   FollowerConfig
-	prev  Cursor
-	wake  chan struct{}
+	cfg  FollowerConfig
+	prev Cursor
+	wake chan struct{}
 }
 
 // NewFollower starts following from the store's current cursor.

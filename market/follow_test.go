@@ -200,4 +200,3 @@ func postgresSchema(t *testing.T, dsn string) string {
 	u.RawQuery = q.Encode()
 	return u.String()
 }
-
