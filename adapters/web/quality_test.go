@@ -238,6 +238,9 @@ func TestLighthouse(t *testing.T) {
 		{"token", s.srv.Base + "/#/token/" + deth.Hex()},
 	} {
 		out := filepath.Join(t.TempDir(), p.name+".json")
+		if dir := os.Getenv("CURVEKIT_LIGHTHOUSE_OUT"); dir != "" {
+			out = filepath.Join(dir, "lighthouse-"+p.name+".json") // the whole report, kept
+		}
 		cmd := exec.Command(bin, p.url, "--chrome-path="+chrome, "--preset=desktop", "--only-categories=performance,accessibility",
 			"--output=json", "--output-path="+out, "--quiet",
 			"--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync")
