@@ -2,20 +2,15 @@ package market_test
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
-	"net/url"
-	"os"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/holiman/uint256"
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/internal/pgtest"
 	"github.com/curvekit/curvekit/market"
 )
 
@@ -126,11 +121,7 @@ func TestFollowerCatchesUpByPosition(t *testing.T) {
 // leader's cursor, with the leader's trades each once, soon after each commit.
 func TestFollowerHearsAnnouncements(t *testing.T) {
 	t.Parallel()
-	dsn := os.Getenv("CURVEKIT_TEST_POSTGRES")
-	if dsn == "" {
-		t.Skip("CURVEKIT_TEST_POSTGRES is not set")
-	}
-	w := newWorld(t, postgresSchema(t, dsn))
+	w := newWorld(t, pgtest.Schema(t, "market_test"))
 	w.sync()
 	ann, err := w.db.Announcer()
 	if err != nil {
@@ -171,32 +162,4 @@ func TestFollowerHearsAnnouncements(t *testing.T) {
 	if diff := cmp.Diff(w.storeTrades()[start:], got); diff != "" {
 		t.Fatalf("followed trades (-store +follower):\n%s", diff)
 	}
-}
-
-// postgresSchema creates a schema the test drops at its end, and returns a DSN using it.
-func postgresSchema(t *testing.T, dsn string) string {
-	t.Helper()
-	conn, err := pgdriver.NewDriver().OpenConnector(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin := sql.OpenDB(conn)
-	var b [8]byte
-	rand.Read(b[:])
-	schema := "market_test_" + hex.EncodeToString(b[:])
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE")
-		admin.Close()
-	})
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }

@@ -2,22 +2,16 @@ package bunstore_test
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect/pgdialect"
-	"github.com/uptrace/bun/driver/pgdriver"
-
 	"github.com/curvekit/curvekit/adapters/bunstore"
+	"github.com/curvekit/curvekit/internal/pgtest"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/market/markettest"
 )
@@ -70,47 +64,10 @@ func newPostgres(t testing.TB) *bunstore.Market {
 	return open(t, bunstore.Config{DSN: postgresSchema(t), MaxOpenConns: 4})
 }
 
-// postgresSchema creates a schema that t drops when it ends and returns a DSN whose search_path
-// is that schema. It skips t when CURVEKIT_TEST_POSTGRES is not set.
-func postgresSchema(t testing.TB) string {
-	t.Helper()
-	dsn := os.Getenv(postgresEnv)
-	if dsn == "" {
-		t.Skip(postgresEnv + " is not set")
-	}
-	var b [8]byte
-	rand.Read(b[:])
-	schema := "bunstore_test_" + hex.EncodeToString(b[:])
-	admin := bun.NewDB(mustConnector(t, dsn), pgdialect.New())
-	ctx := context.Background()
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		admin.Close()
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-		admin.Close()
-	})
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// postgresSchema is a schema of the test's own (see pgtest.Schema).
+func postgresSchema(t testing.TB) string { return pgtest.Schema(t, "bunstore_test") }
 
-func mustConnector(t testing.TB, dsn string) *sql.DB {
-	t.Helper()
-	conn, err := pgdriver.NewDriver().OpenConnector(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sql.OpenDB(conn)
-}
+func mustConnector(t testing.TB, dsn string) *sql.DB { return pgtest.Connect(t, dsn) }
 
 func TestNewRefusesBadConfig(t *testing.T) {
 	t.Parallel()

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/ecdsa"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,11 +20,11 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
-	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/adapters/bunstore"
 	"github.com/curvekit/curvekit/adapters/evm"
+	"github.com/curvekit/curvekit/internal/pgtest"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
 	"github.com/curvekit/curvekit/wallet"
@@ -277,39 +275,8 @@ func TestCustodialConcurrentSubmissionsAllMine(t *testing.T) {
 	})
 }
 
-// postgresSchema returns a DSN for a schema of its own, dropped when t ends; it skips t when
-// CURVEKIT_TEST_POSTGRES is not set.
-func postgresSchema(t testing.TB) string {
-	t.Helper()
-	dsn := os.Getenv("CURVEKIT_TEST_POSTGRES")
-	if dsn == "" {
-		t.Skip("CURVEKIT_TEST_POSTGRES is not set")
-	}
-	conn, err := pgdriver.NewDriver().OpenConnector(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin := sql.OpenDB(conn)
-	schema := fmt.Sprintf("evm_wallet_test_%d", time.Now().UnixNano())
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-		admin.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
-			t.Errorf("drop schema: %v", err)
-		}
-		admin.Close()
-	})
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// postgresSchema is a schema of the test's own (see pgtest.Schema).
+func postgresSchema(t testing.TB) string { return pgtest.Schema(t, "evm_wallet_test") }
 
 func testConcurrentSubmissions(t *testing.T, c *custodial) {
 	addr := c.wallet("acct-many", 1)
