@@ -17,6 +17,7 @@ var impure = []string{
 	"github.com/curvekit/curvekit/internal/app",
 	"github.com/curvekit/curvekit/internal/testworld",
 	"github.com/curvekit/curvekit/internal/openapitest",
+	"github.com/curvekit/curvekit/internal/pgtest",
 	"github.com/curvekit/curvekit/contracts/bindings",
 	"github.com/curvekit/curvekit/contracts/internal/",
 }
