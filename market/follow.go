@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 )
 
@@ -37,8 +38,10 @@ type FollowerConfig struct {
 // cursor at start, and hands each step to OnSync.
 type Follower struct {
 	cfg  FollowerConfig
-	prev Cursor
 	wake chan struct{}
+
+	mu   sync.Mutex // guards prev: Position reads it from other goroutines
+	prev Cursor
 }
 
 // NewFollower starts following from the store's current cursor.
@@ -87,25 +90,35 @@ func (f *Follower) Run(ctx context.Context) error {
 // CatchUp hands OnSync whatever the store holds beyond the followed position. Run calls it; a
 // test may too. It is not safe for concurrent use.
 func (f *Follower) CatchUp(ctx context.Context) error {
-	s, err := SyncSince(ctx, f.cfg.Store, f.prev)
+	s, err := SyncSince(ctx, f.cfg.Store, f.Position())
 	if errors.Is(err, ErrRewound) {
 		cur, err := f.cfg.Store.Cursor(ctx)
 		if err != nil {
 			return err
 		}
-		f.prev = cur
 		f.cfg.OnSync(Sync{Rewound: true, Cursor: cur})
+		f.setPosition(cur)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	f.prev = s.Cursor
 	if s.Batch != nil {
 		f.cfg.OnSync(s)
 	}
+	f.setPosition(s.Cursor)
 	return nil
 }
 
-// Position is the cursor the follower has handed on.
-func (f *Follower) Position() Cursor { return f.prev }
+// Position is the cursor the follower has handed on; safe to call from any goroutine.
+func (f *Follower) Position() Cursor {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.prev
+}
+
+func (f *Follower) setPosition(c Cursor) {
+	f.mu.Lock()
+	f.prev = c
+	f.mu.Unlock()
+}
