@@ -62,16 +62,18 @@ func NewFollower(ctx context.Context, cfg FollowerConfig) (*Follower, error) {
 	return &Follower{cfg: cfg, prev: prev, wake: make(chan struct{}, 1)}, nil
 }
 
-// Run follows until ctx ends.
+// Run follows until ctx ends, and returns once its listener has stopped too.
 func (f *Follower) Run(ctx context.Context) error {
-	go func() {
+	var listening sync.WaitGroup
+	defer listening.Wait()
+	listening.Go(func() {
 		_ = f.cfg.Announcer.Listen(ctx, func(Cursor) {
 			select {
 			case f.wake <- struct{}{}:
 			default: // a catch-up is already due; it reads everything committed
 			}
 		})
-	}()
+	})
 	t := time.NewTicker(f.cfg.Poll)
 	defer t.Stop()
 	for {

@@ -43,6 +43,18 @@ func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", curvekit.ErrInvalid, fmt.Sprintf(format, args...))
 }
 
+// problemsErr is nil for no problem, a plain 400 for one, and the list (message an array) for
+// several.
+func problemsErr(probs curvekit.Problems) error {
+	switch len(probs) {
+	case 0:
+		return nil
+	case 1:
+		return invalid("%s", probs[0])
+	}
+	return probs
+}
+
 // errorTable maps the root sentinel errors that services return to a status and the message a
 // client sees when the error carries none of its own. It is the only place that decides a status
 // from an error.

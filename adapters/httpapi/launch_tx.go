@@ -64,17 +64,6 @@ type claimTxJSON struct {
 	Claimable string    `json:"claimable"`
 }
 
-// problemsErr is nil for no problem, a plain 400 for one, and the list for several.
-func problemsErr(probs curvekit.Problems) error {
-	switch len(probs) {
-	case 0:
-		return nil
-	case 1:
-		return invalid("%s", probs[0])
-	}
-	return probs
-}
-
 // bodyAddress checks a required address field, adding its problem to probs.
 func bodyAddress(v *string, field string, probs *curvekit.Problems) common.Address {
 	if v == nil {
@@ -130,10 +119,9 @@ func (s *Server) launchTx(w http.ResponseWriter, req bunrouter.Request) error {
 	out := launchTxJSON{ChainID: plan.Tx.ChainID, Pairing: assetOf(pairing)}
 	out.To, out.Data, out.Value, out.From, out.Gas = txFields(&plan.Tx)
 	if a := plan.Approval; a != nil {
-		spender, amt, _ := decodeApprove(a.Data)
-		ap := &approvalJSON{ChainID: a.ChainID, Token: a.To.Hex(), Spender: spender.Hex(), Amount: amount(&amt, pairing.Decimals)}
-		ap.To, ap.Data, ap.Value, ap.From, _ = txFields(a)
-		out.Approval = ap
+		if out.Approval, err = approvalOf(a, pairing.Decimals); err != nil {
+			return err
+		}
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

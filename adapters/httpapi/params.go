@@ -60,15 +60,7 @@ func (q *query) fail(format string, args ...any) {
 }
 
 // err returns the problems found so far, nil when there are none.
-func (q *query) err() error {
-	switch len(q.problems) {
-	case 0:
-		return nil
-	case 1:
-		return invalid("%s", q.problems[0])
-	}
-	return q.problems
-}
+func (q *query) err() error { return problemsErr(q.problems) }
 
 // get returns the single value of name and whether it is present.
 func (q *query) get(name string) (string, bool) {

@@ -207,19 +207,30 @@ func buildOf(r *market.BuildResult) (buildJSON, error) {
 	}
 	out.To, out.Data, out.Value, out.From, out.Gas = txFields(&r.Plan.Tx)
 	if a := r.Plan.Approval; a != nil {
-		spender, amt, ok := decodeApprove(a.Data)
-		if !ok {
-			return buildJSON{}, fmt.Errorf("httpapi: approval step is not an approve call: %x", a.Data)
-		}
 		decimals := r.Token.Decimals
 		if a.To == r.Token.Quote.Address {
 			decimals = r.Token.Quote.Decimals
 		}
-		ap := &approvalJSON{ChainID: a.ChainID, Token: a.To.Hex(), Spender: spender.Hex(), Amount: amount(&amt, decimals)}
-		ap.To, ap.Data, ap.Value, ap.From, _ = txFields(a)
+		ap, err := approvalOf(a, decimals)
+		if err != nil {
+			return buildJSON{}, err
+		}
 		out.Approval = ap
 	}
 	return out, nil
+}
+
+// approvalOf is an approval step as the API shows it, its spender and amount read back from the
+// call data (in whole units of the approved asset, of the given decimals), so what is reported is
+// exactly what the wallet will sign.
+func approvalOf(a *txbuild.Tx, decimals uint8) (*approvalJSON, error) {
+	spender, amt, ok := decodeApprove(a.Data)
+	if !ok {
+		return nil, fmt.Errorf("httpapi: approval step is not an approve call: %x", a.Data)
+	}
+	ap := &approvalJSON{ChainID: a.ChainID, Token: a.To.Hex(), Spender: spender.Hex(), Amount: amount(&amt, decimals)}
+	ap.To, ap.Data, ap.Value, ap.From, _ = txFields(a)
+	return ap, nil
 }
 
 // approveSelector is the selector of ERC-20 approve(address,uint256).

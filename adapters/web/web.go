@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"embed"
+	"fmt"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -31,82 +32,86 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 	"manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // Handler serves GET / (the page) and GET /assets/<name>; anything else is a 404. Assets named by
-// their content hash are cached for good; the page itself is revalidated on every visit.
+// their content hash are cached for good; the page itself is revalidated on every visit. Every
+// file is read, typed and (when text) gzipped once, here: a request only looks its path up.
 func Handler() http.Handler {
-	assets, err := fs.Sub(dist, "dist")
-	if err != nil {
-		panic(err) // the embedded tree always has dist
-	}
-	h := &handler{files: assets, gz: map[string][]byte{}}
-	// Text assets are compressed once, here: a first visit moves a fraction of the bytes.
-	_ = fs.WalkDir(assets, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !compressible(name) {
+	h := &handler{files: map[string]*file{}}
+	err := fs.WalkDir(dist, "dist", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
 			return err
 		}
-		raw, err := fs.ReadFile(assets, name)
+		raw, err := fs.ReadFile(dist, name)
 		if err != nil {
 			return err
 		}
+		name = strings.TrimPrefix(name, "dist")
+		if name == "/index.html" {
+			name = "/"
+		}
+		h.files[name] = newFile(name, raw)
+		return nil
+	})
+	if err != nil || h.files["/"] == nil {
+		panic(fmt.Sprintf("web: the embedded page is incomplete: %v", err)) // a broken build, never a request
+	}
+	return h
+}
+
+// file is one served file, ready to send.
+type file struct {
+	raw, gz      []byte // gz is nil for files not worth compressing
+	contentType  string
+	cacheControl string
+}
+
+func newFile(name string, raw []byte) *file {
+	f := &file{raw: raw, contentType: mime.TypeByExtension(path.Ext(name)), cacheControl: "public, max-age=31536000, immutable"}
+	switch path.Ext(name) {
+	case ".txt":
+		f.contentType = "text/plain; charset=utf-8"
+	case "":
+		f.contentType = "text/html; charset=utf-8" // the page itself, served at /
+	}
+	if f.contentType == "" {
+		f.contentType = "application/octet-stream"
+	}
+	// The page and the icon keep their names across builds: revalidated, not kept.
+	if name == "/" || name == "/assets/favicon.svg" {
+		f.cacheControl = "no-cache"
+	}
+	if strings.HasPrefix(f.contentType, "text/") || strings.HasPrefix(f.contentType, "image/svg") {
 		var b bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 		_, _ = zw.Write(raw)
 		_ = zw.Close()
-		h.gz[name] = b.Bytes()
-		return nil
-	})
-	return h
-}
-
-func compressible(name string) bool {
-	switch path.Ext(name) {
-	case ".html", ".js", ".css", ".svg", ".txt":
-		return true
+		f.gz = b.Bytes()
 	}
-	return false
+	return f
 }
 
 type handler struct {
-	files fs.FS
-	gz    map[string][]byte
+	// files are by URL path: "/" and "/assets/<name>".
+	files map[string]*file
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	name := "index.html"
-	if r.URL.Path != "/" {
-		rest, ok := strings.CutPrefix(r.URL.Path, "/assets/")
-		if !ok || rest == "" || strings.Contains(rest, "/") || strings.HasPrefix(rest, ".") {
-			notFound(w)
-			return
-		}
-		name = path.Join("assets", rest)
-	}
-	body, err := fs.ReadFile(h.files, name)
-	if err != nil {
+	f := h.files[r.URL.Path]
+	if f == nil {
 		notFound(w)
 		return
 	}
 	hdr := w.Header()
-	ctype := mime.TypeByExtension(path.Ext(name))
-	switch {
-	case strings.HasSuffix(name, ".txt"):
-		ctype = "text/plain; charset=utf-8"
-	case ctype == "":
-		ctype = "application/octet-stream"
-	}
-	hdr.Set("Content-Type", ctype)
+	hdr.Set("Content-Type", f.contentType)
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	hdr.Set("Referrer-Policy", "no-referrer")
 	hdr.Set("Cross-Origin-Opener-Policy", "same-origin")
 	hdr.Set("Content-Security-Policy", CSP)
-	if name == "index.html" || name == "assets/favicon.svg" {
-		hdr.Set("Cache-Control", "no-cache")
-	} else {
-		hdr.Set("Cache-Control", "public, max-age=31536000, immutable")
-	}
+	hdr.Set("Cache-Control", f.cacheControl)
 	hdr.Set("Vary", "Accept-Encoding")
-	if z, ok := h.gz[name]; ok && acceptsGzip(r) {
+	body := f.raw
+	if f.gz != nil && acceptsGzip(r) {
 		hdr.Set("Content-Encoding", "gzip")
-		body = z
+		body = f.gz
 	}
 	hdr.Set("Content-Length", strconv.Itoa(len(body)))
 	if r.Method == http.MethodHead {
