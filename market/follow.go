@@ -23,8 +23,11 @@ type Announcer interface {
 
 // FollowerConfig configures a Follower.
 type FollowerConfig struct {
-	Store     Store
+	Store Store
+	// Announcer wakes the follower on each commit; nil: it reads the store every Poll alone.
 	Announcer Announcer
+	// From is the position to follow from; nil: the store's cursor when NewFollower runs.
+	From *Cursor
 	// OnSync receives what the leader committed, rebuilt from the store, as an indexer's OnSync
 	// would: the same consumers (the streams' feed, the service's cache) take it.
 	OnSync func(Sync)
@@ -40,20 +43,34 @@ type Follower struct {
 	cfg  FollowerConfig
 	wake chan struct{}
 
-	mu   sync.Mutex // guards prev: Position reads it from other goroutines
-	prev Cursor
+	mu       sync.Mutex // guards prev and the status: other goroutines read them
+	prev     Cursor
+	failures int
+	lastErr  error
+}
+
+// FollowerStatus is how well a follower keeps up with the store.
+type FollowerStatus struct {
+	// Position is the cursor the follower has handed on.
+	Position Cursor
+	// Failures counts the catch-ups that failed in a row; LastErr is the last one's error.
+	Failures int
+	LastErr  error
 }
 
 // NewFollower starts following from the store's current cursor.
 func NewFollower(ctx context.Context, cfg FollowerConfig) (*Follower, error) {
-	if cfg.Store == nil || cfg.Announcer == nil || cfg.OnSync == nil {
-		return nil, errors.New("market: follower needs a Store, an Announcer and OnSync")
+	if cfg.Store == nil || cfg.OnSync == nil {
+		return nil, errors.New("market: follower needs a Store and OnSync")
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = 2 * time.Second
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.From != nil {
+		return &Follower{cfg: cfg, prev: *cfg.From, wake: make(chan struct{}, 1)}, nil
 	}
 	prev, err := cfg.Store.Cursor(ctx)
 	if err != nil {
@@ -66,18 +83,31 @@ func NewFollower(ctx context.Context, cfg FollowerConfig) (*Follower, error) {
 func (f *Follower) Run(ctx context.Context) error {
 	var listening sync.WaitGroup
 	defer listening.Wait()
-	listening.Go(func() {
-		_ = f.cfg.Announcer.Listen(ctx, func(Cursor) {
-			select {
-			case f.wake <- struct{}{}:
-			default: // a catch-up is already due; it reads everything committed
-			}
+	if f.cfg.Announcer != nil {
+		listening.Go(func() {
+			_ = f.cfg.Announcer.Listen(ctx, func(Cursor) {
+				select {
+				case f.wake <- struct{}{}:
+				default: // a catch-up is already due; it reads everything committed
+				}
+			})
 		})
-	})
+	}
 	t := time.NewTicker(f.cfg.Poll)
 	defer t.Stop()
 	for {
-		if err := f.CatchUp(ctx); err != nil && ctx.Err() == nil {
+		err := f.CatchUp(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		f.mu.Lock()
+		if err != nil {
+			f.failures, f.lastErr = f.failures+1, err
+		} else {
+			f.failures = 0
+		}
+		f.mu.Unlock()
+		if err != nil {
 			f.cfg.Logger.Warn("follower: catching up with the store failed; retrying", "err", err)
 		}
 		select {
@@ -117,6 +147,13 @@ func (f *Follower) Position() Cursor {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.prev
+}
+
+// Status is the follower's position and failures; safe to call from any goroutine.
+func (f *Follower) Status() FollowerStatus {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return FollowerStatus{Position: f.prev, Failures: f.failures, LastErr: f.lastErr}
 }
 
 func (f *Follower) setPosition(c Cursor) {

@@ -18,6 +18,22 @@ type ReadyCheck struct {
 type healthJSON struct {
 	Status string            `json:"status"`
 	Checks map[string]string `json:"checks,omitempty"`
+	// Replica is this server's part among replicas, on GET /readyz.
+	Replica *Replica `json:"replica,omitempty"`
+}
+
+// Replica is what one server does among replicas sharing a store, as GET /readyz shows it.
+type Replica struct {
+	// Role is "leader" (it runs the indexer), "follower" (it follows the store and may take
+	// over) or "api-only" (kept out of the election).
+	Role string `json:"role"`
+	// Holder names this replica in the indexer's lease.
+	Holder string `json:"holder"`
+	// Term is the lease's term and LeaderSince its start, while this replica leads.
+	Term        uint64     `json:"term,omitempty"`
+	LeaderSince *time.Time `json:"leaderSince,omitempty"`
+	// Block is the last block of the store this replica's streams and caches have taken in.
+	Block uint64 `json:"block"`
 }
 
 // GET /healthz: the process serves HTTP.
@@ -39,6 +55,10 @@ func (s *Server) readyz(w http.ResponseWriter, req bunrouter.Request) error {
 			continue
 		}
 		out.Checks[c.Name] = "ok"
+	}
+	if s.cfg.Replica != nil {
+		r := s.cfg.Replica()
+		out.Replica = &r
 	}
 	return writeJSON(w, status, out)
 }

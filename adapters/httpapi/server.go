@@ -74,6 +74,8 @@ type Config struct {
 	Mounts []Mount
 	// Ready are the conditions GET /readyz checks.
 	Ready []ReadyCheck
+	// Replica, when set, says what this server does among replicas; GET /readyz shows it.
+	Replica func() Replica
 	// Metrics, when set, receives the API's Prometheus collectors (requests by route and status,
 	// latency); the operator serves them on an address of their own.
 	Metrics prometheus.Registerer

@@ -806,7 +806,7 @@ func TestKeyAllowedIPsDualStack(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	s := serveOn(t, ln, nil, base, []string{"--public-url", base, "--dev-oauth-public", "--trusted-proxies", "127.0.0.1"}, nil)
-	if _, err := s.app.Indexer.Sync(context.Background()); err != nil {
+	if err := s.app.Replica.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := s.signIn(t, "ken")

@@ -46,7 +46,7 @@ type App struct {
 	Chain    *evm.Chain
 	DB       *bunstore.DB
 	Store    *bunstore.Market
-	Indexer  *market.Indexer
+	Replica  *market.Replica // leads the indexer or follows the store
 	Builder  *txbuild.Builder
 	Market   *market.Service
 	Hub      *stream.Hub
@@ -144,7 +144,7 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) error {
 	return a.Serve(ctx, ln)
 }
 
-// Serve runs the indexer, the simulator (on the devnet), the metrics endpoint (when configured)
+// Serve runs the replica (the indexer while it leads), the simulator (on the devnet), the metrics endpoint (when configured)
 // and the API on ln until ctx ends or a part fails, then shuts the API down gracefully.
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
@@ -167,7 +167,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	// work holds the components that run until ctx ends; Serve waits for them before it returns,
 	// so that Close never closes the database under an indexer sync or a simulated trade.
 	var work sync.WaitGroup
-	work.Go(func() { errc <- a.Indexer.Run(ctx) })
+	work.Go(func() { errc <- a.Replica.Run(ctx) })
 	a.serveDevnetRPC(ctx, &work, errc)
 	if a.Devnet != nil && a.Config.Simulate > 0 {
 		sim, err := newSimulator(a.Devnet, a.Chain, a.Builder, log.With("component", "simulator"))

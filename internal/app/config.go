@@ -32,6 +32,8 @@ type Config struct {
 	Simulate       time.Duration `help:"Interval of simulated devnet trades; 0 turns them off." default:"2s" env:"CURVEKIT_SIMULATE"`
 	Poll           time.Duration `help:"Indexer poll interval." default:"500ms" env:"CURVEKIT_POLL"`
 	ReadyLag       uint64        `help:"Blocks the indexer may trail the head before GET /readyz fails." default:"20" env:"CURVEKIT_READY_LAG"`
+	Indexer        bool          `help:"Take part in the election of the one replica that indexes the chain (--no-indexer: an API-only replica, which follows the store)." default:"true" negatable:"" env:"CURVEKIT_INDEXER"`
+	Lease          time.Duration `help:"How long the indexer's lease lasts unrenewed: the longest a dead or frozen leader holds up indexing before another replica takes over." default:"10s" env:"CURVEKIT_LEASE"`
 	RateLimit      int           `help:"Default rate limit: requests per window, per API key or client IP." default:"600" env:"CURVEKIT_RATE_LIMIT"`
 	RateWindow     time.Duration `help:"Default rate limit window, whole seconds." default:"1m" env:"CURVEKIT_RATE_WINDOW"`
 	TrustedProxies []string      `help:"Comma-separated addresses or CIDRs whose X-Forwarded-For is believed." env:"CURVEKIT_TRUSTED_PROXIES"`
@@ -107,6 +109,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Heartbeat <= 0 || c.StreamBuffer <= 0 {
 		errs = append(errs, errors.New("--heartbeat and --stream-buffer must be positive"))
+	}
+	if c.Lease < 300*time.Millisecond {
+		errs = append(errs, errors.New("--lease must be at least 300ms"))
 	}
 	if c.Poll <= 0 || c.Simulate < 0 {
 		errs = append(errs, errors.New("--poll must be positive and --simulate not negative"))

@@ -111,35 +111,84 @@ func (a *App) wireHTTP(ctx context.Context) error {
 		Accounts: a.Accounts, Wallet: a.Wallets, PublicURL: a.publicURL(), SecureCookies: strings.HasPrefix(a.publicURL(), "https://"),
 		Policy:  auth.DefaultPolicy(auth.Every(a.Config.RateLimit, a.Config.RateWindow)),
 		Ready:   a.readyChecks(),
+		Replica: a.replicaInfo,
 		Metrics: a.Metrics,
 		Logger:  a.Log.With("component", "http"),
 	})
 	return err
 }
 
-// readyChecks are what GET /readyz checks: the store answers, and the indexer follows the chain
-// within ReadyLag blocks, so a server whose data went stale stops being ready instead of serving
-// it silently.
+// readyChecks are what GET /readyz checks: the store answers, and the data served follows the
+// chain within ReadyLag blocks, so a server whose data went stale stops being ready instead of
+// serving it silently. The leader checks its indexer; a follower that it keeps up with the store
+// and that the store keeps up with the chain (its leader, wherever it runs, indexes).
 func (a *App) readyChecks() []httpapi.ReadyCheck {
 	return append([]httpapi.ReadyCheck{
 		{Name: "store", Check: a.DB.Ping},
-		{Name: "indexer", Check: func(context.Context) error {
-			return a.Indexer.Status().Check(a.Config.ReadyLag)
+		{Name: "indexer", Check: func(ctx context.Context) error {
+			st := a.Replica.Status()
+			if st.Leading {
+				return st.Indexer.Check(a.Config.ReadyLag)
+			}
+			if f := st.Follower; f.Failures > 0 {
+				return fmt.Errorf("following the store failed %d times in a row: %v", f.Failures, f.LastErr)
+			}
+			cur, err := a.Store.Cursor(ctx)
+			if err != nil {
+				return err
+			}
+			head, err := a.Chain.Head(ctx)
+			if err != nil {
+				return fmt.Errorf("chain head: %w", err)
+			}
+			if head.Number > cur.Block+a.Config.Confirmations+a.Config.ReadyLag {
+				return fmt.Errorf("the indexer (another replica) is %d blocks behind the head (block %d of %d)", head.Number-cur.Block, cur.Block, head.Number)
+			}
+			return nil
 		}},
 	}, a.ready...)
 }
 
-// registerMarketMetrics adds the indexer's and the streams' gauges, read at scrape time from the
-// indexer's status (no chain or store call).
+// replicaInfo is this server's part among replicas, as GET /readyz shows it.
+func (a *App) replicaInfo() httpapi.Replica {
+	st := a.Replica.Status()
+	r := httpapi.Replica{Role: "follower", Holder: st.Holder, Block: st.Position.Block}
+	switch {
+	case st.Leading:
+		r.Role, r.Term, r.LeaderSince = "leader", st.Term, new(st.Since.UTC())
+	case !st.Elected:
+		r.Role = "api-only"
+	}
+	return r
+}
+
+// registerMarketMetrics adds the indexer's, the replica's and the streams' gauges, read at scrape
+// time from the replica's status (no chain or store call). The indexer's are those of this
+// replica's indexer while it leads, and 0 while it follows.
 func (a *App) registerMarketMetrics() {
-	gauge := func(name, help string, v func() float64) prometheus.Collector {
-		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "curvekit", Subsystem: "indexer", Name: name, Help: help}, v)
+	gauge := func(name, help string, v func(market.ReplicaStatus) float64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: "curvekit", Subsystem: "indexer", Name: name, Help: help},
+			func() float64 { return v(a.Replica.Status()) })
 	}
 	a.Metrics.MustRegister(
-		gauge("indexed_block", "The last block the indexer committed.", func() float64 { return float64(a.Indexer.Status().Indexed) }),
-		gauge("head_block", "The chain's head as the indexer last saw it.", func() float64 { return float64(a.Indexer.Status().Head) }),
-		gauge("lag_blocks", "Blocks between the head and the last indexed block.", func() float64 { return float64(a.Indexer.Status().Lag) }),
-		gauge("failures", "Syncs failed in a row.", func() float64 { return float64(a.Indexer.Status().Failures) }),
+		gauge("indexed_block", "The last block the indexer committed.", func(s market.ReplicaStatus) float64 { return float64(s.Indexer.Indexed) }),
+		gauge("head_block", "The chain's head as the indexer last saw it.", func(s market.ReplicaStatus) float64 { return float64(s.Indexer.Head) }),
+		gauge("lag_blocks", "Blocks between the head and the last indexed block.", func(s market.ReplicaStatus) float64 { return float64(s.Indexer.Lag) }),
+		gauge("failures", "Syncs failed in a row.", func(s market.ReplicaStatus) float64 { return float64(s.Indexer.Failures) }),
+		gauge("leader", "1 while this replica leads the indexer, else 0.", func(s market.ReplicaStatus) float64 {
+			if s.Leading {
+				return 1
+			}
+			return 0
+		}),
+		gauge("leader_since_seconds", "Unix time at which this replica's term as the indexer began; 0 while it follows.", func(s market.ReplicaStatus) float64 {
+			if !s.Leading {
+				return 0
+			}
+			return float64(s.Since.UnixMilli()) / 1000
+		}),
+		gauge("term", "The indexer lease's term while this replica leads; 0 while it follows.", func(s market.ReplicaStatus) float64 { return float64(s.Term) }),
+		gauge("position_block", "The last block of the store this replica's streams and caches took in.", func(s market.ReplicaStatus) float64 { return float64(s.Position.Block) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Namespace: "curvekit", Subsystem: "stream", Name: "subscribers",
 			Help: "Open SSE stream subscriptions, global and per token.",

@@ -2,7 +2,10 @@ package app
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/curvekit/curvekit/adapters/bunstore"
@@ -25,21 +28,7 @@ func (a *App) wireMarket(ctx context.Context) error {
 	a.onClose(db.Close)
 	a.DB, a.Store = db, db.Market()
 
-	// What the indexer writes reaches the in-process readers (the service's token cache, the
-	// streams) through observers, called in order after each commit.
-	a.Indexer, err = market.NewIndexer(ctx, market.IndexerConfig{
-		OnSync: func(s market.Sync) {
-			for _, o := range a.observers {
-				o(s)
-			}
-		},
-		Chain: a.Chain, Store: a.Store, StartBlock: a.Config.StartBlock, PollInterval: a.Config.Poll,
-		Confirmations: a.Config.Confirmations,
-		// A new devnet is a new chain: start its store afresh instead of refusing it.
-		ResetOnChainChange: a.Devnet != nil,
-		Logger:             a.Log.With("component", "indexer"),
-	})
-	if err != nil {
+	if err := a.wireReplica(ctx); err != nil {
 		return err
 	}
 
@@ -79,4 +68,57 @@ func (a *App) wireMarket(ctx context.Context) error {
 	a.observers = append(a.observers, feed.Apply)
 	a.Streams, err = stream.New(stream.Config{Hub: a.Hub, Store: a.Store, Market: a.Market, Codec: codec, Heartbeat: a.Config.Heartbeat, Logger: a.Log.With("component", "stream")})
 	return err
+}
+
+// wireReplica builds the replica: one server among any number sharing the store. It campaigns
+// for the indexer's lease at once, so a lone server indexes before it serves; the others follow
+// the store, woken by the leader's announcements on PostgreSQL (a SQLite file has none: they poll).
+func (a *App) wireReplica(ctx context.Context) error {
+	host, _ := os.Hostname()
+	random := make([]byte, 4)
+	_, _ = rand.Read(random)
+	cfg := market.ReplicaConfig{
+		Store: a.Store,
+		Indexer: market.IndexerConfig{
+			Chain: a.Chain, StartBlock: a.Config.StartBlock, PollInterval: a.Config.Poll,
+			Confirmations: a.Config.Confirmations,
+			// A new devnet is a new chain: start its store afresh instead of refusing it.
+			ResetOnChainChange: a.Devnet != nil,
+			Logger:             a.Log.With("component", "indexer"),
+		},
+		Holder: fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(random)),
+		TTL:    a.Config.Lease,
+		// What the replica takes in reaches the in-process readers (the service's token
+		// cache, the streams) through observers, called in order after each commit.
+		OnSync: func(s market.Sync) {
+			for _, o := range a.observers {
+				o(s)
+			}
+		},
+		Logger: a.Log.With("component", "replica"),
+	}
+	if a.Config.Indexer {
+		cfg.Lease = a.DB.Lease()
+		cfg.Fence = func(term uint64) market.Store { return a.Store.Fenced(term) }
+	}
+	if a.DB.Postgres() {
+		ann, err := a.DB.Announcer()
+		if err != nil {
+			return err
+		}
+		cfg.Announcer = ann
+	}
+	var err error
+	if a.Replica, err = market.NewReplica(ctx, cfg); err != nil {
+		return err
+	}
+	leading, err := a.Replica.Campaign(ctx)
+	if err != nil {
+		return err
+	}
+	if !leading && a.Config.Indexer {
+		cur, _ := a.DB.Lease().Current(ctx)
+		a.Log.Info("another replica leads the indexer; following the store", "leader", cur.Holder, "term", cur.Term)
+	}
+	return nil
 }

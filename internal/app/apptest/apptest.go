@@ -76,7 +76,7 @@ func Start(t testing.TB, flags []string, opts ...app.Option) *Server {
 		t.Fatal(err)
 	}
 	checker = openapitest.New(t, a.API.OpenAPI())
-	if _, err := a.Indexer.Sync(ctx); err != nil {
+	if err := a.Replica.Sync(ctx); err != nil {
 		cancel()
 		a.Close()
 		t.Fatal(err)

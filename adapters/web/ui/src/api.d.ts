@@ -1112,6 +1112,7 @@ export interface components {
             checks?: {
                 [key: string]: string;
             };
+            replica?: components["schemas"]["Replica"];
             status: string;
         };
         HistoryMessage: {
@@ -1301,6 +1302,14 @@ export interface components {
         };
         Refusal: {
             error: string;
+        };
+        Replica: {
+            block: number;
+            holder: string;
+            /** Format: date-time */
+            leaderSince?: string;
+            role: string;
+            term?: number;
         };
         Reset: {
             from: number;
