@@ -114,6 +114,9 @@ type protocolClient struct {
 	cuts       int
 	resets     map[string]int
 	err        error
+	// onConnect and onTrade, when set, see each connection's response and each trade applied.
+	onConnect func(*http.Response)
+	onTrade   func(stream.Pos)
 }
 
 func newProtocolClient(token common.Address, res candles.Resolution, from int64, dropAll bool) *protocolClient {
@@ -195,6 +198,9 @@ func (c *protocolClient) apply(ev sseEvent) bool {
 			return c.fail("trade %v again or out of order", p)
 		}
 		c.tape = append(c.tape, p)
+		if c.onTrade != nil {
+			c.onTrade(p)
+		}
 	default:
 		return c.fail("unexpected event %q", ev.name)
 	}
@@ -226,6 +232,9 @@ func (c *protocolClient) connect(ctx context.Context, base string, cut func(io.R
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)
 		return fmt.Errorf("%s: %d %s", c.path, resp.StatusCode, b)
+	}
+	if c.onConnect != nil {
+		c.onConnect(resp)
 	}
 	var r io.Reader = resp.Body
 	if cut != nil {
