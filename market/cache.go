@@ -10,15 +10,46 @@ import (
 // tokenCache keeps token rows in memory for the hot read paths (quote, token, candles), fed by the
 // indexer's syncs in the same process. A store read that raced with a sync is not cached: every
 // entry is at least as new as the last sync that touched its token.
+//
+// It also keeps each token's activity over the sliding day, with the window it was read for: an
+// entry answers for a later window as long as no trade it counted has left it (its oldest trade is
+// still inside) and no sync has touched the token since, which drops it.
 type tokenCache struct {
 	mu  sync.RWMutex
 	m   map[common.Address]Token
+	act map[common.Address]activityEntry
 	gen uint64 // bumped by every sync
 	max int
 }
 
+type activityEntry struct {
+	Activity
+	since int64 // the window's start it was read for
+}
+
 func newTokenCache(max int) *tokenCache {
-	return &tokenCache{m: make(map[common.Address]Token), max: max}
+	return &tokenCache{m: make(map[common.Address]Token), act: make(map[common.Address]activityEntry), max: max}
+}
+
+// activity returns the token's cached activity since since, if it still holds.
+func (c *tokenCache) activity(addr common.Address, since int64) (Activity, bool, uint64) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e, ok := c.act[addr]
+	if !ok || since < e.since || (e.Oldest != 0 && e.Oldest < since) {
+		return Activity{}, false, c.gen
+	}
+	return e.Activity, true, c.gen
+}
+
+// fillActivity caches a, read from the store for the window from since when the cache was at
+// generation gen, on the same terms as fill.
+func (c *tokenCache) fillActivity(addr common.Address, a Activity, since int64, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen == gen && len(c.act) < c.max {
+		c.act[addr] = activityEntry{Activity: a, since: since}
+	}
 }
 
 func (c *tokenCache) get(addr common.Address) (Token, bool, uint64) {
@@ -46,12 +77,17 @@ func (c *tokenCache) observe(s Sync) {
 	c.gen++
 	if s.Rewound {
 		clear(c.m)
+		clear(c.act)
 	}
 	for _, a := range s.Reorged {
 		delete(c.m, a)
+		delete(c.act, a)
 	}
 	if s.Batch == nil {
 		return
+	}
+	for i := range s.Batch.Trades {
+		delete(c.act, s.Batch.Trades[i].Token)
 	}
 	for _, list := range [][]Token{s.Batch.Launches, s.Batch.Updates} {
 		for _, t := range list {
@@ -68,6 +104,28 @@ func (s *Service) Observe(sync Sync) {
 	if s.cache != nil {
 		s.cache.observe(sync)
 	}
+}
+
+// activity reads one token's activity over the day before now, from the cache when there is one.
+func (s *Service) activity(ctx context.Context, addr common.Address) (Activity, error) {
+	since := s.cfg.Now().Unix() - day
+	var gen uint64
+	if s.cache != nil {
+		a, ok, g := s.cache.activity(addr, since)
+		if ok {
+			return a, nil
+		}
+		gen = g
+	}
+	act, err := s.cfg.Store.Activity(ctx, []common.Address{addr}, since)
+	if err != nil {
+		return Activity{}, err
+	}
+	a := act[addr]
+	if s.cache != nil {
+		s.cache.fillActivity(addr, a, since, gen)
+	}
+	return a, nil
 }
 
 // token reads one token, from the cache when there is one.

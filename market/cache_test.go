@@ -3,6 +3,7 @@ package market
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
@@ -73,4 +74,77 @@ func TestTokenCache(t *testing.T) {
 	if _, ok, _ := svc.cache.get(other); ok {
 		t.Fatal("a read from before a sync was cached")
 	}
+}
+
+// activityStore answers Activity over a fixed list of trades, as a store would, and counts reads.
+type activityStore struct {
+	Store
+	trades []Trade
+	reads  int
+}
+
+func (s *activityStore) Activity(_ context.Context, tokens []common.Address, since int64) (map[common.Address]Activity, error) {
+	s.reads++
+	out := map[common.Address]Activity{}
+	for _, tr := range s.trades {
+		if tr.Token != tokens[0] || tr.Time < since {
+			continue
+		}
+		a := out[tr.Token]
+		a.Volume.Add(&a.Volume, &tr.QuoteAmount)
+		a.Buys++
+		if a.Oldest == 0 || tr.Time < a.Oldest {
+			a.Oldest = tr.Time
+		}
+		out[tr.Token] = a
+	}
+	return out, nil
+}
+
+// The day's activity is served from memory while it still holds: until the oldest trade it
+// counted leaves the sliding window, or a sync brings the token a trade; each time the answer
+// equals the store's.
+func TestActivityCache(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	addr := common.HexToAddress("0x01")
+	const t0 = 1_000_000
+	trade := func(at int64, v uint64) Trade {
+		return Trade{Token: addr, Time: at, QuoteAmount: *uint256.NewInt(v)}
+	}
+	st := &activityStore{trades: []Trade{trade(t0, 1), trade(t0+100, 2)}}
+	now := int64(t0 + day - 10)
+	b, err := txbuild.New(txbuild.Config{ChainID: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := NewService(ServiceConfig{Store: st, Builder: b, CacheTokens: 10, Now: func() time.Time { return time.Unix(now, 0) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, reads int) {
+		t.Helper()
+		got, err := svc.activity(ctx, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.reads-- // the comparison's own read
+		want, _ := st.Activity(ctx, []common.Address{addr}, now-day)
+		if got != want[addr] || st.reads != reads {
+			t.Fatalf("%s: %+v after %d store reads, want %+v after %d", what, got, st.reads, want[addr], reads)
+		}
+	}
+	check("first read", 1)
+	now += 5
+	check("the window moved, every trade still inside", 1)
+	now += 6 // t0 leaves the window
+	check("the oldest trade left the window", 2)
+	now += 50
+	check("the next one is still inside", 2)
+	st.trades = append(st.trades, trade(now, 4))
+	svc.Observe(Sync{Batch: &Batch{Trades: st.trades[2:]}})
+	check("a sync brought a trade", 3)
+	now += 100 // t0+100 leaves; only the new trade remains
+	check("the second trade left the window", 4)
+	check("again", 4)
 }

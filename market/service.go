@@ -115,11 +115,11 @@ func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) 
 	if err != nil {
 		return View{}, err
 	}
-	act, err := s.cfg.Store.Activity(ctx, []common.Address{addr}, s.cfg.Now().Unix()-day)
+	act, err := s.activity(ctx, addr)
 	if err != nil {
 		return View{}, err
 	}
-	return s.view(t, act[addr]), nil
+	return s.view(t, act), nil
 }
 
 // ListPage is a page of token views.

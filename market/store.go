@@ -65,6 +65,9 @@ type Activity struct {
 	Volume uint256.Int // pairing-asset notional, base units
 	Buys   int
 	Sells  int
+	// Oldest is the block time of the oldest trade counted; 0 without trades. The activity of a
+	// sliding window changes when it passes out of the window, which a cache needs to know.
+	Oldest int64
 }
 
 // Batch is what the indexer writes for a span of blocks, in one transaction.

@@ -105,9 +105,10 @@ func (s *Market) Activity(ctx context.Context, tokens []common.Address, since in
 		Token       common.Address `bun:"token"`
 		Side        string         `bun:"side"`
 		QuoteAmount amount         `bun:"quote_amount"`
+		BlockTime   int64          `bun:"block_time"`
 	}
 	if err := s.db.NewSelect().TableExpr("trades").
-		Column("token", "side", "quote_amount").
+		Column("token", "side", "quote_amount", "block_time").
 		Where("token IN (?) AND block_time >= ?", bun.List(tokens), since).
 		Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("bunstore: activity: %w", err)
@@ -123,6 +124,9 @@ func (s *Market) Activity(ctx context.Context, tokens []common.Address, since in
 			a.Buys++
 		case curvekit.Sell:
 			a.Sells++
+		}
+		if a.Oldest == 0 || r.BlockTime < a.Oldest {
+			a.Oldest = r.BlockTime
 		}
 		out[r.Token] = a
 	}

@@ -190,6 +190,9 @@ func (s *fakeStore) Activity(_ context.Context, tokens []common.Address, since i
 			} else {
 				a.Sells++
 			}
+			if a.Oldest == 0 || tr.Time < a.Oldest {
+				a.Oldest = tr.Time
+			}
 			out[addr] = a
 		}
 	}

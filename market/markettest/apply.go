@@ -378,7 +378,7 @@ func testExtremes(t *testing.T, s market.Store) {
 		t.Errorf("trades with 0 and 2^256-1 amounts (-got +want):\n%s", diff)
 	}
 	act, err := s.Activity(ctx, []common.Address{big.Address}, 0)
-	want := map[common.Address]market.Activity{big.Address: {Volume: max, Buys: 1, Sells: 1}}
+	want := map[common.Address]market.Activity{big.Address: {Volume: max, Buys: 1, Sells: 1, Oldest: now}}
 	if err != nil || !cmp.Equal(act, want) {
 		t.Errorf("Activity = %v, %v; want %v", act, err, want)
 	}

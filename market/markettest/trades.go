@@ -153,15 +153,15 @@ func testActivity(t *testing.T, s market.Store) {
 		want   map[common.Address]market.Activity
 	}{
 		{[]common.Address{a, b, c, d, unknown, a}, since, map[common.Address]market.Activity{
-			a: {Volume: volA, Buys: 2, Sells: 1},
-			b: {Volume: pow2(64), Buys: 2},
-			d: {Volume: volD, Buys: 1, Sells: 2},
+			a: {Volume: volA, Buys: 2, Sells: 1, Oldest: since},
+			b: {Volume: pow2(64), Buys: 2, Oldest: since + 1},
+			d: {Volume: volD, Buys: 1, Sells: 2, Oldest: now},
 		}},
-		{[]common.Address{b}, since, map[common.Address]market.Activity{b: {Volume: pow2(64), Buys: 2}}},
-		{[]common.Address{a}, since + 11, map[common.Address]market.Activity{a: {Volume: pow2(200), Sells: 1}}},
+		{[]common.Address{b}, since, map[common.Address]market.Activity{b: {Volume: pow2(64), Buys: 2, Oldest: since + 1}}},
+		{[]common.Address{a}, since + 11, map[common.Address]market.Activity{a: {Volume: pow2(200), Sells: 1, Oldest: since + 20}}},
 		{[]common.Address{a, c}, since - 5, map[common.Address]market.Activity{
-			a: {Volume: sum(volA, pow2(255)), Buys: 3, Sells: 1},
-			c: {Volume: units(5), Sells: 1},
+			a: {Volume: sum(volA, pow2(255)), Buys: 3, Sells: 1, Oldest: since - 1},
+			c: {Volume: units(5), Sells: 1, Oldest: since - 5},
 		}},
 		{[]common.Address{a, b, c}, now + 1, map[common.Address]market.Activity{}},
 		{[]common.Address{unknown}, 0, map[common.Address]market.Activity{}},
