@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 type RunnerConfig struct {
 	// ID names the runner in leases; default a random id. Two live runners must not share one.
 	ID string
-	// Workers is how many jobs run at once; default 4.
+	// Workers is how many jobs run at once; default DefaultWorkers of the service's planner.
 	Workers int
 	// Lease is how long a claim stays valid without a heartbeat; default 30s. Heartbeat is
 	// how often a worker renews it; default Lease/3.
@@ -39,9 +40,6 @@ type RunnerConfig struct {
 func (c *RunnerConfig) withDefaults() {
 	if c.ID == "" {
 		c.ID = newID("runner_")
-	}
-	if c.Workers == 0 {
-		c.Workers = 4
 	}
 	if c.Lease == 0 {
 		c.Lease = 30 * time.Second
@@ -96,7 +94,22 @@ func NewRunner(cfg RunnerConfig, svc *Service) (*Runner, error) {
 	if svc == nil {
 		return nil, errors.New("agent: runner needs a Service")
 	}
+	if cfg.Workers == 0 {
+		cfg.Workers = DefaultWorkers(svc.cfg.LLM)
+	}
 	return &Runner{cfg: cfg, svc: svc}, nil
+}
+
+// DefaultWorkers is how many jobs a runner runs at once unless told: what the planner can take.
+// The offline planner is a few database reads and writes per turn, so a runner keeps many jobs
+// in flight (8 per CPU, at least 16) and a burst of jobs does not queue behind a few workers; a
+// remote LLM is bounded by its provider's concurrency limit, typically a handful of requests per
+// key, which 4 stays under. A nil llm is the offline planner, as in Config.
+func DefaultWorkers(llm LLM) int {
+	if _, offline := llm.(Offline); offline || llm == nil {
+		return max(16, 8*runtime.GOMAXPROCS(0))
+	}
+	return 4
 }
 
 // ID returns the runner's id.
@@ -107,6 +120,13 @@ func (r *Runner) ID() string { return r.cfg.ID }
 func (r *Runner) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	wg.Go(func() { r.rescuer(ctx) })
+	if sig := r.svc.cfg.Signal; sig != nil {
+		wg.Go(func() {
+			if err := sig.Listen(ctx, r.svc.nudge); err != nil && ctx.Err() == nil {
+				r.cfg.Logger.WarnContext(ctx, "agent: listening for new jobs stopped; polling", "runner", r.cfg.ID, "err", err)
+			}
+		})
+	}
 	for range r.cfg.Workers {
 		wg.Go(func() { r.worker(ctx) })
 	}
@@ -138,6 +158,10 @@ func (r *Runner) worker(ctx context.Context) {
 		now := r.svc.now()
 		job, err := r.svc.cfg.Jobs.ClaimJob(ctx, &ClaimJobParams{Runner: r.cfg.ID, Now: now, LeaseUntil: now.Add(r.cfg.Lease)})
 		if err == nil {
+			// More may be waiting: wake another idle worker before working on this one, so
+			// a burst of jobs spreads over the workers instead of queueing behind the one
+			// that was woken.
+			r.svc.nudge()
 			r.process(ctx, job)
 			continue
 		}

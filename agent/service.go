@@ -28,6 +28,9 @@ type Config struct {
 	Balances Balances
 	// Launcher, when set, adds the launch, claim-fees, fees, earnings and daily-limit tools.
 	Launcher Launcher
+	// Signal, when set, tells the runners of other processes sharing Jobs that a job was
+	// submitted, so they claim it at once instead of at their next poll.
+	Signal JobSignal
 	// LLM plans the turns; default the offline planner.
 	LLM LLM
 	// Model is the model name passed to the LLM when a request names none; default "offline".
@@ -233,7 +236,21 @@ func (s *Service) Submit(ctx context.Context, p SubmitParams) (Job, error) {
 		return Job{}, err
 	}
 	s.nudge()
+	if s.cfg.Signal != nil {
+		if err := s.cfg.Signal.Signal(ctx); err != nil {
+			s.cfg.Logger.WarnContext(ctx, "agent: signalling a new job to other runners failed; they poll", "err", err)
+		}
+	}
 	return j, nil
+}
+
+// JobSignal carries "a job was submitted" between the processes that share a JobStore: a wake-up
+// without data, so a lost signal only delays a job until a runner's next poll.
+type JobSignal interface {
+	// Signal tells every listening process that a job was submitted.
+	Signal(ctx context.Context) error
+	// Listen calls heard for each signal until ctx ends, reconnecting as needed.
+	Listen(ctx context.Context, heard func()) error
 }
 
 // nudge wakes one idle worker of an in-process runner.

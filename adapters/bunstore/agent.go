@@ -253,30 +253,34 @@ func (s *Agent) Heartbeat(ctx context.Context, l agent.Lease, until time.Time) e
 	return nil
 }
 
-// AddStatusUpdate appends a progress note to a held job.
+// AddStatusUpdate appends a progress note to a held job, in one statement. A note is progress
+// for a client to watch, not a result: on PostgreSQL its commit does not wait for the journal to
+// reach the disk (a crash of the database may lose the last notes of a job, never its answer,
+// which CompleteJob commits durably), so a turn does not wait for a disk flush per note.
 func (s *Agent) AddStatusUpdate(ctx context.Context, l agent.Lease, u agent.StatusUpdate) error {
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var row agentJobRow
-		q := tx.NewSelect().Model(&row).Column("status_updates").Where(fence, l.JobID, l.Runner, l.Attempt)
+	note, err := jsonText(statusUpdateJSON{Message: u.Message, At: millis(u.Timestamp)})
+	if err != nil {
+		return err
+	}
+	appendNote := "json_insert(status_updates, '$[#]', json(?))"
+	if s.dialect == dialectPostgres {
+		appendNote = "(status_updates::jsonb || jsonb_build_array(?::jsonb))::text"
+	}
+	q := "UPDATE agent_jobs SET status_updates = " + appendNote + " WHERE " + fence
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if s.dialect == dialectPostgres {
-			q = q.For("UPDATE")
+			if _, err := tx.ExecContext(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+				return err
+			}
 		}
-		if err := q.Scan(ctx); errors.Is(err, sql.ErrNoRows) {
-			return lost(l)
-		} else if err != nil {
-			return err
-		}
-		var ups []statusUpdateJSON
-		if err := json.Unmarshal([]byte(row.StatusUpdates), &ups); err != nil {
-			return err
-		}
-		text, err := jsonText(append(ups, statusUpdateJSON{Message: u.Message, At: millis(u.Timestamp)}))
+		res, err := tx.ExecContext(ctx, q, note, l.JobID, l.Runner, l.Attempt)
 		if err != nil {
 			return err
 		}
-		_, err = tx.NewUpdate().Model((*agentJobRow)(nil)).Set("status_updates = ?", text).
-			Where(fence, l.JobID, l.Runner, l.Attempt).Exec(ctx)
-		return err
+		if n, _ := res.RowsAffected(); n == 0 {
+			return lost(l)
+		}
+		return nil
 	})
 	return sentinelOr("add status update", err)
 }

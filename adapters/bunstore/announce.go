@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/driver/pgdriver"
 
+	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/market"
 )
 
@@ -44,9 +45,21 @@ func (a *Announcer) Announce(ctx context.Context, c market.Cursor) error {
 // Listen implements market.Announcer on a dedicated connection, which the driver pings and
 // reconnects (listening again) when it fails.
 func (a *Announcer) Listen(ctx context.Context, heard func(market.Cursor)) error {
-	ln := pgdriver.NewListener(a.db)
+	return listen(ctx, a.db, syncChannel, func(payload string) {
+		block, hash, found := strings.Cut(payload, ":")
+		b, err := strconv.ParseUint(block, 10, 64)
+		if !found || err != nil || len(hash) != 66 {
+			return
+		}
+		heard(market.Cursor{Block: b, Hash: common.HexToHash(hash)})
+	})
+}
+
+// listen calls heard with each notification's payload on channel until ctx ends.
+func listen(ctx context.Context, db *bun.DB, channel string, heard func(payload string)) error {
+	ln := pgdriver.NewListener(db)
 	defer ln.Close()
-	if err := ln.Listen(ctx, syncChannel); err != nil {
+	if err := ln.Listen(ctx, channel); err != nil {
 		return fmt.Errorf("bunstore: listen: %w", err)
 	}
 	ch := ln.Channel()
@@ -58,12 +71,38 @@ func (a *Announcer) Listen(ctx context.Context, heard func(market.Cursor)) error
 			if !ok {
 				return nil
 			}
-			block, hash, found := strings.Cut(n.Payload, ":")
-			b, err := strconv.ParseUint(block, 10, 64)
-			if !found || err != nil || len(hash) != 66 {
-				continue
-			}
-			heard(market.Cursor{Block: b, Hash: common.HexToHash(hash)})
+			heard(n.Payload)
 		}
 	}
+}
+
+// jobsChannel is the PostgreSQL channel of new agent jobs.
+const jobsChannel = "curvekit_jobs"
+
+// JobSignal is agent.JobSignal on PostgreSQL's LISTEN/NOTIFY: a submitted job wakes the runners
+// of every replica at once.
+type JobSignal struct{ db *bun.DB }
+
+var _ agent.JobSignal = (*JobSignal)(nil)
+
+// JobSignal returns the job signal on d; it needs PostgreSQL (on SQLite the one process's runner
+// is woken in process).
+func (d *DB) JobSignal() (*JobSignal, error) {
+	if d.dialect != dialectPostgres {
+		return nil, errors.New("bunstore: job signals between replicas need PostgreSQL")
+	}
+	return &JobSignal{db: d.bun}, nil
+}
+
+// Signal implements agent.JobSignal.
+func (j *JobSignal) Signal(ctx context.Context) error {
+	if err := pgdriver.Notify(ctx, j.db, jobsChannel, ""); err != nil {
+		return fmt.Errorf("bunstore: signal a job: %w", err)
+	}
+	return nil
+}
+
+// Listen implements agent.JobSignal.
+func (j *JobSignal) Listen(ctx context.Context, heard func()) error {
+	return listen(ctx, j.db, jobsChannel, func(string) { heard() })
 }

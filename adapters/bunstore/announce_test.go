@@ -81,3 +81,39 @@ func TestAnnouncerPostgres(t *testing.T) {
 		t.Error("an announcer on SQLite")
 	}
 }
+
+// A job signal on PostgreSQL wakes a runner listening on another connection; on SQLite there is
+// none (one process wakes its runner in process).
+func TestJobSignalPostgres(t *testing.T) {
+	t.Parallel()
+	if _, err := openDB(t, bunstore.Config{DSN: t.TempDir() + "/one.db"}).JobSignal(); err == nil {
+		t.Fatal("a job signal on SQLite")
+	}
+	dsn := postgresSchema(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	listener, err := openDB(t, bunstore.Config{DSN: dsn}).JobSignal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	speaker, err := openDB(t, bunstore.Config{DSN: dsn}).JobSignal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	heard := make(chan struct{}, 100)
+	go listener.Listen(ctx, func() { heard <- struct{}{} })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if err := speaker.Signal(ctx); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-heard:
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the signal was never heard")
+		}
+	}
+}

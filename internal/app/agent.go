@@ -15,13 +15,19 @@ import (
 // wireAgent builds the agent on the shared database, market and launch services, with the
 // offline planner unless an OpenAI-compatible endpoint is configured, and starts its job runner;
 // the runner stops when the app closes, leaving any job in flight to the next runner's rescuer.
-func (a *App) wireAgent(ctx context.Context) error {
+func (a *App) wireAgent(ctx context.Context) (err error) {
 	cfg := agent.Config{
 		Jobs: a.DB.Agent(), Memory: a.DB.Agent(), Threads: a.DB.Agent(), Market: a.Market, Balances: a.Chain,
 		Logger: a.Log.With("component", "agent"),
 	}
 	if a.Launch != nil {
 		cfg.Launcher = a.Launch
+	}
+	if a.DB.Postgres() {
+		// Replicas share the job queue: a job submitted to one wakes the runners of all.
+		if cfg.Signal, err = a.DB.JobSignal(); err != nil {
+			return err
+		}
 	}
 	if a.Config.LLMBaseURL != "" {
 		c, err := llm.New(llm.Config{BaseURL: a.Config.LLMBaseURL, Model: a.Config.LLMModel, APIKey: a.Config.LLMAPIKey})
@@ -42,8 +48,12 @@ func (a *App) wireAgent(ctx context.Context) error {
 	if err := a.Metrics.Register(jobs); err != nil {
 		return err
 	}
+	workers := a.Config.AgentWorkers
+	if workers == 0 {
+		workers = agent.DefaultWorkers(cfg.LLM)
+	}
 	runner, err := agent.NewRunner(agent.RunnerConfig{
-		Workers: a.Config.AgentWorkers, Logger: a.Log.With("component", "agent-runner"),
+		Workers: workers, Logger: a.Log.With("component", "agent-runner"),
 		Observe: func(outcome string, took time.Duration) { jobs.WithLabelValues(outcome).Observe(took.Seconds()) },
 	}, svc)
 	if err != nil {
@@ -58,6 +68,6 @@ func (a *App) wireAgent(ctx context.Context) error {
 	if planner == "" {
 		planner = agent.OfflineModel
 	}
-	a.Log.Info("agent", "planner", planner, "workers", a.Config.AgentWorkers)
+	a.Log.Info("agent", "planner", planner, "workers", workers)
 	return nil
 }

@@ -44,7 +44,7 @@ type Config struct {
 	LLMBaseURL     string        `name:"llm-base-url" help:"OpenAI-compatible Chat Completions base URL (OpenAI, Ollama, vLLM); the offline planner without it." env:"CURVEKIT_LLM_BASE_URL"`
 	LLMModel       string        `name:"llm-model" help:"Model name at --llm-base-url." env:"CURVEKIT_LLM_MODEL"`
 	LLMAPIKey      string        `name:"llm-api-key" help:"API key of --llm-base-url (prefer the environment variable)." env:"CURVEKIT_LLM_API_KEY"`
-	AgentWorkers   int           `help:"Agent jobs run at once by this server." default:"4" env:"CURVEKIT_AGENT_WORKERS"`
+	AgentWorkers   int           `help:"Agent jobs run at once by this server; default what the planner can take: 8 per CPU (at least 16) for the offline planner, 4 for an LLM (stay under its provider's concurrency limit)." env:"CURVEKIT_AGENT_WORKERS"`
 
 	PublicURL     string   `name:"public-url" help:"The URL browsers reach the server at (sign-in redirects, Secure cookies when https); default http://<addr>." env:"CURVEKIT_PUBLIC_URL"`
 	MasterKeyFile string   `help:"File of the master key that seals custodial wallet keys; default <db>.master.key beside a SQLite file, curvekit.master.key in the working directory for a postgres:// DSN; created 0600 on first start." env:"CURVEKIT_MASTER_KEY_FILE"`
@@ -119,7 +119,7 @@ func (c *Config) Validate() error {
 	if c.LLMBaseURL != "" && c.LLMModel == "" {
 		errs = append(errs, errors.New("--llm-base-url needs --llm-model"))
 	}
-	if c.AgentWorkers <= 0 {
+	if c.AgentWorkers < 0 {
 		errs = append(errs, errors.New("--agent-workers must be positive"))
 	}
 	if c.OAuthIssuer != "" && c.OAuthAuthURL != "" {
