@@ -21,7 +21,8 @@ type Config struct {
 	Store  Store
 	Market Market
 	Codec  Codec
-	// Heartbeat is how long a stream may stay silent before it sends a comment; default 15s.
+	// Heartbeat is how long a stream may stay silent before it sends a comment (up to a quarter
+	// more: the hub's one timer ticks every quarter); default 15s.
 	Heartbeat time.Duration
 	// MaxResumeTrades is the most trades a resume replays; an id further back gets a full
 	// rebuild (reason too-old). Default 1000.
@@ -140,15 +141,17 @@ func (c *Conn) Close() { c.sub.Close() }
 // Run sends the opening events, then the live ones, until ctx ends (nil), a write fails, or the
 // subscription ends (ErrSlow when the hub cut the connection off, ErrClosed on shutdown). Messages
 // that arrived together are written together, so a connection that fell behind catches up in
-// large writes. It sends the heartbeat comment after every Config.Heartbeat of silence.
+// large writes. After a Config.Heartbeat of silence (up to a quarter more) it sends the heartbeat
+// comment: the hub's one heartbeat timer wakes it (Hub.Beat), so an idle connection holds no
+// timer and no goroutine of its own; it runs on the server's goroutine for the connection.
 func (c *Conn) Run(ctx context.Context, w Writer) error {
 	defer c.Close()
+	c.s.cfg.Hub.Beat(c.s.cfg.Heartbeat)
 	if err := w.Write(c.first); err != nil {
 		return err
 	}
 	c.first = nil
-	hb := time.NewTicker(c.s.cfg.Heartbeat)
-	defer hb.Stop()
+	c.sub.Active()
 	var (
 		msgs  []*Message
 		evs   []Event
@@ -158,12 +161,12 @@ func (c *Conn) Run(ctx context.Context, w Writer) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-hb.C:
+		case <-c.sub.Ready():
+		}
+		if c.sub.Beat() {
 			if err := w.Heartbeat(); err != nil {
 				return err
 			}
-			continue
-		case <-c.sub.Ready():
 		}
 		if msgs, ended = c.sub.Take(msgs); ended {
 			return c.sub.Err()
@@ -181,7 +184,7 @@ func (c *Conn) Run(ctx context.Context, w Writer) error {
 		if err := w.Write(evs); err != nil {
 			return err
 		}
-		hb.Reset(c.s.cfg.Heartbeat)
+		c.sub.Active()
 		if cap(evs) > 64 {
 			evs = nil // a catch-up or a rebuild is not kept for the connection's lifetime
 		} else {

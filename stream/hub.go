@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -108,6 +109,9 @@ type Hub struct {
 	topics map[Topic]*topic
 	time   int64 // newest trade time published since start or the last Rewind
 	closed bool
+	done   chan struct{} // closed by Close
+
+	beats sync.Once // starts the heartbeat (see Beat)
 }
 
 type topic struct {
@@ -136,7 +140,7 @@ func NewHub(cfg HubConfig) (*Hub, error) {
 	if cfg.Buffer == 0 {
 		cfg.Buffer = 1000
 	}
-	return &Hub{buffer: cfg.Buffer, topics: make(map[Topic]*topic)}, nil
+	return &Hub{buffer: cfg.Buffer, topics: make(map[Topic]*topic), done: make(chan struct{})}, nil
 }
 
 // Subscription is one subscriber's place on a topic. Wait on Ready, then Take what arrived.
@@ -145,6 +149,10 @@ type Subscription struct {
 	topic Topic
 	idx   int // index in topic.subs; -1 once removed (guarded by hub.mu)
 	ready chan struct{}
+	// quiet counts the heartbeat ticks since the subscriber last wrote (Active); beat is set
+	// when they reached a heartbeat's worth (see Hub.Beat).
+	quiet atomic.Int32
+	beat  atomic.Bool
 
 	mu    sync.Mutex
 	queue []*Message // published, not yet taken; oldest first
@@ -285,6 +293,7 @@ func (h *Hub) Close() {
 		return
 	}
 	h.closed = true
+	close(h.done)
 	for name, tp := range h.topics {
 		for len(tp.subs) > 0 {
 			h.remove(tp, tp.subs[len(tp.subs)-1], ErrClosed)
@@ -321,6 +330,48 @@ func (s *Subscription) wake() {
 
 // Ready is signalled when messages arrive or the subscription ends; Take then collects them.
 func (s *Subscription) Ready() <-chan struct{} { return s.ready }
+
+// Active tells the hub that the subscriber just wrote to its client: its heartbeat count starts
+// again.
+func (s *Subscription) Active() { s.quiet.Store(0) }
+
+// Beat reports, once, that the subscriber has been silent for a heartbeat: Ready was signalled
+// for it, and the subscriber sends a heartbeat then.
+func (s *Subscription) Beat() bool { return s.beat.Swap(false) }
+
+// beatTicks is how many ticks of the hub's heartbeat make a heartbeat: a silent subscriber hears
+// Beat after between 1 and 1 1/4 of the interval.
+const beatTicks = 4
+
+// Beat starts, once, the hub's heartbeat: every interval/4 it counts a tick for every
+// subscriber, and signals Beat (with Ready) to those silent for a whole interval, until the hub
+// closes. One timer serves every subscriber, instead of one each.
+func (h *Hub) Beat(interval time.Duration) {
+	h.beats.Do(func() {
+		go func() {
+			t := time.NewTicker(max(interval/beatTicks, time.Millisecond))
+			defer t.Stop()
+			for {
+				select {
+				case <-h.done:
+					return
+				case <-t.C:
+				}
+				h.mu.Lock()
+				for _, tp := range h.topics {
+					for _, s := range tp.subs {
+						if s.quiet.Add(1) >= beatTicks {
+							s.quiet.Store(0)
+							s.beat.Store(true)
+							s.wake()
+						}
+					}
+				}
+				h.mu.Unlock()
+			}
+		}()
+	})
+}
 
 // keepQueue is the capacity a drained queue keeps; a larger one (a subscriber that lagged) goes
 // back to the garbage collector.

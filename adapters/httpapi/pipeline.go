@@ -30,18 +30,21 @@ import (
 // read deadline of request bodies, and the metrics. pipeline wraps each route with the rest, so
 // the route's access and class come from the route table and nowhere else.
 
-// requestInfo travels in the request's context from ServeHTTP to the route that serves it.
+// requestInfo travels with the response writer (statusWriter) from ServeHTTP to the route that
+// serves it: the request's context would cost a copy of the request per request.
 type requestInfo struct {
 	route string
+	// stream, when a route set it, serves an event stream after the router returned: the wait
+	// of a long-lived stream then sits under the fewest frames, so the runtime shrinks the
+	// connection goroutine's stack to what the wait needs (see serveStream).
+	stream *sseWriter
 }
-
-type infoKey struct{}
 
 // ServeHTTP serves the API. No panic escapes it and every answer it writes is JSON.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	info := &requestInfo{route: "unmatched"}
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &statusWriter{ResponseWriter: w, info: requestInfo{route: "unmatched"}}
+	info := &sw.info
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
@@ -96,8 +99,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// net/http bounds the headers but not the body: a client trickling a body byte by byte
 		// would hold the handler forever. Streams are GETs without a body, so this never cuts them.
 		_ = http.NewResponseController(sw).SetReadDeadline(start.Add(s.cfg.BodyTimeout))
+		// Handlers may replace the body (a size limit, a copy read ahead); net/http must keep
+		// its own, which it closes gracefully after an answer that left part of it unread.
+		r = r.WithContext(r.Context())
 	}
-	s.router.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), infoKey{}, info)))
+	s.router.ServeHTTP(sw, r)
+	if info.stream != nil {
+		info.stream.run()
+	}
 }
 
 // cleanPath is path without empty, "." and ".." segments and without a trailing slash; "*" (an
@@ -124,8 +133,8 @@ func routablePath(path string) bool {
 func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 	return func(w http.ResponseWriter, req bunrouter.Request) error {
 		r := req.Request
-		if info, ok := r.Context().Value(infoKey{}).(*requestInfo); ok {
-			info.route = rt.full
+		if sw, ok := w.(*statusWriter); ok {
+			sw.info.route = rt.full
 		}
 		p, outcome := s.authenticate(r, rt)
 		if outcome == auth.Refused {
@@ -206,6 +215,7 @@ type statusWriter struct {
 	http.ResponseWriter
 	code  int
 	wrote bool
+	info  requestInfo
 }
 
 func (w *statusWriter) WriteHeader(code int) {

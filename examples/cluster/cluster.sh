@@ -2,7 +2,7 @@
 # Starts and stops a curvekit cluster on loopback ports: a fresh PostgreSQL database, the chain
 # host (the devnet and its JSON-RPC, an API-only replica that never indexes), three replicas that
 # follow the chain through --rpc-url and elect one indexer among them, and nginx in front of all
-# four.
+# four. Each server's Prometheus metrics are on its port + 100.
 #
 #   examples/cluster/cluster.sh start   # prints the URL; state, logs and pids in $CLUSTER_DIR
 #   examples/cluster/cluster.sh stop    # stops nginx and every server gracefully
@@ -43,7 +43,7 @@ wait_ready() { # name port
 serve() { # name port flags...
   local name=$1 p=$2
   shift 2
-  "$bin" --addr "127.0.0.1:$p" --db "$dsn" --redis "$redis" --lease "$lease" \
+  "$bin" --addr "127.0.0.1:$p" --metrics-addr "127.0.0.1:$((p + 100))" --db "$dsn" --redis "$redis" --lease "$lease" \
     --trusted-proxies 127.0.0.1 --public-url "http://127.0.0.1:$port" \
     --master-key-file "$dir/master.key" --ipfs-dir "$dir/ipfs" ${CLUSTER_FLAGS:-} "$@" >>"$dir/$name.log" 2>&1 &
   echo $! >"$dir/$name.pid"

@@ -82,13 +82,17 @@ func startCluster(t *testing.T, lease time.Duration) *cluster {
 	return c
 }
 
-// freePorts finds n consecutive free loopback ports and returns the first.
+// freePorts finds n consecutive free loopback ports, and the n after base+100 (the cluster's
+// metrics ports), and returns the first.
 func freePorts(t *testing.T, n int) int {
 	t.Helper()
 	for range 50 {
 		base := 30000 + rand.IntN(25000)
 		free := true
-		for p := base; p < base+n && free; p++ {
+		for p := base; p < base+100+n && free; p++ {
+			if p == base+n {
+				p = base + 100 // the servers' metrics ports
+			}
 			ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
 			if err != nil {
 				free = false
