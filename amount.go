@@ -2,6 +2,7 @@ package curvekit
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/holiman/uint256"
@@ -73,17 +74,46 @@ func FormatAmount(v *uint256.Int, decimals uint8) string {
 	if decimals > MaxDecimals {
 		decimals = MaxDecimals
 	}
-	digits := v.Dec()
-	if decimals == 0 {
-		return digits
+	// The digits, at the end of a buffer on the stack, nineteen at a time: one allocation per
+	// amount, the returned string (amounts are formatted on every read of the API).
+	var digits [80]byte
+	i := len(digits)
+	limbs := [4]uint64(*v)
+	for {
+		var rem uint64
+		for j := 3; j >= 0; j-- {
+			limbs[j], rem = bits.Div64(rem, limbs[j], 1e19)
+		}
+		last := limbs == [4]uint64{}
+		for k := 0; k < 19 && (rem != 0 || !last); k++ {
+			i--
+			digits[i] = byte('0' + rem%10)
+			rem /= 10
+		}
+		if last {
+			break
+		}
+	}
+	if i == len(digits) {
+		i--
+		digits[i] = '0'
 	}
 	d := int(decimals)
-	if len(digits) <= d {
-		digits = strings.Repeat("0", d-len(digits)+1) + digits
+	for len(digits)-i <= d { // a leading zero before the point
+		i--
+		digits[i] = '0'
 	}
-	whole, frac := digits[:len(digits)-d], strings.TrimRight(digits[len(digits)-d:], "0")
-	if frac == "" {
-		return whole
+	whole, frac := digits[i:len(digits)-d], digits[len(digits)-d:]
+	for len(frac) > 0 && frac[len(frac)-1] == '0' {
+		frac = frac[:len(frac)-1]
 	}
-	return whole + "." + frac
+	if len(frac) == 0 {
+		return string(whole)
+	}
+	var out [81]byte
+	n := copy(out[:], whole)
+	out[n] = '.'
+	n++
+	n += copy(out[n:], frac)
+	return string(out[:n])
 }

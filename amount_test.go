@@ -125,3 +125,41 @@ func ExampleParseAmount() {
 	// 1250000 1.25
 	// invalid input: amount "1.0000001" has more than 6 decimals
 }
+
+// FormatAmount agrees with a plain decimal rendering at every size and precision: limbs at their
+// extremes, powers of ten around the nineteen-digit chunks, every decimals up to the maximum.
+func TestFormatAmountAgainstDecimal(t *testing.T) {
+	t.Parallel()
+	reference := func(v *uint256.Int, decimals uint8) string {
+		digits := v.Dec()
+		d := int(min(decimals, MaxDecimals))
+		for len(digits) <= d {
+			digits = "0" + digits
+		}
+		whole, frac := digits[:len(digits)-d], digits[len(digits)-d:]
+		for len(frac) > 0 && frac[len(frac)-1] == '0' {
+			frac = frac[:len(frac)-1]
+		}
+		if frac == "" {
+			return whole
+		}
+		return whole + "." + frac
+	}
+	var values []*uint256.Int
+	for _, s := range []string{"0", "1", "9", "10", "9999999999999999999", "10000000000000000000", "10000000000000000001",
+		"18446744073709551615", "18446744073709551616", "340282366920938463463374607431768211455"} {
+		values = append(values, uint256.MustFromDecimal(s))
+	}
+	values = append(values, new(uint256.Int).SetAllOne())
+	for e := uint64(0); e < 78; e++ {
+		p := new(uint256.Int).Exp(uint256.NewInt(10), uint256.NewInt(e))
+		values = append(values, p, new(uint256.Int).SubUint64(p, 1), new(uint256.Int).AddUint64(p, 7))
+	}
+	for _, v := range values {
+		for d := uint8(0); d <= MaxDecimals+2; d++ {
+			if got, want := FormatAmount(v, d), reference(v, d); got != want {
+				t.Fatalf("FormatAmount(%s, %d) = %q, want %q", v.Dec(), d, got, want)
+			}
+		}
+	}
+}

@@ -76,6 +76,8 @@ type View struct {
 	Liquidity uint256.Int
 	// Activity over the last 24 hours.
 	Day Activity
+	// Hex is Address in its EIP-55 form, computed once with the view.
+	Hex string
 }
 
 // Market returns what pricing and building need for t.
@@ -87,7 +89,15 @@ func (t *Token) Market() txbuild.Market {
 }
 
 func (s *Service) view(t Token, act Activity) View {
-	v := View{Token: t, Spot: t.SpotPrice(), MarketCap: t.MarketCap(), ProgressBps: t.Progress(), Day: act}
+	v := viewOf(t)
+	v.Day = act
+	return v
+}
+
+// viewOf derives t's values (without the day's activity). The token cache keeps them with each
+// token, computed once per change of its state instead of once per read.
+func viewOf(t Token) View {
+	v := View{Token: t, Spot: t.SpotPrice(), MarketCap: t.MarketCap(), ProgressBps: t.Progress(), Hex: t.Address.Hex()}
 	if t.State.Graduated {
 		v.Liquidity = t.PoolReserveQuote
 		v.Price = ratio(&t.PoolReserveQuote, &t.PoolReserveToken, t.Quote.Decimals, t.Decimals)
@@ -111,15 +121,14 @@ func ratio(quote, token *uint256.Int, quoteDecimals, tokenDecimals uint8) float6
 
 // Token returns one token; curvekit.ErrNotFound when unknown.
 func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) {
-	t, err := s.token(ctx, addr)
+	v, err := s.tokenView(ctx, addr)
 	if err != nil {
 		return View{}, err
 	}
-	act, err := s.activity(ctx, addr)
-	if err != nil {
+	if v.Day, err = s.activity(ctx, addr); err != nil {
 		return View{}, err
 	}
-	return s.view(t, act), nil
+	return v, nil
 }
 
 // ListPage is a page of token views.
@@ -203,20 +212,20 @@ type QuoteResult struct {
 // asset for a buy, tokens for a sell) against the token's current venue. Input errors wrap
 // curvekit.ErrInvalid; an unknown token is curvekit.ErrNotFound.
 func (s *Service) Quote(ctx context.Context, addr common.Address, side curvekit.Side, amount string) (QuoteResult, error) {
-	t, err := s.token(ctx, addr)
+	v, err := s.tokenView(ctx, addr)
 	if err != nil {
 		return QuoteResult{}, err
 	}
-	in, err := parseTradeAmount(&t, side, amount)
+	in, err := parseTradeAmount(&v.Token, side, amount)
 	if err != nil {
 		return QuoteResult{}, err
 	}
-	m := t.Market()
+	m := v.Market()
 	q, err := txbuild.QuoteTrade(&m, side, &in)
 	if err != nil {
 		return QuoteResult{}, tradeError(err)
 	}
-	return QuoteResult{Token: s.view(t, Activity{}), Quote: q}, nil
+	return QuoteResult{Token: v, Quote: q}, nil
 }
 
 // parseTradeAmount parses a positive amount in the unit the side spends.

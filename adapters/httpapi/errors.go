@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 	"strings"
 
 	"github.com/curvekit/curvekit"
@@ -123,19 +124,43 @@ func clientMessage(err error) string {
 // writeJSON writes v with the given status. The body is encoded before the header is sent, so an
 // encoding failure can still become a 500.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	e := encoders.Get().(*jsonEncoder)
+	defer e.put()
+	if err := e.enc.Encode(v); err != nil {
 		return fmt.Errorf("httpapi: encode response: %w", err)
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("X-Content-Type-Options", "nosniff")
+	h["Content-Type"] = applicationJSON
+	h["X-Content-Type-Options"] = nosniff
 	w.WriteHeader(status)
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(e.buf.Bytes())
 	return err
 }
+
+// jsonEncoder is a reusable buffer and encoder of answers: the hot reads (quotes, tokens) encode
+// into a pooled buffer instead of growing a new one each time.
+type jsonEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encoders = sync.Pool{New: func() any {
+	e := &jsonEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
+
+// put returns e to the pool, unless an answer grew it large (a long list): that buffer goes.
+func (e *jsonEncoder) put() {
+	if e.buf.Cap() > 64<<10 {
+		return
+	}
+	e.buf.Reset()
+	encoders.Put(e)
+}
+
+var applicationJSON = []string{"application/json"}
 
 func writeError(w http.ResponseWriter, status int, message any) {
 	_ = writeJSON(w, status, errorBody{StatusCode: status, Message: message})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path"
 	"strings"
 	"testing"
 	"time"
@@ -165,4 +166,23 @@ func TestUncleanPaths(t *testing.T) {
 	}
 	e.do(t, http.MethodPost, "/tokens/0//build-tx", "0").want(t, http.StatusNotFound,
 		`{"statusCode": 404, "message": "route POST /tokens/0//build-tx not found; the path is not canonical"}`)
+}
+
+// cleanPath's fast path agrees with path.Clean on every shape of path.
+func TestCleanPathAgreesWithPathClean(t *testing.T) {
+	t.Parallel()
+	parts := []string{"", ".", "..", "tokens", "a.b", "..x", ".x", "x.", "0xAb"}
+	var paths []string
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range parts {
+				paths = append(paths, "/"+a, "/"+a+"/"+b, "/"+a+"/"+b+"/"+c, a+"/"+b, "/"+a+"//"+b+"/", "/"+a+"/"+b+"/"+c+"/")
+			}
+		}
+	}
+	for _, p := range append(paths, "/", "//", "///x", "x") {
+		if got, want := cleanPath(p), path.Clean("/"+p); got != want {
+			t.Errorf("cleanPath(%q) = %q, path.Clean says %q", p, got, want)
+		}
+	}
 }

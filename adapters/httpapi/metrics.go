@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -13,6 +14,16 @@ import (
 type metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+
+	// The collectors of each route (and status) once looked up: a request's observation is two
+	// map reads, not a label lookup that builds strings.
+	mu     sync.RWMutex
+	routes map[string]*routeMetrics
+}
+
+type routeMetrics struct {
+	latency  prometheus.Observer
+	requests map[int]prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -36,6 +47,28 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 }
 
 func (m *metrics) observe(route string, status int, d time.Duration) {
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
-	m.latency.WithLabelValues(route).Observe(d.Seconds())
+	m.mu.RLock()
+	rm := m.routes[route]
+	var c prometheus.Counter
+	if rm != nil {
+		c = rm.requests[status]
+	}
+	m.mu.RUnlock()
+	if c == nil {
+		m.mu.Lock()
+		if m.routes == nil {
+			m.routes = make(map[string]*routeMetrics)
+		}
+		if rm = m.routes[route]; rm == nil {
+			rm = &routeMetrics{latency: m.latency.WithLabelValues(route), requests: make(map[int]prometheus.Counter)}
+			m.routes[route] = rm
+		}
+		if c = rm.requests[status]; c == nil {
+			c = m.requests.WithLabelValues(route, strconv.Itoa(status))
+			rm.requests[status] = c
+		}
+		m.mu.Unlock()
+	}
+	c.Inc()
+	rm.latency.Observe(d.Seconds())
 }

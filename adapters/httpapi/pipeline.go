@@ -115,7 +115,31 @@ func cleanPath(p string) string {
 	if p == "" || p == "*" {
 		return p
 	}
+	if clean(p) {
+		return p // the common case, without path.Clean's copy
+	}
 	return path.Clean("/" + p)
+}
+
+// clean reports whether p is already what path.Clean makes of it: rooted, with no empty, "." or
+// ".." segment and no trailing slash.
+func clean(p string) bool {
+	if p[0] != '/' || (len(p) > 1 && p[len(p)-1] == '/') {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		seg := p[i+1:]
+		if j := strings.IndexByte(seg, '/'); j >= 0 {
+			seg = seg[:j]
+		}
+		if (seg == "" && i+1 < len(p)) || seg == "." || seg == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // routablePath reports whether path may name a route: no control characters.

@@ -92,7 +92,7 @@ type tokenJSON struct {
 func tokenOf(v *market.View) tokenJSON {
 	qd, td := v.Quote.Decimals, v.Decimals
 	t := tokenJSON{
-		Address: v.Address.Hex(), Curve: v.Curve.Hex(), Creator: v.Creator.Hex(),
+		Address: v.Hex, Curve: v.Curve.Hex(), Creator: v.Creator.Hex(),
 		Name: v.Name, Symbol: v.Symbol, URI: v.URI, Decimals: td,
 		Quote: assetOf(v.Quote), Phase: v.Phase(),
 		TotalSupply: amount(&v.TotalSupply, td),
@@ -158,7 +158,7 @@ func quoteOf(v *market.View, q *txbuild.Quote) quoteJSON {
 	in, out := inOutDecimals(&v.Token, q.Side)
 	qd := v.Quote.Decimals
 	return quoteJSON{
-		Token: v.Address.Hex(), Type: q.Side, Venue: q.Venue,
+		Token: v.Hex, Type: q.Side, Venue: q.Venue,
 		AmountIn: amount(&q.In, in), AmountOut: amount(&q.Out, out),
 		Fee: amount(&q.Fee, qd), CreatorFee: amount(&q.CreatorFee, qd), Refund: amount(&q.Refund, qd),
 		PriceImpactBps: q.ImpactBps, Graduates: q.Graduates, Price: number(v.Price),

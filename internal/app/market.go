@@ -37,11 +37,11 @@ func (a *App) wireMarket(ctx context.Context) error {
 		// The devnet seals blocks on demand, so its clock may run ahead of the wall clock:
 		// deadlines count from the head block's time.
 		clock = func() time.Time {
-			h, err := a.Chain.Head(context.Background())
-			if err != nil || time.Unix(h.Time, 0).Before(time.Now()) {
-				return time.Now()
+			head := time.Unix(int64(a.Devnet.Backend.Head().Time), 0)
+			if now := time.Now(); head.Before(now) {
+				return now
 			}
-			return time.Unix(h.Time, 0)
+			return head
 		}
 	}
 	a.Builder, err = txbuild.New(txbuild.Config{ChainID: info.ChainID, Factory: a.factory, Router: a.router, WETH: info.WETH, Now: clock})

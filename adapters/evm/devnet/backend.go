@@ -120,6 +120,10 @@ func (b *Backend) Client() simulated.Client { return b.client }
 // Commit seals a block with the pending transactions and returns the new head's hash.
 func (b *Backend) Commit() common.Hash { return b.beacon.Commit() }
 
+// Head is the chain's current head, read from the chain itself (no JSON-RPC round trip): cheap
+// enough for a clock read on every request.
+func (b *Backend) Head() *types.Header { return b.eth.BlockChain().CurrentBlock() }
+
 // Rollback drops the pending transactions.
 func (b *Backend) Rollback() { b.beacon.Rollback() }
 
