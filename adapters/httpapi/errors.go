@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"strings"
+	"sync"
 
 	"github.com/curvekit/curvekit"
 )
