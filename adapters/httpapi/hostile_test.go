@@ -7,7 +7,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"path"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -183,6 +185,31 @@ func TestCleanPathAgreesWithPathClean(t *testing.T) {
 	for _, p := range append(paths, "/", "//", "///x", "x") {
 		if got, want := cleanPath(p), path.Clean("/"+p); got != want {
 			t.Errorf("cleanPath(%q) = %q, path.Clean says %q", p, got, want)
+		}
+	}
+}
+
+// The query binder reads what url.ParseQuery reads: the same values for every parameter, and a
+// malformed query string where it finds an error.
+func TestQueryAgreesWithParseQuery(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{"", "a=1", "a=1&b=2", "a=1&a=2", "a", "a=", "=1", "&&a=1&", "a=%41", "a=%4", "a%3D=b", "a=1+2",
+		"a=1;b=2", "%zz=1", "type=buy&amount=0.5", "a=%E2%82%AC", "a==1", "+=+"} {
+		q := newQuery(&url.URL{RawQuery: raw})
+		want, err := url.ParseQuery(raw)
+		if (err != nil) != (q.err() != nil) {
+			t.Errorf("%q: ParseQuery error %v, binder problems %v", raw, err, q.err())
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		got := url.Values{}
+		for _, p := range q.pairs {
+			got[p[0]] = append(got[p[0]], p[1])
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: binder %v, ParseQuery %v", raw, got, want)
 		}
 	}
 }

@@ -183,7 +183,7 @@ type estimateJSON struct {
 
 func (s *Server) estimateFee(w http.ResponseWriter, req bunrouter.Request) error {
 	q := newQuery(req.URL)
-	if _, present := q.v["from"]; !present {
+	if !q.has("from") {
 		return invalid("from is required: the wallet that would launch")
 	}
 	from, _ := q.address("from")

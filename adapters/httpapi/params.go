@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/uptrace/bunrouter"
@@ -41,17 +43,48 @@ func pathAddress(req bunrouter.Request, name, what string) (common.Address, erro
 // parameter may appear at most once: a repeated one is ambiguous, so it is an error rather than a
 // silent pick.
 type query struct {
-	v        url.Values
+	// pairs are the query's parameters in order, unescaped as url.ParseQuery does; a slice
+	// rather than url.Values: a handful of parameters need no map.
+	pairs    [][2]string
 	problems curvekit.Problems
 }
 
 func newQuery(u *url.URL) *query {
-	v, err := url.ParseQuery(u.RawQuery)
-	q := &query{v: v}
-	if err != nil {
-		q.fail("malformed query string")
+	q := &query{}
+	for rest := u.RawQuery; rest != ""; {
+		var part string
+		part, rest, _ = strings.Cut(rest, "&")
+		if part == "" {
+			continue
+		}
+		key, value, _ := strings.Cut(part, "=")
+		var err1, err2 error
+		if strings.ContainsAny(part, "%+;") {
+			if strings.Contains(part, ";") {
+				err1 = errors.New("invalid semicolon separator in query")
+			}
+			key, err2 = url.QueryUnescape(key)
+			if err2 == nil {
+				value, err2 = url.QueryUnescape(value)
+			}
+		}
+		if err1 != nil || err2 != nil {
+			q.fail("malformed query string")
+			continue
+		}
+		q.pairs = append(q.pairs, [2]string{key, value})
 	}
 	return q
+}
+
+// has reports whether name is present.
+func (q *query) has(name string) bool {
+	for _, p := range q.pairs {
+		if p[0] == name {
+			return true
+		}
+	}
+	return false
 }
 
 // fail records a problem.
@@ -64,15 +97,20 @@ func (q *query) err() error { return problemsErr(q.problems) }
 
 // get returns the single value of name and whether it is present.
 func (q *query) get(name string) (string, bool) {
-	vs, ok := q.v[name]
+	value, n := "", 0
+	for _, p := range q.pairs {
+		if p[0] == name {
+			value, n = p[1], n+1
+		}
+	}
 	switch {
-	case !ok:
+	case n == 0:
 		return "", false
-	case len(vs) > 1:
+	case n > 1:
 		q.fail("%s given more than once", name)
 		return "", false
 	}
-	return vs[0], true
+	return value, true
 }
 
 // str returns the value of name, or def when it is absent.

@@ -44,11 +44,15 @@ func (s *Server) allowCall(w http.ResponseWriter, r *http.Request, class auth.Cl
 // the block a single host can draw new addresses from at will.
 func (s *Server) subject(r *http.Request) string {
 	ip := clientIP(r, s.cfg.TrustedProxies)
+	var buf [64]byte // one allocation, the key itself
+	key := append(buf[:0], "ip:"...)
 	switch {
 	case !ip.IsValid():
 		return "ip:unknown"
 	case ip.Is6():
-		return "ip:" + netip.PrefixFrom(ip, 64).Masked().String()
+		key, _ = netip.PrefixFrom(ip, 64).Masked().AppendText(key)
+	default:
+		key = ip.AppendTo(key)
 	}
-	return "ip:" + ip.String()
+	return string(key)
 }

@@ -295,7 +295,7 @@ func (s *Server) udfHistory(w http.ResponseWriter, req bunrouter.Request) error 
 	if !ok {
 		q.fail("resolution must be one of %s", strings.Join(udfResolutionNames(), ", "))
 	}
-	if _, present := q.v["to"]; !present {
+	if !q.has("to") {
 		q.fail("to is required")
 	}
 	if err := q.err(); err != nil {
