@@ -169,6 +169,18 @@ func (r *Replica) Sync(ctx context.Context) error {
 	return r.catchUp(ctx)
 }
 
+// Resign gives up the lease if the replica holds it: for a server that campaigned but never ran
+// (Run releases the lease itself when it ends). Call it only when Run is not running.
+func (r *Replica) Resign() {
+	r.mu.Lock()
+	ix, l := r.ix, r.term
+	r.ix, r.term = nil, Leadership{}
+	r.mu.Unlock()
+	if ix != nil {
+		r.release(l)
+	}
+}
+
 // Position is the cursor OnSync was last handed.
 func (r *Replica) Position() Cursor {
 	r.mu.Lock()

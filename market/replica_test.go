@@ -154,3 +154,32 @@ func TestReplicasFailOverWithoutLosingOrDoubling(t *testing.T) {
 		t.Errorf("the lease after b shut down: %+v %v, want released", l, err)
 	}
 }
+
+// A replica that campaigned and never ran hands the lease back when it resigns, so the next
+// server on the store leads at once instead of after the lease's TTL.
+func TestReplicaResignReleasesTheLease(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "")
+	newReplica := func(holder string) *market.Replica {
+		r, err := market.NewReplica(w.ctx, market.ReplicaConfig{
+			Store: w.store, Lease: w.db.Lease(), Fence: func(term uint64) market.Store { return w.store.Fenced(term) },
+			Indexer: market.IndexerConfig{Chain: w.chain}, Holder: holder, TTL: time.Hour,
+			OnSync: func(market.Sync) {}, Logger: slog.New(slog.DiscardHandler),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	first := newReplica("first")
+	if ok, err := first.Campaign(w.ctx); !ok || err != nil {
+		t.Fatalf("first campaign: %v %v", ok, err)
+	}
+	first.Resign()
+	if st := first.Status(); st.Leading {
+		t.Fatalf("after resigning: %+v", st)
+	}
+	if ok, err := newReplica("second").Campaign(w.ctx); !ok || err != nil {
+		t.Fatalf("the next server's campaign: %v %v, want the lease at once", ok, err)
+	}
+}

@@ -116,6 +116,9 @@ func (a *App) wireReplica(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// A server built and closed without serving hands the lease back at once; one that served
+	// has already (Serve waits for the replica, which releases it as it stops).
+	a.onClose(func() error { a.Replica.Resign(); return nil })
 	if !leading && a.Config.Indexer {
 		cur, _ := a.DB.Lease().Current(ctx)
 		a.Log.Info("another replica leads the indexer; following the store", "leader", cur.Holder, "term", cur.Term)
