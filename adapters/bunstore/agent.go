@@ -215,7 +215,9 @@ func (s *Agent) ClaimJob(ctx context.Context, p *agent.ClaimJobParams) (agent.Jo
 		WHERE id = (` + pick + `) AND status = 'pending' RETURNING *`
 	for range claimAttempts {
 		var row agentJobRow
-		err := s.db.NewRaw(q, p.Runner, millis(p.LeaseUntil), millis(p.Now)).Scan(ctx, &row)
+		err := s.quick(ctx, func(ctx context.Context, db bun.IDB) error {
+			return db.NewRaw(q, p.Runner, millis(p.LeaseUntil), millis(p.Now)).Scan(ctx, &row)
+		})
 		if err == nil {
 			return row.job()
 		}
@@ -253,10 +255,8 @@ func (s *Agent) Heartbeat(ctx context.Context, l agent.Lease, until time.Time) e
 	return nil
 }
 
-// AddStatusUpdate appends a progress note to a held job, in one statement. A note is progress
-// for a client to watch, not a result: on PostgreSQL its commit does not wait for the journal to
-// reach the disk (a crash of the database may lose the last notes of a job, never its answer,
-// which CompleteJob commits durably), so a turn does not wait for a disk flush per note.
+// AddStatusUpdate appends a progress note to a held job, in one statement, committed quickly (a
+// note is progress for a client to watch, not a result).
 func (s *Agent) AddStatusUpdate(ctx context.Context, l agent.Lease, u agent.StatusUpdate) error {
 	note, err := jsonText(statusUpdateJSON{Message: u.Message, At: millis(u.Timestamp)})
 	if err != nil {
@@ -267,13 +267,8 @@ func (s *Agent) AddStatusUpdate(ctx context.Context, l agent.Lease, u agent.Stat
 		appendNote = "(status_updates::jsonb || jsonb_build_array(?::jsonb))::text"
 	}
 	q := "UPDATE agent_jobs SET status_updates = " + appendNote + " WHERE " + fence
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if s.dialect == dialectPostgres {
-			if _, err := tx.ExecContext(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
-				return err
-			}
-		}
-		res, err := tx.ExecContext(ctx, q, note, l.JobID, l.Runner, l.Attempt)
+	err = s.quick(ctx, func(ctx context.Context, db bun.IDB) error {
+		res, err := db.ExecContext(ctx, q, note, l.JobID, l.Runner, l.Attempt)
 		if err != nil {
 			return err
 		}
@@ -283,6 +278,22 @@ func (s *Agent) AddStatusUpdate(ctx context.Context, l agent.Lease, u agent.Stat
 		return nil
 	})
 	return sentinelOr("add status update", err)
+}
+
+// quick runs one write whose loss in a crash of the database costs nothing that matters: on
+// PostgreSQL its commit does not wait for the journal's flush to disk. A claim lost so returns
+// its job to the queue, as a runner's death does (the job runs again; its answer is committed
+// durably by CompleteJob, fenced by the claim); a progress note lost so is a note fewer.
+func (s *Agent) quick(ctx context.Context, write func(context.Context, bun.IDB) error) error {
+	if s.dialect != dialectPostgres {
+		return write(ctx, s.db)
+	}
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.ExecContext(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+			return err
+		}
+		return write(ctx, tx)
+	})
 }
 
 // finish ends a held job with the given assignments, fenced by its lease.
