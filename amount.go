@@ -71,11 +71,17 @@ func ParseAmount(s string, decimals uint8) (uint256.Int, error) {
 // FormatAmount writes base units as an exact decimal string in whole units, without trailing
 // fractional zeros ("1.5", "0.000001", "42"). ParseAmount(FormatAmount(v, d), d) == v.
 func FormatAmount(v *uint256.Int, decimals uint8) string {
+	var buf [81]byte
+	return string(AppendAmount(buf[:0], v, decimals))
+}
+
+// AppendAmount appends FormatAmount(v, decimals) to dst, without allocating when dst has room.
+func AppendAmount(dst []byte, v *uint256.Int, decimals uint8) []byte {
 	if decimals > MaxDecimals {
 		decimals = MaxDecimals
 	}
-	// The digits, at the end of a buffer on the stack, nineteen at a time: one allocation per
-	// amount, the returned string (amounts are formatted on every read of the API).
+	// The digits, at the end of a buffer on the stack, nineteen at a time (amounts are
+	// formatted on every read of the API).
 	var digits [80]byte
 	i := len(digits)
 	limbs := [4]uint64(*v)
@@ -107,13 +113,10 @@ func FormatAmount(v *uint256.Int, decimals uint8) string {
 	for len(frac) > 0 && frac[len(frac)-1] == '0' {
 		frac = frac[:len(frac)-1]
 	}
+	dst = append(dst, whole...)
 	if len(frac) == 0 {
-		return string(whole)
+		return dst
 	}
-	var out [81]byte
-	n := copy(out[:], whole)
-	out[n] = '.'
-	n++
-	n += copy(out[n:], frac)
-	return string(out[:n])
+	dst = append(dst, '.')
+	return append(dst, frac...)
 }

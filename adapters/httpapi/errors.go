@@ -126,7 +126,9 @@ func clientMessage(err error) string {
 func writeJSON(w http.ResponseWriter, status int, v any) error {
 	e := encoders.Get().(*jsonEncoder)
 	defer e.put()
-	if err := e.enc.Encode(v); err != nil {
+	if a, ok := v.(jsonAppender); ok {
+		e.buf.Write(append(a.appendJSON(e.buf.AvailableBuffer()), '\n')) // as Encode ends
+	} else if err := e.enc.Encode(v); err != nil {
 		return fmt.Errorf("httpapi: encode response: %w", err)
 	}
 	h := w.Header()
@@ -136,6 +138,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	_, err := w.Write(e.buf.Bytes())
 	return err
 }
+
+// jsonAppender is an answer that appends its own JSON, byte for byte what encoding/json writes.
+type jsonAppender interface{ appendJSON([]byte) []byte }
 
 // jsonEncoder is a reusable buffer and encoder of answers: the hot reads (quotes, tokens) encode
 // into a pooled buffer instead of growing a new one each time.

@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -210,6 +212,27 @@ func TestQueryAgreesWithParseQuery(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: binder %v, ParseQuery %v", raw, got, want)
+		}
+	}
+}
+
+// A quote's own JSON is byte for byte what encoding/json writes, whatever its strings and numbers.
+func TestQuoteJSONAsEncodingJSON(t *testing.T) {
+	t.Parallel()
+	for _, q := range []quoteJSON{
+		{Token: "0xAAaA000000000000000000000000000000000001", Type: "buy", Venue: "curve", AmountIn: "1", AmountOut: "34281150.159744408945355041",
+			Fee: "0.0099", CreatorFee: "0.00495", Refund: "0", PriceImpactBps: 330, Graduates: true, Price: 2.7958993476234855e-08},
+		{Token: "q\"u<o>te\\ \u2028 é\x01", Type: "sell", Venue: "pool", Price: number(math.Inf(1))},
+		{Price: number(math.NaN())}, {Price: 1e21}, {Price: 123456789}, {Price: -0.5},
+	} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(&q); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(q.appendJSON(nil)) + "\n"; got != want.String() {
+			t.Errorf("appendJSON:\n%s\nencoding/json:\n%s", got, want.String())
 		}
 	}
 }

@@ -56,7 +56,8 @@ func (s *Server) getQuote(w http.ResponseWriter, req bunrouter.Request) error {
 	if err != nil {
 		return tradeResult(w, err)
 	}
-	return writeJSON(w, http.StatusOK, quoteOf(&res.Token, &res.Quote))
+	q := quoteOf(&res.Token, &res.Quote)
+	return writeJSON(w, http.StatusOK, &q)
 }
 
 func quoteParams(req bunrouter.Request) (curvekit.Side, string, error) {

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"strconv"
 
@@ -21,12 +23,14 @@ import (
 // is written as null rather than failing the whole response.
 type number float64
 
-func (n number) MarshalJSON() ([]byte, error) {
+func (n number) MarshalJSON() ([]byte, error) { return n.appendJSON(nil), nil }
+
+func (n number) appendJSON(b []byte) []byte {
 	f := float64(n)
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return []byte("null"), nil
+		return append(b, "null"...)
 	}
-	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+	return strconv.AppendFloat(b, f, 'g', -1, 64)
 }
 
 func amount(v *uint256.Int, decimals uint8) string { return curvekit.FormatAmount(v, decimals) }
@@ -144,6 +148,46 @@ type quoteJSON struct {
 	PriceImpactBps uint64         `json:"priceImpactBps"`
 	Graduates      bool           `json:"graduates"`
 	Price          number         `json:"price"`
+}
+
+// appendJSON appends q as encoding/json encodes it (the same bytes, field order and number
+// form), without reflection: a quote is the most frequent answer.
+func (q *quoteJSON) appendJSON(b []byte) []byte {
+	b = append(b, `{"token":`...)
+	b = appendJSONString(b, q.Token)
+	b = append(b, `,"type":`...)
+	b = appendJSONString(b, string(q.Type))
+	b = append(b, `,"venue":`...)
+	b = appendJSONString(b, string(q.Venue))
+	for _, f := range [...]struct{ name, v string }{{`,"amountIn":`, q.AmountIn}, {`,"amountOut":`, q.AmountOut},
+		{`,"fee":`, q.Fee}, {`,"creatorFee":`, q.CreatorFee}, {`,"refund":`, q.Refund}} {
+		b = append(b, f.name...)
+		b = appendJSONString(b, f.v)
+	}
+	b = append(b, `,"priceImpactBps":`...)
+	b = strconv.AppendUint(b, q.PriceImpactBps, 10)
+	b = append(b, `,"graduates":`...)
+	b = strconv.AppendBool(b, q.Graduates)
+	b = append(b, `,"price":`...)
+	b = q.Price.appendJSON(b)
+	return append(b, '}')
+}
+
+// appendJSONString appends s as a JSON string: as is when it needs no escaping (addresses,
+// amounts, names of enums), else as encoding/json writes it (without HTML escaping).
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(s)
+			return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // inOutDecimals returns the decimals of what a trade spends and of what it receives.
