@@ -13,7 +13,8 @@
 # afresh, default curvekit_cluster), CLUSTER_REDIS (default 127.0.0.1:6379), CLUSTER_LEASE (the
 # indexer's lease, default 10s), CLUSTER_SIMULATE (the devnet's simulated trades, default 1s),
 # CLUSTER_BIN (a server binary; default built from examples/server), CLUSTER_FLAGS (more flags for
-# every server, e.g. "--rate-limit 6000").
+# every server, e.g. "--rate-limit 6000"), CLUSTER_UPSTREAMS (the servers nginx balances over,
+# default "chain replica1 replica2 replica3").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(mkdir -p "${CLUSTER_DIR:-cluster}" && cd "${CLUSTER_DIR:-cluster}" && pwd)
@@ -84,9 +85,10 @@ start() {
   wait_ready chain "$chain_port"
 
   mkdir -p "$dir/nginx-tmp"
+  declare -A ports=([chain]=$chain_port [replica1]=${replica_ports[0]} [replica2]=${replica_ports[1]} [replica3]=${replica_ports[2]})
   upstreams=""
-  for p in "$chain_port" "${replica_ports[@]}"; do
-    upstreams+="        server 127.0.0.1:$p max_fails=1 fail_timeout=5s;"$'\n'
+  for name in ${CLUSTER_UPSTREAMS:-chain replica1 replica2 replica3}; do
+    upstreams+="        server 127.0.0.1:${ports[$name]} max_fails=1 fail_timeout=5s;"$'\n'
   done
   awk -v d="$dir" -v l="127.0.0.1:$port" -v u="$upstreams" -v c="127.0.0.1:$chain_port" \
     '{gsub("__DIR__", d); gsub("__LISTEN__", l); gsub("__CHAIN__", c)} /^__UPSTREAMS__$/ {printf "%s", u; next} {print}' \
