@@ -225,6 +225,8 @@ func (r *Replica) lead(ctx context.Context) {
 				renewed = time.Now()
 			case err == nil:
 				why = "the lease passed to another replica"
+			case ctx.Err() != nil:
+				why = "shutting down"
 			case time.Since(renewed) >= r.cfg.TTL:
 				why = "the lease could not be renewed: " + err.Error()
 			default:

@@ -326,6 +326,34 @@ func TestHeartbeat(t *testing.T) {
 	}
 }
 
+// A heartbeat never comes before a whole Heartbeat of silence: the hub's shared timer ticks every
+// quarter, and a connection is due only after a full interval of ticks since its last write.
+func TestHeartbeatNeverEarly(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, 1)
+	const beat = 200 * time.Millisecond
+	w.s.cfg.Heartbeat = beat
+	c := w.open(t, TokenRequest{})
+	rec := newRecorder()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = c.Run(ctx, rec) }()
+	<-rec.ch // the opening
+	<-rec.ch // the first heartbeat: from here, the gaps are the hub's ticks alone (1 1/4 intervals)
+	last := time.Now()
+	for range 3 {
+		select {
+		case <-rec.ch:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no heartbeat")
+		}
+		if gap := time.Since(last); gap < beat {
+			t.Fatalf("a heartbeat after %v of silence, before the interval %v", gap, beat)
+		}
+		last = time.Now()
+	}
+}
+
 // A connection that falls further behind than its buffer is cut off with ErrSlow; the others
 // keep receiving.
 func TestRunEndsWhenCutOff(t *testing.T) {

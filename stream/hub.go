@@ -339,8 +339,9 @@ func (s *Subscription) Active() { s.quiet.Store(0) }
 // for it, and the subscriber sends a heartbeat then.
 func (s *Subscription) Beat() bool { return s.beat.Swap(false) }
 
-// beatTicks is how many ticks of the hub's heartbeat make a heartbeat: a silent subscriber hears
-// Beat after between 1 and 1 1/4 of the interval.
+// beatTicks is how many ticks of the hub's heartbeat make an interval. A subscriber hears Beat at
+// the tick after the interval's worth of ticks following its last write: after between 1 and 1 1/4
+// of the interval of silence (its write fell somewhere between two ticks).
 const beatTicks = 4
 
 // Beat starts, once, the hub's heartbeat: every interval/4 it counts a tick for every
@@ -360,7 +361,7 @@ func (h *Hub) Beat(interval time.Duration) {
 				h.mu.Lock()
 				for _, tp := range h.topics {
 					for _, s := range tp.subs {
-						if s.quiet.Add(1) >= beatTicks {
+						if s.quiet.Add(1) > beatTicks {
 							s.quiet.Store(0)
 							s.beat.Store(true)
 							s.wake()
