@@ -15,6 +15,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/txbuild"
 )
 
 // rawRequest writes req on a new connection to the test server and returns the response, read
@@ -216,22 +222,38 @@ func TestQueryAgreesWithParseQuery(t *testing.T) {
 	}
 }
 
-// A quote's own JSON is byte for byte what encoding/json writes, whatever its strings and numbers.
+// A quote's own JSON is byte for byte what encoding/json writes of quoteOf, whatever its strings,
+// amounts and numbers.
 func TestQuoteJSONAsEncodingJSON(t *testing.T) {
 	t.Parallel()
-	for _, q := range []quoteJSON{
-		{Token: "0xAAaA000000000000000000000000000000000001", Type: "buy", Venue: "curve", AmountIn: "1", AmountOut: "34281150.159744408945355041",
-			Fee: "0.0099", CreatorFee: "0.00495", Refund: "0", PriceImpactBps: 330, Graduates: true, Price: 2.7958993476234855e-08},
-		{Token: "q\"u<o>te\\ \u2028 é\x01", Type: "sell", Venue: "pool", Price: number(math.Inf(1))},
-		{Price: number(math.NaN())}, {Price: 1e21}, {Price: 123456789}, {Price: -0.5},
+	big := new(uint256.Int).SetAllOne()
+	for i, c := range []struct {
+		hex          string
+		side         curvekit.Side
+		venue        curvekit.Venue
+		price        float64
+		tokDec, qDec uint8
+		amounts      [5]*uint256.Int
+	}{
+		{"0xAAaA000000000000000000000000000000000001", curvekit.Buy, curvekit.VenueCurve, 2.7958993476234855e-08, 18, 18,
+			[5]*uint256.Int{uint256.NewInt(1e18), uint256.NewInt(123456789), uint256.NewInt(0), uint256.NewInt(5), big}},
+		{"q\"u<o>te\\ \u2028 é\x01", "sell", "pool", math.Inf(1), 6, 18, [5]*uint256.Int{big, big, big, big, big}},
+		{"", "", "", math.NaN(), 0, 0, [5]*uint256.Int{uint256.NewInt(7), uint256.NewInt(0), uint256.NewInt(1), uint256.NewInt(10), uint256.NewInt(100)}},
+		{"x", curvekit.Sell, curvekit.VenuePool, 1e21, 6, 6, [5]*uint256.Int{uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1)}},
+		{"y", curvekit.Buy, curvekit.VenueCurve, -0.5, 30, 0, [5]*uint256.Int{uint256.NewInt(1), uint256.NewInt(1000), uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1)}},
 	} {
+		v := &market.View{Token: market.Token{Decimals: c.tokDec}, Hex: c.hex, Price: c.price}
+		v.Quote.Decimals = c.qDec
+		q := &txbuild.Quote{Side: c.side, Venue: c.venue, In: *c.amounts[0], Out: *c.amounts[1], Fee: *c.amounts[2],
+			CreatorFee: *c.amounts[3], Refund: *c.amounts[4], ImpactBps: uint64(i * 37), Graduates: i%2 == 0}
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(&q); err != nil {
+		qj := quoteOf(v, q)
+		if err := enc.Encode(&qj); err != nil {
 			t.Fatal(err)
 		}
-		if got := string(q.appendJSON(nil)) + "\n"; got != want.String() {
+		if got := string(quoteAnswer{v, q}.appendJSON(nil)) + "\n"; got != want.String() {
 			t.Errorf("appendJSON:\n%s\nencoding/json:\n%s", got, want.String())
 		}
 	}

@@ -18,10 +18,13 @@ func (s *Server) allowCall(w http.ResponseWriter, r *http.Request, class auth.Cl
 	if !throttled {
 		return true
 	}
+	var key string
 	if subject == "" {
-		subject = s.subject(r)
+		key = s.ipKey(class, r)
+	} else {
+		key = class.Key(subject)
 	}
-	d, err := s.cfg.Limiter.Allow(r.Context(), class.Key(subject), rule.Limit)
+	d, err := s.cfg.Limiter.Allow(r.Context(), key, rule.Limit)
 	switch {
 	case err != nil && r.Context().Err() != nil:
 		return false // the client has gone; nobody reads an answer
@@ -40,15 +43,16 @@ func (s *Server) allowCall(w http.ResponseWriter, r *http.Request, class auth.Cl
 	return true
 }
 
-// subject identifies an anonymous caller: the client IP. An IPv6 client is counted by its /64,
-// the block a single host can draw new addresses from at will.
-func (s *Server) subject(r *http.Request) string {
+// ipKey is class's bucket of an anonymous caller, class.Key("ip:" + client IP), built in one
+// allocation. An IPv6 client is counted by its /64, the block a single host can draw new
+// addresses from at will.
+func (s *Server) ipKey(class auth.Class, r *http.Request) string {
 	ip := clientIP(r, s.cfg.TrustedProxies)
-	var buf [64]byte // one allocation, the key itself
-	key := append(buf[:0], "ip:"...)
+	var buf [96]byte
+	key := append(append(buf[:0], class...), ":ip:"...)
 	switch {
 	case !ip.IsValid():
-		return "ip:unknown"
+		key = append(key, "unknown"...)
 	case ip.Is6():
 		key, _ = netip.PrefixFrom(ip, 64).Masked().AppendText(key)
 	default:

@@ -56,8 +56,7 @@ func (s *Server) getQuote(w http.ResponseWriter, req bunrouter.Request) error {
 	if err != nil {
 		return tradeResult(w, err)
 	}
-	q := quoteOf(&res.Token, &res.Quote)
-	return writeJSON(w, http.StatusOK, &q)
+	return writeJSON(w, http.StatusOK, quoteAnswer{&res.Token, &res.Quote})
 }
 
 func quoteParams(req bunrouter.Request) (curvekit.Side, string, error) {

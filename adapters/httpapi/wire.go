@@ -150,26 +150,40 @@ type quoteJSON struct {
 	Price          number         `json:"price"`
 }
 
-// appendJSON appends q as encoding/json encodes it (the same bytes, field order and number
-// form), without reflection: a quote is the most frequent answer.
-func (q *quoteJSON) appendJSON(b []byte) []byte {
+// quoteAnswer is GET /tokens/:address/quote's answer, appended straight from the quote with its
+// amounts formatted into the buffer: the same bytes as quoteOf's quoteJSON through encoding/json,
+// without reflection or a string per amount (a quote is the most frequent answer).
+type quoteAnswer struct {
+	v *market.View
+	q *txbuild.Quote
+}
+
+func (a quoteAnswer) appendJSON(b []byte) []byte {
+	v, q := a.v, a.q
+	in, out := inOutDecimals(&v.Token, q.Side)
+	qd := v.Quote.Decimals
 	b = append(b, `{"token":`...)
-	b = appendJSONString(b, q.Token)
+	b = appendJSONString(b, v.Hex)
 	b = append(b, `,"type":`...)
-	b = appendJSONString(b, string(q.Type))
+	b = appendJSONString(b, string(q.Side))
 	b = append(b, `,"venue":`...)
 	b = appendJSONString(b, string(q.Venue))
-	for _, f := range [...]struct{ name, v string }{{`,"amountIn":`, q.AmountIn}, {`,"amountOut":`, q.AmountOut},
-		{`,"fee":`, q.Fee}, {`,"creatorFee":`, q.CreatorFee}, {`,"refund":`, q.Refund}} {
+	for _, f := range [...]struct {
+		name     string
+		v        *uint256.Int
+		decimals uint8
+	}{{`,"amountIn":"`, &q.In, in}, {`,"amountOut":"`, &q.Out, out}, {`,"fee":"`, &q.Fee, qd},
+		{`,"creatorFee":"`, &q.CreatorFee, qd}, {`,"refund":"`, &q.Refund, qd}} {
 		b = append(b, f.name...)
-		b = appendJSONString(b, f.v)
+		b = curvekit.AppendAmount(b, f.v, f.decimals)
+		b = append(b, '"')
 	}
 	b = append(b, `,"priceImpactBps":`...)
-	b = strconv.AppendUint(b, q.PriceImpactBps, 10)
+	b = strconv.AppendUint(b, q.ImpactBps, 10)
 	b = append(b, `,"graduates":`...)
 	b = strconv.AppendBool(b, q.Graduates)
 	b = append(b, `,"price":`...)
-	b = q.Price.appendJSON(b)
+	b = number(v.Price).appendJSON(b)
 	return append(b, '}')
 }
 
