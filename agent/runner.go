@@ -112,6 +112,9 @@ func DefaultWorkers(llm LLM) int {
 	return 4
 }
 
+// Workers is how many jobs the runner runs at once.
+func (r *Runner) Workers() int { return r.cfg.Workers }
+
 // ID returns the runner's id.
 func (r *Runner) ID() string { return r.cfg.ID }
 

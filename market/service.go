@@ -76,8 +76,17 @@ type View struct {
 	Liquidity uint256.Int
 	// Activity over the last 24 hours.
 	Day Activity
-	// Hex is Address in its EIP-55 form, computed once with the view.
-	Hex string
+	// hex is Address in its EIP-55 form, computed once with the view (see AddressHex).
+	hex string
+}
+
+// AddressHex is the token's address in its EIP-55 form: kept with a view the service made, so
+// the hot reads do not hash it again; computed for any other.
+func (v *View) AddressHex() string {
+	if v.hex != "" {
+		return v.hex
+	}
+	return v.Address.Hex()
 }
 
 // Market returns what pricing and building need for t.
@@ -97,7 +106,7 @@ func (s *Service) view(t Token, act Activity) View {
 // viewOf derives t's values (without the day's activity). The token cache keeps them with each
 // token, computed once per change of its state instead of once per read.
 func viewOf(t Token) View {
-	v := View{Token: t, Spot: t.SpotPrice(), MarketCap: t.MarketCap(), ProgressBps: t.Progress(), Hex: t.Address.Hex()}
+	v := View{Token: t, Spot: t.SpotPrice(), MarketCap: t.MarketCap(), ProgressBps: t.Progress(), hex: t.Address.Hex()}
 	if t.State.Graduated {
 		v.Liquidity = t.PoolReserveQuote
 		v.Price = ratio(&t.PoolReserveQuote, &t.PoolReserveToken, t.Quote.Decimals, t.Decimals)

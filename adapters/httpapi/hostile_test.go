@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
@@ -228,7 +229,7 @@ func TestQuoteJSONAsEncodingJSON(t *testing.T) {
 	t.Parallel()
 	big := new(uint256.Int).SetAllOne()
 	for i, c := range []struct {
-		hex          string
+		token        string
 		side         curvekit.Side
 		venue        curvekit.Venue
 		price        float64
@@ -237,12 +238,12 @@ func TestQuoteJSONAsEncodingJSON(t *testing.T) {
 	}{
 		{"0xAAaA000000000000000000000000000000000001", curvekit.Buy, curvekit.VenueCurve, 2.7958993476234855e-08, 18, 18,
 			[5]*uint256.Int{uint256.NewInt(1e18), uint256.NewInt(123456789), uint256.NewInt(0), uint256.NewInt(5), big}},
-		{"q\"u<o>te\\ \u2028 é\x01", "sell", "pool", math.Inf(1), 6, 18, [5]*uint256.Int{big, big, big, big, big}},
+		{"0x7ade000000000000000000000000000000000008", "q\"u<o>te\\ \u2028 é\x01", "p\x00ol", math.Inf(1), 6, 18, [5]*uint256.Int{big, big, big, big, big}},
 		{"", "", "", math.NaN(), 0, 0, [5]*uint256.Int{uint256.NewInt(7), uint256.NewInt(0), uint256.NewInt(1), uint256.NewInt(10), uint256.NewInt(100)}},
-		{"x", curvekit.Sell, curvekit.VenuePool, 1e21, 6, 6, [5]*uint256.Int{uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1)}},
-		{"y", curvekit.Buy, curvekit.VenueCurve, -0.5, 30, 0, [5]*uint256.Int{uint256.NewInt(1), uint256.NewInt(1000), uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1)}},
+		{"0x0000000000000000000000000000000000000001", curvekit.Sell, curvekit.VenuePool, 1e21, 6, 6, [5]*uint256.Int{uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1)}},
+		{"0xffffffffffffffffffffffffffffffffffffffff", curvekit.Buy, curvekit.VenueCurve, -0.5, 30, 0, [5]*uint256.Int{uint256.NewInt(1), uint256.NewInt(1000), uint256.NewInt(1), uint256.NewInt(1), uint256.NewInt(1)}},
 	} {
-		v := &market.View{Token: market.Token{Decimals: c.tokDec}, Hex: c.hex, Price: c.price}
+		v := &market.View{Token: market.Token{Address: common.HexToAddress(c.token), Decimals: c.tokDec}, Price: c.price}
 		v.Quote.Decimals = c.qDec
 		q := &txbuild.Quote{Side: c.side, Venue: c.venue, In: *c.amounts[0], Out: *c.amounts[1], Fee: *c.amounts[2],
 			CreatorFee: *c.amounts[3], Refund: *c.amounts[4], ImpactBps: uint64(i * 37), Graduates: i%2 == 0}

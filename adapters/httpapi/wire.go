@@ -96,7 +96,7 @@ type tokenJSON struct {
 func tokenOf(v *market.View) tokenJSON {
 	qd, td := v.Quote.Decimals, v.Decimals
 	t := tokenJSON{
-		Address: v.Hex, Curve: v.Curve.Hex(), Creator: v.Creator.Hex(),
+		Address: v.AddressHex(), Curve: v.Curve.Hex(), Creator: v.Creator.Hex(),
 		Name: v.Name, Symbol: v.Symbol, URI: v.URI, Decimals: td,
 		Quote: assetOf(v.Quote), Phase: v.Phase(),
 		TotalSupply: amount(&v.TotalSupply, td),
@@ -163,7 +163,7 @@ func (a quoteAnswer) appendJSON(b []byte) []byte {
 	in, out := inOutDecimals(&v.Token, q.Side)
 	qd := v.Quote.Decimals
 	b = append(b, `{"token":`...)
-	b = appendJSONString(b, v.Hex)
+	b = appendJSONString(b, v.AddressHex())
 	b = append(b, `,"type":`...)
 	b = appendJSONString(b, string(q.Side))
 	b = append(b, `,"venue":`...)
@@ -216,7 +216,7 @@ func quoteOf(v *market.View, q *txbuild.Quote) quoteJSON {
 	in, out := inOutDecimals(&v.Token, q.Side)
 	qd := v.Quote.Decimals
 	return quoteJSON{
-		Token: v.Hex, Type: q.Side, Venue: q.Venue,
+		Token: v.AddressHex(), Type: q.Side, Venue: q.Venue,
 		AmountIn: amount(&q.In, in), AmountOut: amount(&q.Out, out),
 		Fee: amount(&q.Fee, qd), CreatorFee: amount(&q.CreatorFee, qd), Refund: amount(&q.Refund, qd),
 		PriceImpactBps: q.ImpactBps, Graduates: q.Graduates, Price: number(v.Price),

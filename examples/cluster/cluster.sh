@@ -21,6 +21,10 @@ dir=$(mkdir -p "${CLUSTER_DIR:-cluster}" && cd "${CLUSTER_DIR:-cluster}" && pwd)
 port=${CLUSTER_PORT:-8080}
 admin=${CLUSTER_PG:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 dbname=${CLUSTER_DB:-curvekit_cluster}
+if ! [[ $dbname =~ ^[a-z_][a-z0-9_]*$ ]]; then
+  echo "cluster: CLUSTER_DB must be a plain lower-case identifier, not '$dbname'" >&2
+  exit 2
+fi
 redis=${CLUSTER_REDIS:-127.0.0.1:6379}
 lease=${CLUSTER_LEASE:-10s}
 simulate=${CLUSTER_SIMULATE:-1s}

@@ -48,12 +48,8 @@ func (a *App) wireAgent(ctx context.Context) (err error) {
 	if err := a.Metrics.Register(jobs); err != nil {
 		return err
 	}
-	workers := a.Config.AgentWorkers
-	if workers == 0 {
-		workers = agent.DefaultWorkers(cfg.LLM)
-	}
 	runner, err := agent.NewRunner(agent.RunnerConfig{
-		Workers: workers, Logger: a.Log.With("component", "agent-runner"),
+		Workers: a.Config.AgentWorkers, // 0: what the planner can take Logger: a.Log.With("component", "agent-runner"),
 		Observe: func(outcome string, took time.Duration) { jobs.WithLabelValues(outcome).Observe(took.Seconds()) },
 	}, svc)
 	if err != nil {
@@ -68,6 +64,6 @@ func (a *App) wireAgent(ctx context.Context) (err error) {
 	if planner == "" {
 		planner = agent.OfflineModel
 	}
-	a.Log.Info("agent", "planner", planner, "workers", workers)
+	a.Log.Info("agent", "planner", planner, "workers", runner.Workers())
 	return nil
 }

@@ -144,8 +144,9 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) error {
 	return a.Serve(ctx, ln)
 }
 
-// Serve runs the replica (the indexer while it leads), the simulator (on the devnet), the metrics endpoint (when configured)
-// and the API on ln until ctx ends or a part fails, then shuts the API down gracefully.
+// Serve runs the replica (the indexer while it leads), the simulator (on the devnet), the metrics
+// endpoint (when configured) and the API on ln until ctx ends or a part fails, then shuts the API
+// down gracefully.
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

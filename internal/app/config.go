@@ -120,7 +120,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("--llm-base-url needs --llm-model"))
 	}
 	if c.AgentWorkers < 0 {
-		errs = append(errs, errors.New("--agent-workers must be positive"))
+		errs = append(errs, errors.New("--agent-workers must not be negative (0: what the planner can take)"))
 	}
 	if c.OAuthIssuer != "" && c.OAuthAuthURL != "" {
 		errs = append(errs, errors.New("--oauth-issuer (OpenID Connect) and --oauth-auth-url (plain OAuth 2.0) exclude each other"))
