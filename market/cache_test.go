@@ -148,3 +148,20 @@ func TestActivityCache(t *testing.T) {
 	check("the second trade left the window", 4)
 	check("again", 4)
 }
+
+// A view the service made carries its addresses' EIP-55 forms; a view made elsewhere computes
+// them; either way they are what common.Address.Hex says.
+func TestViewHexForms(t *testing.T) {
+	tok := Token{Address: common.HexToAddress("0x52908400098527886e0f7030069857d2e4169ee7"),
+		Curve: common.HexToAddress("0x8617e340b3d01fa5f11f306f4090fd50e238070d"), Creator: common.HexToAddress("0xde709f2102306220921060314715629080e2fb77")}
+	made := viewOf(tok)
+	hand := View{Token: tok}
+	for _, v := range []*View{&made, &hand} {
+		if v.AddressHex() != tok.Address.Hex() || v.CurveHex() != tok.Curve.Hex() || v.CreatorHex() != tok.Creator.Hex() {
+			t.Errorf("hex forms %s %s %s, want %s %s %s", v.AddressHex(), v.CurveHex(), v.CreatorHex(), tok.Address.Hex(), tok.Curve.Hex(), tok.Creator.Hex())
+		}
+	}
+	if made.hexes == "" {
+		t.Error("the service's view computes its hex forms on every read")
+	}
+}

@@ -76,17 +76,28 @@ type View struct {
 	Liquidity uint256.Int
 	// Activity over the last 24 hours.
 	Day Activity
-	// hex is Address in its EIP-55 form, computed once with the view (see AddressHex).
-	hex string
+	// hexes are Address, Curve and Creator in their EIP-55 forms, 42 bytes each, computed once
+	// with the view (see AddressHex).
+	hexes string
 }
+
+const hexLen = 2 + 2*common.AddressLength
 
 // AddressHex is the token's address in its EIP-55 form: kept with a view the service made, so
 // the hot reads do not hash it again; computed for any other.
-func (v *View) AddressHex() string {
-	if v.hex != "" {
-		return v.hex
+func (v *View) AddressHex() string { return v.hexOf(0, v.Address) }
+
+// CurveHex is the curve's address in its EIP-55 form, as AddressHex.
+func (v *View) CurveHex() string { return v.hexOf(1, v.Curve) }
+
+// CreatorHex is the creator's address in its EIP-55 form, as AddressHex.
+func (v *View) CreatorHex() string { return v.hexOf(2, v.Creator) }
+
+func (v *View) hexOf(i int, a common.Address) string {
+	if len(v.hexes) == 3*hexLen {
+		return v.hexes[i*hexLen : (i+1)*hexLen]
 	}
-	return v.Address.Hex()
+	return a.Hex()
 }
 
 // Market returns what pricing and building need for t.
@@ -106,7 +117,8 @@ func (s *Service) view(t Token, act Activity) View {
 // viewOf derives t's values (without the day's activity). The token cache keeps them with each
 // token, computed once per change of its state instead of once per read.
 func viewOf(t Token) View {
-	v := View{Token: t, Spot: t.SpotPrice(), MarketCap: t.MarketCap(), ProgressBps: t.Progress(), hex: t.Address.Hex()}
+	v := View{Token: t, Spot: t.SpotPrice(), MarketCap: t.MarketCap(), ProgressBps: t.Progress(),
+		hexes: t.Address.Hex() + t.Curve.Hex() + t.Creator.Hex()}
 	if t.State.Graduated {
 		v.Liquidity = t.PoolReserveQuote
 		v.Price = ratio(&t.PoolReserveQuote, &t.PoolReserveToken, t.Quote.Decimals, t.Decimals)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -81,20 +82,23 @@ type TokenRequest struct {
 	Partial bool
 }
 
-// Conn is one open stream. Run it, then (or instead) Close it.
+// Conn is one open stream. Run it, then (or instead) Close it. An idle connection costs what it
+// holds here and its subscription: its fields are laid out to fit the 112-byte size class.
 type Conn struct {
-	s      *Service
-	sub    *Subscription
-	global bool
-	// Token streams.
-	req   TokenRequest
-	ri    int
-	pos   Pos  // newest trade the client's bars include
-	has   bool // pos is set
-	bar   candles.Bar
-	hasB  bool  // bar is the newest bar sent
-	from  int64 // first bucket of the client's series since the last reset
-	first []Event
+	s     *Service
+	sub   *Subscription
+	first []Event // the opening events, until Run sends them
+	// Token streams: what the client asked for, and what its bars hold.
+	token   common.Address
+	ri      int8 // index of res in candles.Resolutions(); -1 for the global stream
+	partial bool // TokenRequest.Partial
+	has     bool // pos is set
+	hasB    bool // barTime is set
+	res     candles.Resolution
+	since   int64 // TokenRequest.From
+	pos     Pos   // newest trade the client's bars include
+	barTime int64 // bucket of the newest bar sent
+	from    int64 // first bucket of the client's series since the last reset
 }
 
 // Token opens a token stream: it checks the token exists (curvekit.ErrNotFound otherwise, before
@@ -108,7 +112,8 @@ func (s *Service) Token(ctx context.Context, req TokenRequest) (*Conn, error) {
 		return nil, err
 	}
 	sub, cur := s.cfg.Hub.Subscribe(TokenTopic(req.Token))
-	c := &Conn{s: s, sub: sub, req: req, ri: resIndex(req.Resolution)}
+	c := &Conn{s: s, sub: sub, token: req.Token, ri: int8(resIndex(req.Resolution)), partial: req.Partial,
+		res: req.Resolution, since: req.From}
 	reason, id := ReasonConnect, (*ID)(nil)
 	if req.LastEventID != "" {
 		reason = ReasonUnknownID
@@ -132,7 +137,7 @@ func (s *Service) Global(ctx context.Context) (*Conn, error) {
 		sub.Close()
 		return nil, err
 	}
-	return &Conn{s: s, sub: sub, global: true, first: []Event{{Name: EventRefresh, ID: cur.Last.String(), Data: data}}}, nil
+	return &Conn{s: s, sub: sub, ri: -1, first: []Event{{Name: EventRefresh, ID: cur.Last.String(), Data: data}}}, nil
 }
 
 // Close unsubscribes. Run closes the connection when it returns.
@@ -154,7 +159,6 @@ func (c *Conn) Run(ctx context.Context, w Writer) error {
 	c.sub.Active()
 	var (
 		msgs  []*Message
-		evs   []Event
 		ended bool
 	)
 	for {
@@ -171,31 +175,47 @@ func (c *Conn) Run(ctx context.Context, w Writer) error {
 		if msgs, ended = c.sub.Take(msgs); ended {
 			return c.sub.Err()
 		}
-		evs = evs[:0]
-		for _, m := range msgs {
-			var err error
-			if evs, err = c.handle(ctx, evs, m); err != nil {
-				return err
-			}
-		}
-		if len(evs) == 0 {
-			continue
-		}
-		if err := w.Write(evs); err != nil {
+		if err := c.send(ctx, w, msgs); err != nil {
 			return err
 		}
-		c.sub.Active()
-		if cap(evs) > 64 {
-			evs = nil // a catch-up or a rebuild is not kept for the connection's lifetime
-		} else {
+		clear(msgs) // the messages are not kept until the next ones
+	}
+}
+
+// eventBufs holds the event slices of the batches connections are writing: an idle connection
+// keeps none.
+var eventBufs = sync.Pool{New: func() any { return new([]Event) }}
+
+// send writes the events msgs mean for this connection, if any.
+func (c *Conn) send(ctx context.Context, w Writer, msgs []*Message) error {
+	buf := eventBufs.Get().(*[]Event)
+	evs := (*buf)[:0]
+	defer func() {
+		if cap(evs) <= 64 { // a catch-up or a rebuild is not kept
 			clear(evs)
+			*buf = evs[:0]
+			eventBufs.Put(buf)
+		}
+	}()
+	for _, m := range msgs {
+		var err error
+		if evs, err = c.handle(ctx, evs, m); err != nil {
+			return err
 		}
 	}
+	if len(evs) == 0 {
+		return nil
+	}
+	if err := w.Write(evs); err != nil {
+		return err
+	}
+	c.sub.Active()
+	return nil
 }
 
 // handle appends the events a message means for this connection.
 func (c *Conn) handle(ctx context.Context, evs []Event, m *Message) ([]Event, error) {
-	if c.global {
+	if c.ri < 0 {
 		switch m.Kind {
 		case KindTick:
 			return append(evs, Event{Name: EventTick, ID: m.IDText, Data: m.Data}), nil
@@ -215,20 +235,20 @@ func (c *Conn) handle(ctx context.Context, evs []Event, m *Message) ([]Event, er
 		return evs, nil // the replay included it
 	}
 	u := &m.Bars[c.ri]
-	sec := c.req.Resolution.Seconds()
+	sec := c.res.Seconds()
 	if c.hasB {
 		switch {
-		case u.Bar.Time < c.bar.Time:
+		case u.Bar.Time < c.barTime:
 			// Cannot happen while trades arrive in chain order; the store settles it.
 			return c.rebuild(ctx, evs, ReasonFeed)
-		case u.Bar.Time > c.bar.Time+sec && (len(u.Quiet) == 0 || u.Quiet[0].Time > c.bar.Time+sec):
+		case u.Bar.Time > c.barTime+sec && (len(u.Quiet) == 0 || u.Quiet[0].Time > c.barTime+sec):
 			return c.rebuild(ctx, evs, ReasonGap) // quiet buckets the message does not carry
 		}
 	}
 	for i := range u.Quiet {
 		q := &u.Quiet[i]
 		// The client may hold some of them already (a replay extends quiet bars to the hub's time).
-		if c.hasB && q.Time <= c.bar.Time || !c.hasB && q.Time < c.from {
+		if c.hasB && q.Time <= c.barTime || !c.hasB && q.Time < c.from {
 			continue
 		}
 		evs = append(evs, Event{Name: EventBar, Data: q.Data})
@@ -237,17 +257,17 @@ func (c *Conn) handle(ctx context.Context, evs []Event, m *Message) ([]Event, er
 		Event{Name: EventTrade, ID: m.IDText, Data: m.Data},
 		Event{Name: EventBar, ID: m.IDText, Data: u.Bar.Data})
 	c.pos, c.has = m.ID.Pos, true
-	c.bar, c.hasB = u.Bar.Bar, true
+	c.barTime, c.hasB = u.Bar.Time, true
 	return evs, nil
 }
 
 // rebuild answers a reset message or an inconsistency: a full reset and the replay of the
 // connection's window, read from the store now.
 func (c *Conn) rebuild(ctx context.Context, evs []Event, reason string) ([]Event, error) {
-	tok, err := c.s.cfg.Store.Token(ctx, c.req.Token)
+	tok, err := c.s.cfg.Store.Token(ctx, c.token)
 	if errors.Is(err, curvekit.ErrNotFound) {
 		// A reorganization removed the launch itself: nothing to show until it comes back.
-		data, err := c.s.cfg.Codec.Reset(&Reset{Token: c.req.Token, Resolution: c.req.Resolution, Reason: reason, Full: true})
+		data, err := c.s.cfg.Codec.Reset(&Reset{Token: c.token, Resolution: c.res, Reason: reason, Full: true})
 		if err != nil {
 			return nil, err
 		}
@@ -257,7 +277,7 @@ func (c *Conn) rebuild(ctx context.Context, evs []Event, reason string) ([]Event
 	if err != nil {
 		return nil, err
 	}
-	more, err := c.replay(ctx, &tok, c.s.cfg.Hub.Cursor(TokenTopic(c.req.Token)), reason, nil)
+	more, err := c.replay(ctx, &tok, c.s.cfg.Hub.Cursor(TokenTopic(c.token)), reason, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -283,14 +303,14 @@ func (c *Conn) rebuild(ctx context.Context, evs []Event, reason string) ([]Event
 // further back than MaxResumeTrades trades (or, partial, a window), or followed by a trade older
 // than its time (the chain reorganized under the client's bars) - turns into such a rebuild.
 func (c *Conn) replay(ctx context.Context, tok *market.Token, cur Cursor, reason string, id *ID) ([]Event, error) {
-	res := c.req.Resolution
+	res := c.res
 	sec := res.Seconds()
 	present := max(c.s.cfg.Market.Now().Unix(), tok.LastTradeAt)
 	to := max(min(cur.Time, present), tok.LastTradeAt)
 	if id != nil && (id.Time > present || id.Time < 1) {
 		return c.replay(ctx, tok, cur, ReasonUnknownID, nil)
 	}
-	partial := reason == ReasonResume && c.req.Partial
+	partial := reason == ReasonResume && c.partial
 	var start int64
 	if id != nil {
 		// The id's time is a trade's time (this token's, or the hub's newest when it was sent),
@@ -301,14 +321,14 @@ func (c *Conn) replay(ctx context.Context, tok *market.Token, cur Cursor, reason
 	switch {
 	case partial:
 		start = res.Bucket(id.Time)
-		if c.req.From > 0 {
-			start = max(start, res.Bucket(c.req.From))
+		if c.since > 0 {
+			start = max(start, res.Bucket(c.since))
 		}
 		if (res.Bucket(to)-start)/sec >= market.MaxBars {
 			return c.replay(ctx, tok, cur, ReasonTooOld, nil)
 		}
-	case c.req.From > 0:
-		start = res.Bucket(c.req.From)
+	case c.since > 0:
+		start = res.Bucket(c.since)
 	case reason == ReasonConnect:
 		start = res.Bucket(to)
 	default:
@@ -381,7 +401,7 @@ func (c *Conn) replay(ctx context.Context, tok *market.Token, cur Cursor, reason
 	}
 	c.hasB = len(series.Bars) > 0
 	if c.hasB {
-		c.bar = series.Bars[len(series.Bars)-1]
+		c.barTime = series.Bars[len(series.Bars)-1].Time
 	}
 	c.from = from
 	return evs, nil
@@ -397,11 +417,11 @@ func (c *Conn) tradesSince(ctx context.Context, id ID, last *market.Trade) ([]ma
 	}
 	lastPos := PosOf(last)
 	var out []market.Trade
-	q := market.TradeQuery{Token: c.req.Token, Limit: market.MaxLimit}
+	q := market.TradeQuery{Token: c.token, Limit: market.MaxLimit}
 	for {
 		page, err := c.s.cfg.Store.Trades(ctx, q)
 		if err != nil {
-			return nil, "", fmt.Errorf("stream: read trades of %s: %w", c.req.Token.Hex(), err)
+			return nil, "", fmt.Errorf("stream: read trades of %s: %w", c.token.Hex(), err)
 		}
 		for i := range page.Trades {
 			tr := &page.Trades[i]

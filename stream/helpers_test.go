@@ -367,7 +367,7 @@ func recv(t testing.TB, s *Subscription) *Message {
 			return m
 		}
 		s.mu.Lock()
-		ended := s.ended
+		ended := s.err != nil
 		s.mu.Unlock()
 		if ended {
 			t.Fatalf("subscription ended: %v", s.Err())
@@ -388,5 +388,5 @@ func drained(s *Subscription) ([]*Message, bool) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return out, s.ended
+	return out, s.err != nil
 }

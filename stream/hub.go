@@ -115,6 +115,8 @@ type Hub struct {
 }
 
 type topic struct {
+	hub  *Hub
+	name Topic
 	subs []*Subscription
 	last ID // id of the newest message published here
 }
@@ -145,10 +147,9 @@ func NewHub(cfg HubConfig) (*Hub, error) {
 
 // Subscription is one subscriber's place on a topic. Wait on Ready, then Take what arrived.
 type Subscription struct {
-	hub   *Hub
-	topic Topic
-	idx   int // index in topic.subs; -1 once removed (guarded by hub.mu)
+	tp    *topic // nil when the hub was closed before it subscribed
 	ready chan struct{}
+	idx   int32 // index in tp.subs; -1 once removed (guarded by the hub's mu)
 	// quiet counts the heartbeat ticks since the subscriber last wrote (Active); beat is set
 	// when they reached a heartbeat's worth (see Hub.Beat).
 	quiet atomic.Int32
@@ -156,29 +157,37 @@ type Subscription struct {
 
 	mu    sync.Mutex
 	queue []*Message // published, not yet taken; oldest first
-	ended bool
-	err   error // why it ended
+	err   error      // why it ended (errUnsubscribed after Close); nil while it runs
 }
+
+// errUnsubscribed ends a subscription its subscriber closed; Err reports it as nil.
+var errUnsubscribed = errors.New("stream: unsubscribed")
 
 // Subscribe registers a subscriber on t and returns the topic's cursor, both under one lock: the
 // subscriber receives exactly the messages published after the cursor. On a closed hub the
 // subscription is already over (Err is ErrClosed).
 func (h *Hub) Subscribe(t Topic) (*Subscription, Cursor) {
-	s := &Subscription{hub: h, topic: t, idx: -1, ready: make(chan struct{}, 1)}
+	s := &Subscription{idx: -1, ready: make(chan struct{}, 1)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		s.end(ErrClosed)
 		return s, Cursor{}
 	}
-	tp := h.topics[t]
-	if tp == nil {
-		tp = &topic{}
-		h.topics[t] = tp
-	}
-	s.idx = len(tp.subs)
+	tp := h.topic(t)
+	s.tp, s.idx = tp, int32(len(tp.subs))
 	tp.subs = append(tp.subs, s)
 	return s, Cursor{Last: tp.last, Time: h.time}
+}
+
+// topic returns t's topic, made if there is none. h.mu must be held.
+func (h *Hub) topic(t Topic) *topic {
+	tp := h.topics[t]
+	if tp == nil {
+		tp = &topic{hub: h, name: t}
+		h.topics[t] = tp
+	}
+	return tp
 }
 
 // Cursor returns t's cursor now.
@@ -202,11 +211,7 @@ func (h *Hub) Publish(t Topic, m *Message) int {
 		return 0
 	}
 	m.At = time.Now()
-	tp := h.topics[t]
-	if tp == nil {
-		tp = &topic{}
-		h.topics[t] = tp
-	}
+	tp := h.topic(t)
 	switch m.Kind {
 	case KindTrade:
 		h.time = max(h.time, m.ID.Time)
@@ -316,7 +321,9 @@ func (h *Hub) remove(tp *topic, s *Subscription, err error) {
 
 func (s *Subscription) end(err error) {
 	s.mu.Lock()
-	s.ended, s.err = true, err
+	if s.err == nil {
+		s.err = err
+	}
 	s.mu.Unlock()
 	s.wake()
 }
@@ -390,7 +397,7 @@ func (s *Subscription) Take(dst []*Message) (msgs []*Message, ended bool) {
 	}
 	clear(dst[:cap(dst)])
 	s.queue = dst[:0]
-	return msgs, s.ended
+	return msgs, s.err != nil
 }
 
 // Err returns why the subscription ended: ErrSlow, ErrClosed, or nil while it runs and after
@@ -398,20 +405,26 @@ func (s *Subscription) Take(dst []*Message) (msgs []*Message, ended bool) {
 func (s *Subscription) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.err == errUnsubscribed {
+		return nil
+	}
 	return s.err
 }
 
 // Close unsubscribes. It may be called more than once, and after the hub cut the subscriber off.
 func (s *Subscription) Close() {
-	h := s.hub
+	tp := s.tp
+	if tp == nil {
+		return
+	}
+	h := tp.hub
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if s.idx < 0 {
 		return
 	}
-	tp := h.topics[s.topic]
-	h.remove(tp, s, nil)
+	h.remove(tp, s, errUnsubscribed)
 	if len(tp.subs) == 0 && tp.last.IsZero() {
-		delete(h.topics, s.topic)
+		delete(h.topics, tp.name)
 	}
 }

@@ -176,7 +176,7 @@ func (s *Server) prompt(w http.ResponseWriter, req bunrouter.Request) error {
 	}
 	p := agent.TurnParams{Wallet: principalOf(req).Wallet, ReadOnly: principalOf(req).ReadOnly, Prompt: *body.Prompt, ThreadID: body.ThreadID, History: body.history(), Model: body.Model}
 	started := false
-	sw := &sseWriter{w: w, rc: http.NewResponseController(w), timeout: s.cfg.StreamWriteTimeout}
+	sw := &eventWriter{ResponseWriter: w, info: requestInfo{timeout: s.cfg.StreamWriteTimeout}}
 	// The headers wait for the first event, or the first heartbeat: a request the service
 	// refuses before planning (at once) still gets its status code, while a model that is slow
 	// to answer its first step does not leave the client, or a proxy, with silence. mu orders the

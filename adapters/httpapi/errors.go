@@ -124,13 +124,44 @@ func clientMessage(err error) string {
 // writeJSON writes v with the given status. The body is encoded before the header is sent, so an
 // encoding failure can still become a 500.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
+	if a, ok := v.(jsonAppender); ok {
+		return writeAppended(w, status, a)
+	}
 	e := encoders.Get().(*jsonEncoder)
 	defer e.put()
-	if a, ok := v.(jsonAppender); ok {
-		e.buf.Write(append(a.appendJSON(e.buf.AvailableBuffer()), '\n')) // as Encode ends
-	} else if err := e.enc.Encode(v); err != nil {
+	if err := e.enc.Encode(v); err != nil {
 		return fmt.Errorf("httpapi: encode response: %w", err)
 	}
+	return e.send(w, status)
+}
+
+// writeAppended writes an answer that appends its own JSON.
+func writeAppended(w http.ResponseWriter, status int, a jsonAppender) error {
+	e := encoders.Get().(*jsonEncoder)
+	defer e.put()
+	e.buf.Write(append(a.appendJSON(e.buf.AvailableBuffer()), '\n')) // as Encode ends
+	return e.send(w, status)
+}
+
+// writeQuote is writeAppended for the most frequent answer, with its concrete type: the quote it
+// points into stays on the caller's stack.
+func writeQuote(w http.ResponseWriter, a quoteAnswer) error {
+	e := encoders.Get().(*jsonEncoder)
+	defer e.put()
+	e.buf.Write(append(a.appendJSON(e.buf.AvailableBuffer()), '\n'))
+	return e.send(w, http.StatusOK)
+}
+
+// writeToken is writeQuote for a token's answer.
+func writeToken(w http.ResponseWriter, a tokenAnswer) error {
+	e := encoders.Get().(*jsonEncoder)
+	defer e.put()
+	e.buf.Write(append(a.appendJSON(e.buf.AvailableBuffer()), '\n'))
+	return e.send(w, http.StatusOK)
+}
+
+// send writes the encoded answer with status.
+func (e *jsonEncoder) send(w http.ResponseWriter, status int) error {
 	h := w.Header()
 	h["Content-Type"] = applicationJSON
 	h["X-Content-Type-Options"] = nosniff

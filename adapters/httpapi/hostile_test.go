@@ -259,3 +259,41 @@ func TestQuoteJSONAsEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// A token's own JSON is byte for byte what encoding/json writes of tokenOf, on the curve and
+// graduated, whatever its strings, amounts and numbers.
+func TestTokenJSONAsEncodingJSON(t *testing.T) {
+	t.Parallel()
+	big := new(uint256.Int).SetAllOne()
+	hostile := "n\"a<m>e&\\ \u2028 é\x01\x7f\xff</script>"
+	for i, price := range []float64{2.7958993476234855e-08, math.Inf(-1), math.NaN(), 1e21, -0.5, 0} {
+		v := &market.View{Price: price, ProgressBps: uint16(i * 1999), MarketCap: *uint256.NewInt(uint64(i) * 1e17)}
+		v.Address = common.HexToAddress(fmt.Sprintf("0x%040x", i*977))
+		v.Curve = common.HexToAddress("0xc0ffee0000000000000000000000000000000001")
+		v.Creator = common.HexToAddress(fmt.Sprintf("0x%040x", i))
+		v.Name, v.Symbol, v.URI = hostile[:i*3], hostile[i:], "ipfs://"+hostile
+		v.Decimals, v.Quote.Decimals = uint8(i*7), uint8(18-i)
+		v.Quote.Symbol = hostile[i*2:]
+		if i%2 == 1 {
+			v.Quote.Address = common.HexToAddress("0x00000000000000000000000000000000000000Ab")
+		}
+		v.State.Graduated = i%3 == 2
+		v.Pool = common.HexToAddress(fmt.Sprintf("0x%040x", (i%4)*55))
+		v.TotalSupply, v.Liquidity, v.Day.Volume = *big, *uint256.NewInt(uint64(i)), *uint256.NewInt(123456789)
+		v.State.VirtualQuote, v.State.VirtualToken, v.State.RealQuote, v.State.RealToken = *big, *uint256.NewInt(1), *uint256.NewInt(0), *uint256.NewInt(1e18)
+		v.PoolReserveQuote, v.PoolReserveToken = *uint256.NewInt(5), *big
+		v.Day.Buys, v.Day.Sells = i*3, i
+		v.CreatedAt, v.LastTradeAt, v.LaunchBlock = int64(1700000000+i), int64(i%2)*1700000500, uint64(i*i)
+		v.LaunchTx = common.BytesToHash([]byte{byte(i), 0xfe})
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		tj := tokenOf(v)
+		if err := enc.Encode(&tj); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(tokenAnswer{v}.appendJSON(nil)) + "\n"; got != want.String() {
+			t.Errorf("case %d, appendJSON:\n%s\nencoding/json:\n%s", i, got, want.String())
+		}
+	}
+}

@@ -81,7 +81,7 @@ func (s *Server) getToken(w http.ResponseWriter, req bunrouter.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, tokenOf(&v))
+	return writeToken(w, tokenAnswer{&v})
 }
 
 // GET /tokens/:address/trades

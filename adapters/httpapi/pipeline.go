@@ -16,6 +16,7 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/stream"
 )
 
 // The pipeline every request runs (ARCHITECTURE.md, "The HTTP pipeline"):
@@ -33,17 +34,20 @@ import (
 // requestInfo travels with the response writer (statusWriter) from ServeHTTP to the route that
 // serves it: the request's context would cost a copy of the request per request.
 type requestInfo struct {
-	route string
-	// stream, when a route set it, serves an event stream after the router returned: the wait
-	// of a long-lived stream then sits under the fewest frames, so the runtime shrinks the
-	// connection goroutine's stack to what the wait needs (see serveStream).
-	stream *sseWriter
+	route *route // nil until a route matched
+	// stream, when a route set it, is an event stream to serve after the router returned, with
+	// its context and write timeout: the wait of a long-lived stream then sits under the fewest
+	// frames, so the runtime shrinks the connection goroutine's stack to what the wait needs
+	// (see serveStream).
+	stream  *stream.Conn
+	ctx     context.Context
+	timeout time.Duration
 }
 
 // ServeHTTP serves the API. No panic escapes it and every answer it writes is JSON.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	sw := &statusWriter{ResponseWriter: w, info: requestInfo{route: "unmatched"}}
+	sw := &statusWriter{ResponseWriter: w}
 	info := &sw.info
 	defer func() {
 		if p := recover(); p != nil {
@@ -53,12 +57,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.log.ErrorContext(r.Context(), "httpapi: panic", slog.String("method", r.Method),
 				slog.String("path", strconv.Quote(r.URL.Path)), slog.Any("panic", p),
 				slog.String("stack", string(debug.Stack())))
-			if !sw.wrote {
+			if sw.code == 0 {
 				writeError(sw, http.StatusInternalServerError, internalMessage)
 			}
 		}
 		if s.metrics != nil {
-			s.metrics.observe(info.route, sw.status(), time.Since(start))
+			s.metrics.observe(routeName(info.route), sw.status(), time.Since(start))
 		}
 	}()
 	if !routablePath(r.URL.Path) {
@@ -105,7 +109,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.router.ServeHTTP(sw, r)
 	if info.stream != nil {
-		info.stream.run()
+		s.runStream(sw, r.URL.Path)
 	}
 }
 
@@ -158,7 +162,7 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 	return func(w http.ResponseWriter, req bunrouter.Request) error {
 		r := req.Request
 		if sw, ok := w.(*statusWriter); ok {
-			sw.info.route = rt.full
+			sw.info.route = rt
 		}
 		p, outcome := s.authenticate(r, rt)
 		if outcome == auth.Refused {
@@ -237,21 +241,20 @@ func routeName(rt *route) string {
 // http.ResponseController reach the connection (flushes and deadlines of streams).
 type statusWriter struct {
 	http.ResponseWriter
-	code  int
-	wrote bool
-	info  requestInfo
+	code int // 0 until the answer started
+	info requestInfo
 }
 
 func (w *statusWriter) WriteHeader(code int) {
-	if !w.wrote {
-		w.code, w.wrote = code, true
+	if w.code == 0 {
+		w.code = code
 	}
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *statusWriter) Write(p []byte) (int, error) {
-	if !w.wrote {
-		w.code, w.wrote = http.StatusOK, true
+	if w.code == 0 {
+		w.code = http.StatusOK
 	}
 	return w.ResponseWriter.Write(p)
 }
@@ -259,7 +262,7 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *statusWriter) status() int {
-	if !w.wrote {
+	if w.code == 0 {
 		return http.StatusOK
 	}
 	return w.code

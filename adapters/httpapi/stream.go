@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -63,14 +62,15 @@ func (s *Server) tokenStream(w http.ResponseWriter, req bunrouter.Request) error
 	return nil
 }
 
-// serveStream sends the headers and runs conn until the client leaves, the hub cuts it off or
-// the server shuts down.
+// serveStream sends the headers and leaves conn to run until the client leaves, the hub cuts it
+// off or the server shuts down.
 //
 // The stream runs on net/http's goroutine for the connection, the only one a stream needs beside
-// net/http's reader. It runs once the router has returned (ServeHTTP calls it), so that while it
-// waits, the frames above it are few: the runtime shrinks a parked goroutine's stack only when it
-// uses less than a quarter of it, and under the route's frames it would keep the 16 KB the
-// request's handling grew instead of 8 KB.
+// net/http's reader. It runs once the router has returned (ServeHTTP calls runStream), so that
+// while it waits, the frames above it are few: the runtime shrinks a parked goroutine's stack only
+// when it uses less than a quarter of it, and under the route's frames it would keep the 16 KB
+// the request's handling grew instead of 8 KB. What the stream needs to run is kept in the
+// request's statusWriter, which lives as long anyway.
 func (s *Server) serveStream(w http.ResponseWriter, req bunrouter.Request, conn *stream.Conn) {
 	h := w.Header()
 	h["Content-Type"] = eventStream
@@ -78,13 +78,12 @@ func (s *Server) serveStream(w http.ResponseWriter, req bunrouter.Request, conn 
 	h["X-Accel-Buffering"] = no // nginx and its kin would otherwise buffer the stream
 	h["X-Content-Type-Options"] = nosniff
 	w.WriteHeader(http.StatusOK)
-	sw := &sseWriter{w: w, rc: http.NewResponseController(w), timeout: s.cfg.StreamWriteTimeout,
-		srv: s, conn: conn, ctx: req.Context(), path: req.URL.Path}
-	if st, ok := w.(*statusWriter); ok {
-		st.info.stream = sw
-		return
+	sw, ok := w.(*statusWriter)
+	if !ok { // a handler called outside ServeHTTP
+		sw = &statusWriter{ResponseWriter: w}
+		defer s.runStream(sw, req.URL.Path)
 	}
-	sw.run()
+	sw.info.stream, sw.info.ctx, sw.info.timeout = conn, req.Context(), s.cfg.StreamWriteTimeout
 }
 
 // Header values of every stream, shared: a stream's headers cost no allocation of their own.
@@ -93,65 +92,60 @@ var (
 	noCache     = []string{"no-cache"}
 	no          = []string{"no"}
 	nosniff     = []string{"nosniff"}
+	heartbeat   = []byte(stream.Heartbeat)
 )
 
-// sseWriter writes events to the response. The server has no WriteTimeout (it would cut every
-// stream); each write gets its own deadline instead, so a client that stops reading ends its
-// stream after the timeout rather than holding a goroutine forever. It holds what the stream
-// needs to run (one allocation for all of it).
-type sseWriter struct {
-	w       http.ResponseWriter
-	rc      *http.ResponseController
-	timeout time.Duration
-	scratch []byte
-
-	srv  *Server
-	conn *stream.Conn
-	ctx  context.Context
-	path string
-}
-
-// run runs the stream until it ends, and logs why when that is worth saying.
-func (s *sseWriter) run() {
-	defer s.conn.Close()
-	err := s.conn.Run(s.ctx, s)
+// runStream runs the stream serveStream left in sw until it ends, and logs why when that is worth
+// saying.
+func (s *Server) runStream(sw *statusWriter, path string) {
+	conn, ctx := sw.info.stream, sw.info.ctx
+	defer conn.Close()
+	err := conn.Run(ctx, (*eventWriter)(sw))
 	switch {
-	case err == nil, s.ctx.Err() != nil, errors.Is(err, stream.ErrClosed):
+	case err == nil, ctx.Err() != nil, errors.Is(err, stream.ErrClosed):
 	case errors.Is(err, stream.ErrSlow):
-		s.srv.log.InfoContext(s.ctx, "httpapi: stream cut off: client too slow", slog.String("path", s.path))
+		s.log.InfoContext(ctx, "httpapi: stream cut off: client too slow", slog.String("path", path))
 	default:
-		s.srv.log.WarnContext(s.ctx, "httpapi: stream ended", slog.String("path", s.path), slog.Any("error", err))
+		s.log.WarnContext(ctx, "httpapi: stream ended", slog.String("path", path), slog.Any("error", err))
 	}
 }
 
-var _ stream.Writer = (*sseWriter)(nil)
+// eventWriter writes a stream's events to the response its statusWriter wraps. The server has
+// no WriteTimeout (it would cut every stream); each write gets its own deadline instead, so a
+// client that stops reading ends its stream after the timeout rather than holding a goroutine
+// forever.
+type eventWriter statusWriter
 
-func (s *sseWriter) Write(events []stream.Event) error {
+var _ stream.Writer = (*eventWriter)(nil)
+
+func (s *eventWriter) Write(events []stream.Event) error {
 	if err := s.deadline(); err != nil {
 		return err
 	}
+	// Most streams are idle most of the time: they keep no buffer between writes.
+	e := encoders.Get().(*jsonEncoder)
+	defer e.put()
 	for i := range events {
-		s.scratch = stream.AppendEvent(s.scratch[:0], &events[i])
-		if _, err := s.w.Write(s.scratch); err != nil {
-			return err
-		}
+		e.buf.Write(stream.AppendEvent(e.buf.AvailableBuffer(), &events[i]))
 	}
-	s.scratch = nil // most streams are idle most of the time: they keep no buffer between writes
-	return s.rc.Flush()
+	if _, err := s.ResponseWriter.Write(e.buf.Bytes()); err != nil {
+		return err
+	}
+	return http.NewResponseController(s.ResponseWriter).Flush()
 }
 
-func (s *sseWriter) Heartbeat() error {
+func (s *eventWriter) Heartbeat() error {
 	if err := s.deadline(); err != nil {
 		return err
 	}
-	if _, err := s.w.Write([]byte(stream.Heartbeat)); err != nil {
+	if _, err := s.ResponseWriter.Write(heartbeat); err != nil {
 		return err
 	}
-	return s.rc.Flush()
+	return http.NewResponseController(s.ResponseWriter).Flush()
 }
 
-func (s *sseWriter) deadline() error {
-	err := s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
+func (s *eventWriter) deadline() error {
+	err := http.NewResponseController(s.ResponseWriter).SetWriteDeadline(time.Now().Add(s.info.timeout))
 	if errors.Is(err, http.ErrNotSupported) {
 		return nil // a test recorder
 	}

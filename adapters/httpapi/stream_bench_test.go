@@ -32,6 +32,9 @@ import (
 // connections are open and idle - is the server's alone. Each bar carries its publication time;
 // the child reports the delay to parsing it, p50 and p99 over every client and bar.
 //
+// Every variant serves the same path (net/http keeps each connection's request line), and the
+// stream runs with the server's in-memory rate limiter.
+//
 // The bare-net-http case serves a handler that only sends the headers and a comment, then waits
 // for the client to leave: what net/http itself holds per connection (its buffers, the request,
 // and the two goroutines of a connection), the floor under the stream's own share.
@@ -52,10 +55,12 @@ func BenchmarkSSEFanout(b *testing.B) {
 	if os.Getenv("CURVEKIT_BENCH_HEAPPROF") != "" {
 		runtime.MemProfileRate = 1
 	}
+	// Every variant serves the same path: net/http keeps the request line of each connection.
+	path := "/tokens/" + tusdToken.Hex() + "/stream"
 	b.Run("stream", func(b *testing.B) {
 		for range b.N {
-			e := newStreamEnv(b, streamOptions{})
-			sseFanout(b, e.srv, "/tokens/"+tusdToken.Hex()+"/stream", conns, 50, interval, func() int {
+			e := newStreamEnv(b, streamOptions{memoryLimiter: true})
+			sseFanout(b, e.srv, path, conns, 50, interval, func() int {
 				return e.hub.Subscribers(stream.TokenTopic(tusdToken))
 			}, func(i int) { publishBar(e.hub, i) })
 		}
@@ -74,7 +79,7 @@ func BenchmarkSSEFanout(b *testing.B) {
 				return []string{sse.DefaultTopic}, true
 			}}
 			srv := httptest.NewServer(gs)
-			sseFanout(b, srv, "/", conns, 50, interval, func() int {
+			sseFanout(b, srv, path, conns, 50, interval, func() int {
 				if int(n.Load()) < conns {
 					return int(n.Load())
 				}
@@ -103,7 +108,7 @@ func BenchmarkSSEFanout(b *testing.B) {
 				n.Add(1)
 				<-r.Context().Done()
 			}))
-			sseFanout(b, srv, "/", conns, 0, 0, func() int { return int(n.Load()) }, nil)
+			sseFanout(b, srv, path, conns, 0, 0, func() int { return int(n.Load()) }, nil)
 			srv.Close()
 		}
 	})

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/curvekit/curvekit/adapters/ratelimit"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/candles"
 	"github.com/curvekit/curvekit/market"
@@ -37,6 +38,9 @@ type streamOptions struct {
 	buffer       int
 	heartbeat    time.Duration
 	writeTimeout time.Duration
+	// memoryLimiter serves with the server's in-memory limiter instead of the recording one
+	// (which keeps every key it is asked: a cost per request that the server does not have).
+	memoryLimiter bool
 }
 
 func newStreamEnv(t testing.TB, o streamOptions) *streamEnv {
@@ -69,8 +73,14 @@ func newStreamEnv(t testing.TB, o streamOptions) *streamEnv {
 		t.Fatal(err)
 	}
 	lim := newCountLimiter()
+	var limiter auth.Limiter = lim
+	if o.memoryLimiter {
+		if limiter, err = ratelimit.NewMemory(ratelimit.MemoryConfig{}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	s, err := New(Config{
-		Market: svc, Streams: streams, Limiter: lim, Policy: auth.DefaultPolicy(auth.Every(100_000, time.Minute)),
+		Market: svc, Streams: streams, Limiter: limiter, Policy: auth.DefaultPolicy(auth.Every(100_000, time.Minute)),
 		StreamWriteTimeout: o.writeTimeout, Logger: log,
 	})
 	if err != nil {

@@ -96,7 +96,7 @@ type tokenJSON struct {
 func tokenOf(v *market.View) tokenJSON {
 	qd, td := v.Quote.Decimals, v.Decimals
 	t := tokenJSON{
-		Address: v.AddressHex(), Curve: v.Curve.Hex(), Creator: v.Creator.Hex(),
+		Address: v.AddressHex(), Curve: v.CurveHex(), Creator: v.CreatorHex(),
 		Name: v.Name, Symbol: v.Symbol, URI: v.URI, Decimals: td,
 		Quote: assetOf(v.Quote), Phase: v.Phase(),
 		TotalSupply: amount(&v.TotalSupply, td),
@@ -122,6 +122,92 @@ func tokenOf(v *market.View) tokenJSON {
 		t.LastTradeAt = &at
 	}
 	return t
+}
+
+// tokenAnswer is GET /tokens/:address's answer, appended straight from the view: the same bytes
+// as tokenOf's tokenJSON through encoding/json, without reflection or a string per field.
+type tokenAnswer struct{ v *market.View }
+
+func (a tokenAnswer) appendJSON(b []byte) []byte {
+	v := a.v
+	qd, td := v.Quote.Decimals, v.Decimals
+	b = append(b, `{"address":`...)
+	b = appendJSONString(b, v.AddressHex())
+	b = append(b, `,"curve":"`...)
+	b = append(b, v.CurveHex()...)
+	b = append(b, `","creator":"`...)
+	b = append(b, v.CreatorHex()...)
+	b = append(b, '"')
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, v.Name)
+	b = append(b, `,"symbol":`...)
+	b = appendJSONString(b, v.Symbol)
+	b = append(b, `,"uri":`...)
+	b = appendJSONString(b, v.URI)
+	b = append(b, `,"decimals":`...)
+	b = strconv.AppendUint(b, uint64(td), 10)
+	b = append(b, `,"quote":{"address":`...)
+	if v.Quote.Address == (common.Address{}) {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, v.Quote.Address.Hex())
+	}
+	b = append(b, `,"symbol":`...)
+	b = appendJSONString(b, v.Quote.Symbol)
+	b = append(b, `,"decimals":`...)
+	b = strconv.AppendUint(b, uint64(qd), 10)
+	b = append(b, `},"phase":`...)
+	b = appendJSONString(b, string(v.Phase()))
+	b = append(b, `,"pool":`...)
+	if !v.State.Graduated || v.Pool == (common.Address{}) {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, v.Pool.Hex())
+	}
+	b = appendAmountField(b, `,"totalSupply":"`, &v.TotalSupply, td)
+	b = append(b, `,"price":`...)
+	b = number(v.Price).appendJSON(b)
+	b = appendAmountField(b, `,"marketCap":"`, &v.MarketCap, qd)
+	b = appendAmountField(b, `,"liquidity":"`, &v.Liquidity, qd)
+	b = appendAmountField(b, `,"volume24h":"`, &v.Day.Volume, qd)
+	b = append(b, `,"buys24h":`...)
+	b = strconv.AppendInt(b, int64(v.Day.Buys), 10)
+	b = append(b, `,"sells24h":`...)
+	b = strconv.AppendInt(b, int64(v.Day.Sells), 10)
+	b = append(b, `,"progressBps":`...)
+	b = strconv.AppendUint(b, uint64(v.ProgressBps), 10)
+	if v.State.Graduated {
+		b = appendAmountField(b, `,"reserves":null,"poolReserves":{"quote":"`, &v.PoolReserveQuote, qd)
+		b = appendAmountField(b, `,"token":"`, &v.PoolReserveToken, td)
+		b = append(b, '}')
+	} else {
+		b = appendAmountField(b, `,"reserves":{"virtualQuote":"`, &v.State.VirtualQuote, qd)
+		b = appendAmountField(b, `,"virtualToken":"`, &v.State.VirtualToken, td)
+		b = appendAmountField(b, `,"realQuote":"`, &v.State.RealQuote, qd)
+		b = appendAmountField(b, `,"realToken":"`, &v.State.RealToken, td)
+		b = append(b, `},"poolReserves":null`...)
+	}
+	b = append(b, `,"createdAt":`...)
+	b = strconv.AppendInt(b, v.CreatedAt, 10)
+	b = append(b, `,"lastTradeAt":`...)
+	if v.LastTradeAt != 0 {
+		b = strconv.AppendInt(b, v.LastTradeAt, 10)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"launchBlock":`...)
+	b = strconv.AppendUint(b, v.LaunchBlock, 10)
+	b = append(b, `,"launchTx":"`...)
+	b = append(b, v.LaunchTx.Hex()...)
+	return append(b, `"}`...)
+}
+
+// appendAmountField appends name (which opens the string) and v in whole units, closing the
+// string.
+func appendAmountField(b []byte, name string, v *uint256.Int, decimals uint8) []byte {
+	b = append(b, name...)
+	b = curvekit.AppendAmount(b, v, decimals)
+	return append(b, '"')
 }
 
 type tokenListJSON struct {

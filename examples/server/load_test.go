@@ -12,11 +12,10 @@ import (
 	"github.com/uptrace/bunrouter"
 )
 
-// load sends GET url from conns concurrent keep-alive connections for d and returns the
-// throughput and the 99th percentile latency.
-func load(b *testing.B, url string, conns int, d time.Duration) (reqPerSec float64, p99 time.Duration) {
+// load sends GET url from conns concurrent keep-alive connections of client for d and returns
+// the requests completed and their latencies.
+func load(b *testing.B, client *http.Client, url string, conns int, d time.Duration) []time.Duration {
 	b.Helper()
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}}
 	var (
 		mu   sync.Mutex
 		lats []time.Duration
@@ -52,19 +51,19 @@ func load(b *testing.B, url string, conns int, d time.Duration) (reqPerSec float
 	if len(lats) == 0 {
 		b.Fatal("no request completed")
 	}
-	sort.Slice(lats, func(i, j int) bool { return lats[i] < lats[j] })
-	return float64(len(lats)) / d.Seconds(), lats[len(lats)*99/100]
+	return lats
 }
 
 // BenchmarkQuoteVersusBareRouter loads, over loopback and in one run, a bare bunrouter handler that
 // returns a constant JSON body, GET /tokens/:address/quote and GET /tokens/:address on the
-// reference server, in alternating rounds (bare, quote, token, then again), so that what the
-// machine does meanwhile weighs on all three alike. It reports each round's ratios and their
-// ranges over the rounds:
+// reference server, in alternating slices (bare, quote, token, then again), so that what the
+// machine does meanwhile weighs on all three alike. A round is five such cycles of 600 ms slices,
+// 3 s of each read in all: the slices cancel what drifts over seconds, the rounds show what is
+// left. It reports each round's ratios and their ranges over the rounds:
 //
 //	go test -run XXX -bench QuoteVersusBareRouter -benchtime 1x ./examples/server
 func BenchmarkQuoteVersusBareRouter(b *testing.B) {
-	const conns, d, rounds = 32, 3 * time.Second, 6
+	const conns, slice, cycles, rounds = 32, 600 * time.Millisecond, 5, 6
 	s := startServer(b, "--poll", "500ms") // the default poll: the test's 20 ms one takes its own share of the CPU
 	bare := bunrouter.New()
 	body := []byte(`{"token":"0x0000000000000000000000000000000000000001","type":"buy","amountOut":"1"}`)
@@ -82,18 +81,32 @@ func BenchmarkQuoteVersusBareRouter(b *testing.B) {
 	defer srv.Close()
 
 	token := s.base + "/tokens/" + s.app.dev.ETHToken.Token.Hex()
+	names := []string{"bare", "quote", "token"}
 	urls := map[string]string{"bare": "http://" + ln.Addr().String() + "/quote", "quote": token + "/quote?type=buy&amount=0.5", "token": token}
+	clients := map[string]*http.Client{}
+	for _, name := range names {
+		clients[name] = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}}
+		load(b, clients[name], urls[name], conns, 100*time.Millisecond) // open the connections
+	}
 	for i := 0; i < b.N; i++ {
 		quoteRatio, tokenRatio := make([]float64, 0, rounds), make([]float64, 0, rounds)
 		for r := range rounds {
+			lats := map[string][]time.Duration{}
+			for range cycles {
+				for _, name := range names {
+					lats[name] = append(lats[name], load(b, clients[name], urls[name], conns, slice)...)
+				}
+			}
 			rps := map[string]float64{}
-			for _, name := range []string{"bare", "quote", "token"} {
-				var p99 time.Duration
-				rps[name], p99 = load(b, urls[name], conns, d)
-				b.Logf("round %d: %-5s %7.0f req/s, p99 %v", r+1, name, rps[name], p99)
+			for _, name := range names {
+				l := lats[name]
+				sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
+				rps[name] = float64(len(l)) / (cycles * slice).Seconds()
+				b.Logf("round %d: %-5s %7.0f req/s, p99 %v", r+1, name, rps[name], l[len(l)*99/100])
 			}
 			quoteRatio = append(quoteRatio, rps["quote"]/rps["bare"])
 			tokenRatio = append(tokenRatio, rps["token"]/rps["quote"])
+			b.Logf("round %d: quote/bare %.2f, token/quote %.2f", r+1, quoteRatio[r], tokenRatio[r])
 		}
 		sort.Float64s(quoteRatio)
 		sort.Float64s(tokenRatio)
@@ -103,4 +116,43 @@ func BenchmarkQuoteVersusBareRouter(b *testing.B) {
 		b.ReportMetric(tokenRatio[0], "token/quote-min")
 		b.ReportMetric(tokenRatio[rounds-1], "token/quote-max")
 	}
+}
+
+// discardWriter is a ResponseWriter that keeps nothing: what a benchmark of the handler alone
+// needs, without a recorder's own allocations.
+type discardWriter struct{ h http.Header }
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w *discardWriter) WriteHeader(int)             {}
+
+// BenchmarkReadHandler serves the reads of BenchmarkQuoteVersusBareRouter in process, through the
+// whole pipeline but without sockets: the time and allocations that are the server's own.
+//
+//	go test -run XXX -bench ReadHandler -benchmem ./examples/server
+func BenchmarkReadHandler(b *testing.B) {
+	s := startServer(b, "--poll", "500ms")
+	h := s.app.API.Handler()
+	token := "/tokens/" + s.app.dev.ETHToken.Token.Hex()
+	for _, c := range []struct{ name, target string }{{"quote", token + "/quote?type=buy&amount=0.5"}, {"token", token}} {
+		b.Run(c.name, func(b *testing.B) {
+			req := httptestRequest(b, c.target)
+			w := &discardWriter{h: http.Header{}}
+			b.ReportAllocs()
+			for b.Loop() {
+				clear(w.h)
+				h.ServeHTTP(w, req)
+			}
+		})
+	}
+}
+
+func httptestRequest(b *testing.B, target string) *http.Request {
+	req, err := http.NewRequest(http.MethodGet, "http://127.0.0.1"+target, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.RemoteAddr = "127.0.0.1:40000"
+	req.RequestURI = target
+	return req
 }
