@@ -75,34 +75,54 @@ func FormatAmount(v *uint256.Int, decimals uint8) string {
 	return string(AppendAmount(buf[:0], v, decimals))
 }
 
+// digitPairs are "00" to "99".
+const digitPairs = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" + "30313233343536373839" +
+	"40414243444546474849" + "50515253545556575859" + "60616263646566676869" + "70717273747576777879" +
+	"80818283848586878889" + "90919293949596979899"
+
 // AppendAmount appends FormatAmount(v, decimals) to dst, without allocating when dst has room.
 func AppendAmount(dst []byte, v *uint256.Int, decimals uint8) []byte {
 	if decimals > MaxDecimals {
 		decimals = MaxDecimals
 	}
-	// The digits, at the end of a buffer on the stack, nineteen at a time (amounts are
-	// formatted on every read of the API).
+	// The digits, at the end of a buffer on the stack (amounts are formatted on every read of
+	// the API): nineteen at a time while the value needs more than one limb, then the last
+	// limb's two at a time.
 	var digits [80]byte
 	i := len(digits)
 	limbs := [4]uint64(*v)
-	for {
+	n := 3
+	for n > 0 && limbs[n] == 0 {
+		n--
+	}
+	for n > 0 || limbs[0] >= 1e19 {
 		var rem uint64
-		for j := 3; j >= 0; j-- {
+		for j := n; j >= 0; j-- {
 			limbs[j], rem = bits.Div64(rem, limbs[j], 1e19)
 		}
-		last := limbs == [4]uint64{}
-		for k := 0; k < 19 && (rem != 0 || !last); k++ {
+		for n > 0 && limbs[n] == 0 {
+			n--
+		}
+		for range 19 {
 			i--
 			digits[i] = byte('0' + rem%10)
 			rem /= 10
 		}
-		if last {
-			break
-		}
 	}
-	if i == len(digits) {
+	x := limbs[0]
+	for x >= 100 {
+		q := x / 100
+		r := x - q*100
+		i -= 2
+		digits[i], digits[i+1] = digitPairs[2*r], digitPairs[2*r+1]
+		x = q
+	}
+	if x >= 10 {
+		i -= 2
+		digits[i], digits[i+1] = digitPairs[2*x], digitPairs[2*x+1]
+	} else if x > 0 || i == len(digits) {
 		i--
-		digits[i] = '0'
+		digits[i] = byte('0' + x)
 	}
 	d := int(decimals)
 	for len(digits)-i <= d { // a leading zero before the point

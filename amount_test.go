@@ -3,6 +3,7 @@ package curvekit
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/holiman/uint256"
@@ -151,6 +152,17 @@ func TestFormatAmountAgainstDecimal(t *testing.T) {
 		values = append(values, uint256.MustFromDecimal(s))
 	}
 	values = append(values, new(uint256.Int).SetAllOne())
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		// One to four limbs, each anything (a zero limb under a higher one included).
+		var v uint256.Int
+		for l := range 1 + r.IntN(4) {
+			if r.IntN(4) > 0 {
+				v[l] = r.Uint64() >> r.IntN(64)
+			}
+		}
+		values = append(values, &v)
+	}
 	for e := uint64(0); e < 78; e++ {
 		p := new(uint256.Int).Exp(uint256.NewInt(10), uint256.NewInt(e))
 		values = append(values, p, new(uint256.Int).SubUint64(p, 1), new(uint256.Int).AddUint64(p, 7))

@@ -44,9 +44,9 @@ func principalOf(req bunrouter.Request) *auth.Principal {
 // in. A route that takes bearer tokens (remote MCP, whose clients send the key there) also reads
 // Authorization: Bearer when X-API-Key is absent.
 func credentials(r *http.Request, bearer bool) (auth.Credentials, string) {
-	c, header := auth.Credentials{APIKey: r.Header.Get("X-API-Key")}, "X-API-Key"
+	c, header := auth.Credentials{APIKey: firstValue(r.Header, "X-Api-Key")}, "X-API-Key"
 	if c.APIKey == "" && bearer {
-		if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		if v, ok := strings.CutPrefix(firstValue(r.Header, "Authorization"), "Bearer "); ok {
 			c.APIKey, header = strings.TrimSpace(v), "Authorization"
 		}
 	}
@@ -57,6 +57,15 @@ func credentials(r *http.Request, bearer bool) (auth.Credentials, string) {
 		header = "the " + sessionCookie + " cookie"
 	}
 	return c, header
+}
+
+// firstValue is h.Get(key) for a key already in canonical form (net/http canonicalizes what it
+// reads), without canonicalizing it again on every request.
+func firstValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // authenticate resolves the principal of r. A store failure leaves the request anonymous: a

@@ -41,13 +41,11 @@ func clientIP(r *http.Request, trusted []netip.Prefix) netip.Addr {
 // peerAddr parses RemoteAddr ("ip:port", or a bare ip from some test harnesses). A zone is
 // dropped: a prefix never contains a zoned address.
 func peerAddr(remote string) netip.Addr {
-	a, err := netip.ParseAddr(remote)
-	if err != nil {
-		ap, err := netip.ParseAddrPort(remote)
-		if err != nil {
-			return netip.Addr{}
-		}
+	var a netip.Addr
+	if ap, err := netip.ParseAddrPort(remote); err == nil { // the usual form: try it first
 		a = ap.Addr()
+	} else if a, err = netip.ParseAddr(remote); err != nil {
+		return netip.Addr{}
 	}
 	return a.WithZone("").Unmap()
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"path"
 	"reflect"
@@ -295,5 +296,19 @@ func TestTokenJSONAsEncodingJSON(t *testing.T) {
 		if got := string(tokenAnswer{v}.appendJSON(nil)) + "\n"; got != want.String() {
 			t.Errorf("case %d, appendJSON:\n%s\nencoding/json:\n%s", i, got, want.String())
 		}
+	}
+}
+
+// The credential headers are read by their canonical names, as net/http stores them.
+func TestCredentialHeadersCanonical(t *testing.T) {
+	for _, k := range []string{"X-Api-Key", "Authorization"} {
+		if http.CanonicalHeaderKey(k) != k {
+			t.Errorf("%q is not canonical (%q)", k, http.CanonicalHeaderKey(k))
+		}
+	}
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.Header.Set("x-api-key", "k")
+	if c, _ := credentials(r, false); c.APIKey != "k" {
+		t.Errorf("x-api-key not read: %+v", c)
 	}
 }

@@ -16,14 +16,13 @@ type metrics struct {
 	latency  *prometheus.HistogramVec
 
 	// The collectors of each route (and status) once looked up: a request's observation is two
-	// map reads, not a label lookup that builds strings.
-	mu     sync.RWMutex
-	routes map[string]*routeMetrics
+	// reads of maps that readers share without a lock, not a label lookup that builds strings.
+	routes sync.Map // route name → *routeMetrics
 }
 
 type routeMetrics struct {
 	latency  prometheus.Observer
-	requests map[int]prometheus.Counter
+	requests sync.Map // status → prometheus.Counter
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -47,28 +46,15 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 }
 
 func (m *metrics) observe(route string, status int, d time.Duration) {
-	m.mu.RLock()
-	rm := m.routes[route]
-	var c prometheus.Counter
-	if rm != nil {
-		c = rm.requests[status]
+	v, ok := m.routes.Load(route)
+	if !ok {
+		v, _ = m.routes.LoadOrStore(route, &routeMetrics{latency: m.latency.WithLabelValues(route)})
 	}
-	m.mu.RUnlock()
-	if c == nil {
-		m.mu.Lock()
-		if m.routes == nil {
-			m.routes = make(map[string]*routeMetrics)
-		}
-		if rm = m.routes[route]; rm == nil {
-			rm = &routeMetrics{latency: m.latency.WithLabelValues(route), requests: make(map[int]prometheus.Counter)}
-			m.routes[route] = rm
-		}
-		if c = rm.requests[status]; c == nil {
-			c = m.requests.WithLabelValues(route, strconv.Itoa(status))
-			rm.requests[status] = c
-		}
-		m.mu.Unlock()
+	rm := v.(*routeMetrics)
+	c, ok := rm.requests.Load(status)
+	if !ok {
+		c, _ = rm.requests.LoadOrStore(status, m.requests.WithLabelValues(route, strconv.Itoa(status)))
 	}
-	c.Inc()
+	c.(prometheus.Counter).Inc()
 	rm.latency.Observe(d.Seconds())
 }

@@ -47,10 +47,12 @@ type query struct {
 	// rather than url.Values: a handful of parameters need no map.
 	pairs    [][2]string
 	problems curvekit.Problems
+	small    [4][2]string // pairs' first array: a query of a few parameters costs one allocation
 }
 
 func newQuery(u *url.URL) *query {
 	q := &query{}
+	q.pairs = q.small[:0]
 	for rest := u.RawQuery; rest != ""; {
 		var part string
 		part, rest, _ = strings.Cut(rest, "&")
@@ -59,7 +61,7 @@ func newQuery(u *url.URL) *query {
 		}
 		key, value, _ := strings.Cut(part, "=")
 		var err1, err2 error
-		if strings.ContainsAny(part, "%+;") {
+		if needsUnescape(part) {
 			if strings.Contains(part, ";") {
 				err1 = errors.New("invalid semicolon separator in query")
 			}
@@ -75,6 +77,17 @@ func newQuery(u *url.URL) *query {
 		q.pairs = append(q.pairs, [2]string{key, value})
 	}
 	return q
+}
+
+// needsUnescape reports whether part holds one of "%+;" (a loop: strings.ContainsAny builds a
+// set on every call).
+func needsUnescape(part string) bool {
+	for i := 0; i < len(part); i++ {
+		if c := part[i]; c == '%' || c == '+' || c == ';' {
+			return true
+		}
+	}
+	return false
 }
 
 // has reports whether name is present.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bunrouter"
@@ -122,17 +123,26 @@ func (s *eventWriter) Write(events []stream.Event) error {
 	if err := s.deadline(); err != nil {
 		return err
 	}
-	// Most streams are idle most of the time: they keep no buffer between writes.
-	e := encoders.Get().(*jsonEncoder)
-	defer e.put()
+	// Each event goes out as it is encoded (a catch-up of thousands is never one buffer), from
+	// a pooled scratch: most streams are idle most of the time, and keep no buffer between writes.
+	p := eventScratch.Get().(*[]byte)
+	b := (*p)[:0]
+	defer func() {
+		if cap(b) <= 64<<10 {
+			*p = b[:0]
+			eventScratch.Put(p)
+		}
+	}()
 	for i := range events {
-		e.buf.Write(stream.AppendEvent(e.buf.AvailableBuffer(), &events[i]))
-	}
-	if _, err := s.ResponseWriter.Write(e.buf.Bytes()); err != nil {
-		return err
+		b = stream.AppendEvent(b[:0], &events[i])
+		if _, err := s.ResponseWriter.Write(b); err != nil {
+			return err
+		}
 	}
 	return http.NewResponseController(s.ResponseWriter).Flush()
 }
+
+var eventScratch = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 func (s *eventWriter) Heartbeat() error {
 	if err := s.deadline(); err != nil {

@@ -369,6 +369,7 @@ func TestSlowClientIsCutOff(t *testing.T) {
 	big := `"` + strings.Repeat("x", 64<<10) + `"` // 200 of these outgrow any socket buffer
 	acks := make(chan int, n)
 	go func() {
+		defer close(acks) // a failed read ends the test instead of leaving it waiting
 		count := 0
 		for count < n {
 			if ev := fast.event(); ev.name == "bar" {
@@ -381,7 +382,7 @@ func TestSlowClientIsCutOff(t *testing.T) {
 	for i := 1; i <= n; i++ {
 		// The fast client stays within half its buffer; the slow one never reads.
 		for received < i-32 {
-			received = <-acks
+			received = ack(t, acks)
 		}
 		id := stream.ID{Pos: stream.Pos{Block: uint64(1000 + i)}, Time: now, Tag: 1}
 		m := &stream.Message{Kind: stream.KindTrade, ID: id, IDText: id.String(), Data: []byte(`{}`)}
@@ -392,7 +393,7 @@ func TestSlowClientIsCutOff(t *testing.T) {
 		e.hub.Publish(topic, m) // never waits for the slow client
 	}
 	for received < n {
-		received = <-acks
+		received = ack(t, acks)
 	}
 	waitFor(t, func() bool { return e.hub.Subscribers(topic) == 1 }, "the slow client to be cut off")
 	// The slow client reads what made it into its socket, then the end of the stream.
@@ -400,6 +401,16 @@ func TestSlowClientIsCutOff(t *testing.T) {
 	if err != nil && !strings.Contains(err.Error(), "unexpected EOF") {
 		t.Fatalf("slow client: %v", err)
 	}
+}
+
+// ack returns the fast client's next count, failing the test when its reader stopped.
+func ack(t *testing.T, acks <-chan int) int {
+	t.Helper()
+	n, ok := <-acks
+	if !ok {
+		t.Fatal("the fast client's stream ended")
+	}
+	return n
 }
 
 func TestStreamShutdown(t *testing.T) {

@@ -131,9 +131,9 @@ type tokenAnswer struct{ v *market.View }
 func (a tokenAnswer) appendJSON(b []byte) []byte {
 	v := a.v
 	qd, td := v.Quote.Decimals, v.Decimals
-	b = append(b, `{"address":`...)
-	b = appendJSONString(b, v.AddressHex())
-	b = append(b, `,"curve":"`...)
+	b = append(b, `{"address":"`...)
+	b = append(b, v.AddressHex()...)
+	b = append(b, `","curve":"`...)
 	b = append(b, v.CurveHex()...)
 	b = append(b, `","creator":"`...)
 	b = append(b, v.CreatorHex()...)
@@ -248,9 +248,9 @@ func (a quoteAnswer) appendJSON(b []byte) []byte {
 	v, q := a.v, a.q
 	in, out := inOutDecimals(&v.Token, q.Side)
 	qd := v.Quote.Decimals
-	b = append(b, `{"token":`...)
-	b = appendJSONString(b, v.AddressHex())
-	b = append(b, `,"type":`...)
+	b = append(b, `{"token":"`...)
+	b = append(b, v.AddressHex()...) // hex digits: nothing to escape
+	b = append(b, `","type":`...)
 	b = appendJSONString(b, string(q.Side))
 	b = append(b, `,"venue":`...)
 	b = appendJSONString(b, string(q.Venue))

@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"math"
 	"strconv"
 	"time"
 
@@ -67,7 +68,22 @@ func gcra(tat, now float64, l auth.Limit) verdict {
 // luaDuration converts seconds to a Duration the way redis_rate reads its script's replies: Lua 5.1
 // prints a number with "%.14g", Go parses that text and multiplies by 1e9, truncating. Skipping
 // the round trip would differ from Redis by a nanosecond now and then.
+//
+// Below 100 s the round trip moves a value by less than 0.0006 ns (14 digits of at most 1e2 s,
+// and the products' rounding), so when the nanoseconds are not within 0.001 of a whole number
+// both truncate alike and the text is skipped.
 func luaDuration(sec float64) time.Duration {
+	if sec > 0 && sec < 100 {
+		ns := sec * float64(time.Second)
+		if f := ns - math.Floor(ns); f > 1e-3 && f < 1-1e-3 {
+			return time.Duration(ns)
+		}
+	}
+	return luaDurationText(sec)
+}
+
+// luaDurationText is luaDuration through the text, as redis_rate reads it.
+func luaDurationText(sec float64) time.Duration {
 	var buf [32]byte
 	b := strconv.AppendFloat(buf[:0], sec, 'g', 14, 64)
 	f, err := strconv.ParseFloat(string(b), 64) // no allocation: the string does not escape

@@ -1,6 +1,8 @@
 package ratelimit
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -41,5 +43,30 @@ func TestLuaDuration(t *testing.T) {
 		if got := luaDuration(tt.sec); got != tt.want {
 			t.Errorf("luaDuration(%.17g) = %d, want %d", tt.sec, got, tt.want)
 		}
+	}
+}
+
+// The shortcut below 100 s agrees with the text everywhere: random values, values a microsecond
+// clock and whole-second windows produce, and values beside whole nanoseconds.
+func TestLuaDurationShortcut(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(1, 2))
+	check := func(sec float64) {
+		if got, want := luaDuration(sec), luaDurationText(sec); got != want {
+			t.Fatalf("luaDuration(%.17g) = %d, through the text %d", sec, got, want)
+		}
+	}
+	for range 1_000_000 {
+		check(r.Float64() * 100)
+		// A GCRA reply: the TAT minus now, both on the script's microsecond clock.
+		now := float64(r.Int64N(300_000_000_000_000)) / 1e6
+		interval := 60.0 / float64(1+r.IntN(10_000))
+		check(float64(now+interval*float64(1+r.IntN(600))) - now)
+		// Beside a whole nanosecond.
+		ns := float64(r.Int64N(100_000_000_000))
+		check(math.Nextafter(ns, 0) / 1e9)
+		check(math.Nextafter(ns, math.Inf(1)) / 1e9)
+		check((ns + 0.001) / 1e9)
+		check((ns + 0.999) / 1e9)
 	}
 }
