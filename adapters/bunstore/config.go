@@ -15,7 +15,8 @@ type Config struct {
 	// "file::memory:"), to which New adds its pragmas.
 	DSN string
 	// MaxOpenConns bounds the connection pool. 0 means 4 for a SQLite file, 1 for in-memory
-	// SQLite (the only value allowed there) and 10 for PostgreSQL.
+	// SQLite (the only value allowed there) and 10 for PostgreSQL, which opens up to half as
+	// many again for the agent's claims and progress notes (DB.quick).
 	MaxOpenConns int
 	// BusyTimeout is how long a SQLite writer waits for another one to commit before failing;
 	// 0 means 5s. PostgreSQL ignores it.
