@@ -4,7 +4,8 @@ package stream
 // http.ResponseWriter.
 type Writer interface {
 	// Write sends events, in order, and flushes them: none may wait in a buffer once Write
-	// returns.
+	// returns. The slice is the caller's again after Write returns (it is reused): a Writer
+	// that keeps events copies them.
 	Write(events []Event) error
 	// Heartbeat sends the Heartbeat comment and flushes it.
 	Heartbeat() error
