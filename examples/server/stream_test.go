@@ -111,9 +111,11 @@ type protocolClient struct {
 	// bar): a connection cut in between leaves a client that holds part of the window while its
 	// lastID is still the old one, so it must connect again before it can be compared.
 	rebuilding bool
-	cuts       int
-	resets     map[string]int
-	err        error
+	// lastName is the last event's name: a live trade's bar follows it with the same id.
+	lastName string
+	cuts     int
+	resets   map[string]int
+	err      error
 	// onConnect and onTrade, when set, see each connection's response and each trade applied.
 	onConnect func(*http.Response)
 	onTrade   func(stream.Pos)
@@ -208,6 +210,7 @@ func (c *protocolClient) apply(ev sseEvent) bool {
 		c.lastID = ev.id
 		c.rebuilding = false
 	}
+	c.lastName = ev.name
 	return true
 }
 
@@ -479,7 +482,12 @@ func TestStreamsSurviveRandomCuts(t *testing.T) {
 			id, err := stream.ParseID(c.lastID)
 			return err == nil && !id.Pos.Less(lastPos) && !c.rebuilding
 		}
-		if !caught(c) {
+		// A client stopped between a live trade and its bar (both carry the trade's id) resumes
+		// once more, as one cut there would: the replay ends with a bar that has the id.
+		for i := 0; !caught(c) || c.lastName == "trade"; i++ {
+			if i == 3 {
+				t.Fatalf("%s: not caught up after %d connections (last id %s, last event %s)", c.name, i, c.lastID, c.lastName)
+			}
 			if err := c.connect(ctx, s.base, nil, caught); err != nil {
 				t.Fatal(err)
 			}
