@@ -52,9 +52,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		d.bun = bun.NewDB(sqldb, pgdialect.New())
 		// A parameter of the DSN that pgdriver does not know is a session setting.
 		u, err := url.Parse(cfg.DSN)
-		if err != nil {
+		if err != nil { // the DSN parsed above; its text (a password) stays out of the error
 			d.bun.Close()
-			return nil, fmt.Errorf("bunstore: postgres DSN: %w", err)
+			return nil, errors.New("bunstore: postgres DSN is not a URL")
 		}
 		q := u.Query()
 		q.Set("synchronous_commit", "off")

@@ -124,9 +124,6 @@ func clientMessage(err error) string {
 // writeJSON writes v with the given status. The body is encoded before the header is sent, so an
 // encoding failure can still become a 500.
 func writeJSON(w http.ResponseWriter, status int, v any) error {
-	if a, ok := v.(jsonAppender); ok {
-		return writeAppended(w, status, a)
-	}
 	e := encoders.Get().(*jsonEncoder)
 	defer e.put()
 	if err := e.enc.Encode(v); err != nil {
@@ -135,24 +132,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	return e.send(w, status)
 }
 
-// writeAppended writes an answer that appends its own JSON.
-func writeAppended(w http.ResponseWriter, status int, a jsonAppender) error {
-	e := encoders.Get().(*jsonEncoder)
-	defer e.put()
-	e.buf.Write(append(a.appendJSON(e.buf.AvailableBuffer()), '\n')) // as Encode ends
-	return e.send(w, status)
-}
-
-// writeQuote is writeAppended for the most frequent answer, with its concrete type: the quote it
-// points into stays on the caller's stack.
+// writeQuote writes a quote's answer, which appends its own JSON (byte for byte encoding/json's).
+// It and writeToken take their answer's concrete type rather than an interface, so that the quote
+// or view the answer points into stays on the caller's stack.
 func writeQuote(w http.ResponseWriter, a quoteAnswer) error {
 	e := encoders.Get().(*jsonEncoder)
 	defer e.put()
-	e.buf.Write(append(a.appendJSON(e.buf.AvailableBuffer()), '\n'))
+	e.buf.Write(append(a.appendJSON(e.buf.AvailableBuffer()), '\n')) // as Encode ends
 	return e.send(w, http.StatusOK)
 }
 
-// writeToken is writeQuote for a token's answer.
+// writeToken writes a token's answer, as writeQuote a quote's.
 func writeToken(w http.ResponseWriter, a tokenAnswer) error {
 	e := encoders.Get().(*jsonEncoder)
 	defer e.put()
@@ -169,9 +159,6 @@ func (e *jsonEncoder) send(w http.ResponseWriter, status int) error {
 	_, err := w.Write(e.buf.Bytes())
 	return err
 }
-
-// jsonAppender is an answer that appends its own JSON, byte for byte what encoding/json writes.
-type jsonAppender interface{ appendJSON([]byte) []byte }
 
 // jsonEncoder is a reusable buffer and encoder of answers: the hot reads (quotes, tokens) encode
 // into a pooled buffer instead of growing a new one each time.
