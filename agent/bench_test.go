@@ -56,6 +56,10 @@ func benchDB(b *testing.B, dialect string) *bunstore.DB {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
+	// As the server does at start.
+	if err := db.Warm(context.Background()); err != nil {
+		b.Fatal(err)
+	}
 	return db
 }
 

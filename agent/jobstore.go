@@ -27,15 +27,16 @@ type JobStore interface {
 	// Heartbeat extends a held lease to until. It fails with curvekit.ErrConflict when the lease
 	// is no longer held (rescued, or the job ended).
 	Heartbeat(ctx context.Context, lease Lease, until time.Time) error
-	// AddStatusUpdate appends a progress note to a job held under lease; curvekit.ErrConflict
-	// when the lease is no longer held.
-	AddStatusUpdate(ctx context.Context, lease Lease, u StatusUpdate) error
-	// CompleteJob moves a job held under p.Lease to completed with its answer and, when p.Turn
-	// is set, appends that turn to the job's thread, atomically; curvekit.ErrConflict when the
-	// lease is no longer held (nothing is appended then).
+	// AddStatusUpdates appends progress notes, in order, to a job held under lease, in one
+	// step; curvekit.ErrConflict when the lease is no longer held.
+	AddStatusUpdates(ctx context.Context, lease Lease, ups []StatusUpdate) error
+	// CompleteJob moves a job held under p.Lease to completed with its answer and its last
+	// status updates and, when p.Turn is set, appends that turn to the job's thread,
+	// atomically; curvekit.ErrConflict when the lease is no longer held (nothing is appended
+	// then).
 	CompleteJob(ctx context.Context, p *CompleteJobParams) (Job, error)
-	// FailJob moves a job held under p.Lease to failed; curvekit.ErrConflict when the lease is
-	// no longer held.
+	// FailJob moves a job held under p.Lease to failed with its last status updates;
+	// curvekit.ErrConflict when the lease is no longer held.
 	FailJob(ctx context.Context, p *FailJobParams) (Job, error)
 	// CancelJob moves a pending job of p.Wallet to cancelled. It fails with
 	// curvekit.ErrNotFound for an unknown id, curvekit.ErrForbidden for another wallet's job and
@@ -79,6 +80,9 @@ type CompleteJobParams struct {
 	// atomic step: a client that sees the job completed and prompts again on the thread sees
 	// the turn, and no crash can leave one without the other.
 	Turn *Turn
+	// StatusUpdates are appended to the job's status updates in the same step: the notes the
+	// runner had not written yet.
+	StatusUpdates []StatusUpdate
 }
 
 // FailJobParams ends a job with a client-safe error.
@@ -86,6 +90,8 @@ type FailJobParams struct {
 	Lease Lease
 	Error string
 	At    time.Time
+	// StatusUpdates are appended as in CompleteJobParams.
+	StatusUpdates []StatusUpdate
 }
 
 // CancelJobParams cancels a pending job on behalf of its wallet.

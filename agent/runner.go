@@ -24,6 +24,10 @@ type RunnerConfig struct {
 	Heartbeat time.Duration
 	// Poll is how often an idle worker looks for jobs when nothing wakes it; default 500ms.
 	Poll time.Duration
+	// NoteDelay is how long a turn's progress note may wait to be written together with the
+	// notes after it; default 200ms. A turn that ends sooner writes its notes with its answer,
+	// in the same step, so a quick job costs no writes of its own for them.
+	NoteDelay time.Duration
 	// Rescue is how often the rescuer looks for expired leases; default Lease/2.
 	Rescue time.Duration
 	// MaxAttempts is how many claims a job gets before a lost lease fails it; default 3.
@@ -50,6 +54,9 @@ func (c *RunnerConfig) withDefaults() {
 	if c.Poll == 0 {
 		c.Poll = 500 * time.Millisecond
 	}
+	if c.NoteDelay == 0 {
+		c.NoteDelay = 200 * time.Millisecond
+	}
 	if c.Rescue == 0 {
 		c.Rescue = c.Lease / 2
 	}
@@ -65,7 +72,7 @@ func (c *RunnerConfig) withDefaults() {
 }
 
 func (c *RunnerConfig) validate() error {
-	if c.Workers < 0 || c.Lease < 0 || c.Heartbeat < 0 || c.Poll < 0 || c.Rescue < 0 || c.MaxAttempts < 0 || c.TurnTimeout < 0 {
+	if c.Workers < 0 || c.Lease < 0 || c.Heartbeat < 0 || c.Poll < 0 || c.NoteDelay < 0 || c.Rescue < 0 || c.MaxAttempts < 0 || c.TurnTimeout < 0 {
 		return errors.New("agent: runner settings must not be negative")
 	}
 	if c.Heartbeat >= c.Lease {
@@ -213,17 +220,19 @@ func (r *Runner) process(ctx context.Context, job Job) {
 			}
 		}
 	}()
-	progress := func(ctx context.Context, note string) {
-		if err := r.svc.cfg.Jobs.AddStatusUpdate(ctx, lease, StatusUpdate{Message: note, Timestamp: r.svc.now()}); err != nil && ctx.Err() == nil {
-			log.WarnContext(ctx, "agent: status update failed", "err", err)
+	notes := &noteBuffer{delay: r.cfg.NoteDelay, write: func(ups []StatusUpdate) {
+		if err := r.svc.cfg.Jobs.AddStatusUpdates(jctx, lease, ups); err != nil && jctx.Err() == nil {
+			log.WarnContext(jctx, "agent: status update failed", "err", err)
 		}
-	}
+	}}
+	progress := func(_ context.Context, note string) { notes.add(StatusUpdate{Message: note, Timestamp: r.svc.now()}) }
 	tctx, stop := context.WithTimeout(jctx, r.cfg.TurnTimeout)
 	res, err := r.svc.turn(tctx, &TurnParams{
 		Wallet: job.Wallet, ReadOnly: job.ReadOnly, ThreadID: job.ThreadID, Prompt: job.Prompt, History: job.History, Model: job.Model, Progress: progress,
 	}, func(Event) error { return nil })
 	timedOut := errors.Is(tctx.Err(), context.DeadlineExceeded) && jctx.Err() == nil
 	stop()
+	last := notes.end()
 	lost := errors.Is(context.Cause(jctx), errLeaseLost)
 	cancel(nil)
 	<-beats
@@ -241,7 +250,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 	at := r.svc.now()
 	if err != nil {
 		outcome = "failed"
-		if _, ferr := r.svc.cfg.Jobs.FailJob(ctx, &FailJobParams{Lease: lease, Error: ClientMessage(err), At: at}); ferr != nil {
+		if _, ferr := r.svc.cfg.Jobs.FailJob(ctx, &FailJobParams{Lease: lease, Error: ClientMessage(err), At: at, StatusUpdates: last}); ferr != nil {
 			log.WarnContext(ctx, "agent: fail job", "err", ferr)
 		}
 		log.InfoContext(ctx, "agent: job failed", "err", err)
@@ -249,9 +258,65 @@ func (r *Runner) process(ctx context.Context, job Job) {
 	}
 	// The job's answer and its turn in the thread land together.
 	turn := &Turn{Prompt: job.Prompt, Response: res.Response, At: at}
-	if _, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at, Turn: turn}); err != nil {
+	if _, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at, Turn: turn, StatusUpdates: last}); err != nil {
 		log.WarnContext(ctx, "agent: complete job", "err", err)
 		return
 	}
 	outcome = "completed"
+}
+
+// noteBuffer holds a turn's progress notes: a note waits at most delay, and the notes that
+// arrive meanwhile are written with it in one step; what still waits when the turn ends is the
+// caller's to write with the job's end.
+type noteBuffer struct {
+	delay time.Duration
+	write func([]StatusUpdate)
+
+	writing sync.Mutex // held across a write, so the end waits for one under way
+	mu      sync.Mutex
+	waiting []StatusUpdate
+	timer   *time.Timer
+	ended   bool
+}
+
+func (b *noteBuffer) add(u StatusUpdate) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ended {
+		return
+	}
+	b.waiting = append(b.waiting, u)
+	if b.timer == nil {
+		b.timer = time.AfterFunc(b.delay, b.flush)
+	}
+}
+
+func (b *noteBuffer) flush() {
+	b.writing.Lock()
+	defer b.writing.Unlock()
+	b.mu.Lock()
+	ups := b.waiting
+	b.waiting, b.timer = nil, nil
+	b.mu.Unlock()
+	if len(ups) > 0 {
+		b.write(ups)
+	}
+}
+
+// end stops the buffer once any write under way has finished, and returns the notes not
+// written, in order.
+func (b *noteBuffer) end() []StatusUpdate {
+	b.mu.Lock()
+	b.ended = true
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	b.mu.Unlock()
+	b.writing.Lock()
+	defer b.writing.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ups := b.waiting
+	b.waiting = nil
+	return ups
 }

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -195,5 +196,91 @@ func TestRunnerObservesOutcomes(t *testing.T) {
 			t.Fatalf("observer saw %v, want one completed", seen)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// noting is the real job store, keeping the notes written apart from a job's end.
+type noting struct {
+	agent.JobStore
+	mu     sync.Mutex
+	writes [][]agent.StatusUpdate
+}
+
+func (n *noting) AddStatusUpdates(ctx context.Context, l agent.Lease, ups []agent.StatusUpdate) error {
+	n.mu.Lock()
+	n.writes = append(n.writes, ups)
+	n.mu.Unlock()
+	return n.JobStore.AddStatusUpdates(ctx, l, ups)
+}
+
+// gated is the offline planner, answering once open is closed.
+type gated struct {
+	agent.Offline
+	open chan struct{}
+}
+
+func (g gated) Complete(ctx context.Context, r *agent.Request) (agent.Reply, error) {
+	select {
+	case <-g.open:
+	case <-ctx.Done():
+		return agent.Reply{}, ctx.Err()
+	}
+	return g.Offline.Complete(ctx, r)
+}
+
+func messages(ups []agent.StatusUpdate) []string {
+	out := make([]string, len(ups))
+	for i, u := range ups {
+		out[i] = u.Message
+	}
+	return out
+}
+
+// A quick turn's progress notes are written with its answer, in one step; a slow turn's notes
+// show while it runs, each within NoteDelay, and every note lands once, in order.
+func TestProgressNotes(t *testing.T) {
+	e := newEnv(t, nil)
+	w := e.dev.Accounts[5].Address
+	want := []string{"planning", "running list_tokens"}
+
+	quick := &noting{JobStore: e.db.Agent()}
+	stop := startRunner(t, e.service(t, quick, nil), agent.RunnerConfig{Workers: 1, Poll: 20 * time.Millisecond, NoteDelay: time.Minute})
+	j := e.await(t, w, e.submit(t, w, "trending tokens", "").ID)
+	stop()
+	if j.Status != agent.StatusCompleted || !slices.Equal(messages(j.StatusUpdates), want) {
+		t.Fatalf("quick job: %s with notes %q, want %q", j.Status, messages(j.StatusUpdates), want)
+	}
+	if len(quick.writes) != 0 {
+		t.Fatalf("a quick job wrote its notes apart from its answer: %v", quick.writes)
+	}
+
+	slowStore := &noting{JobStore: e.db.Agent()}
+	open := make(chan struct{})
+	startRunner(t, e.service(t, slowStore, gated{open: open}), agent.RunnerConfig{Workers: 1, Poll: 20 * time.Millisecond, NoteDelay: 50 * time.Millisecond})
+	id := e.submit(t, w, "trending tokens", "").ID
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		j, err := slowStore.GetJob(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Status != agent.StatusPending && j.Status != agent.StatusProcessing {
+			t.Fatalf("the gated job ended %s", j.Status)
+		}
+		if len(j.StatusUpdates) > 0 {
+			if got := messages(j.StatusUpdates); !slices.Equal(got, want[:1]) {
+				t.Fatalf("notes while planning: %q", got)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the running job's first note was never written")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(open)
+	j = e.await(t, w, id)
+	if j.Status != agent.StatusCompleted || !slices.Equal(messages(j.StatusUpdates), want) {
+		t.Fatalf("slow job: %s with notes %q, want %q", j.Status, messages(j.StatusUpdates), want)
 	}
 }

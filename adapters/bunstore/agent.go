@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -127,13 +128,26 @@ func (s *Agent) lockWallet(ctx context.Context, tx bun.Tx, scope string, wallet 
 	if s.dialect != dialectPostgres {
 		return nil
 	}
+	_, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", walletLockKey(scope, wallet))
+	return err
+}
+
+// walletLockKey is the advisory lock of a wallet's rows of one kind (scope) on Postgres.
+func walletLockKey(scope string, wallet common.Address) int64 {
 	h := fnv.New64a()
 	h.Write([]byte(scope))
 	h.Write(wallet[:])
-	key := int64(binary.BigEndian.Uint64(h.Sum(nil)))
-	_, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", key)
-	return err
+	return int64(binary.BigEndian.Uint64(h.Sum(nil)))
 }
+
+// insertCappedJob is InsertJob on Postgres in one round trip: the wallet's lock, then the insert
+// if the count, taken under the lock, is below the cap (see pgbatch.go).
+const insertCappedJob = `SELECT pg_advisory_xact_lock(?);
+INSERT INTO agent_jobs (id, thread_id, wallet, read_only, status, prompt, history, model, created_at,
+	response, rich_data, error, status_updates, attempts)
+SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, '', ?, 0
+WHERE (SELECT count(*) FROM agent_jobs WHERE wallet = ? AND status = 'pending') < ?
+ON CONFLICT (id) DO NOTHING`
 
 // InsertJob stores a pending job, refusing it when the wallet's pending jobs reach MaxPending.
 func (s *Agent) InsertJob(ctx context.Context, p *agent.InsertJobParams) (agent.Job, error) {
@@ -144,6 +158,21 @@ func (s *Agent) InsertJob(ctx context.Context, p *agent.InsertJobParams) (agent.
 	var err error
 	if row.History, err = jsonText(p.History); err != nil {
 		return agent.Job{}, fmt.Errorf("bunstore: insert job: %w", err)
+	}
+	if s.dialect == dialectPostgres && p.MaxPending > 0 {
+		res, err := s.db.ExecContext(ctx, insertCappedJob, walletLockKey("agent_jobs", p.Wallet),
+			row.ID, row.ThreadID, row.Wallet, row.ReadOnly, row.Status, row.Prompt, row.History, row.Model, row.CreatedAt,
+			row.RichData, row.StatusUpdates, p.Wallet, p.MaxPending)
+		if err != nil {
+			return agent.Job{}, fmt.Errorf("bunstore: insert job: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			if _, err := s.GetJob(ctx, p.ID); err == nil {
+				return agent.Job{}, fmt.Errorf("%w: job %s exists", curvekit.ErrConflict, p.ID)
+			}
+			return agent.Job{}, pendingCap(p.MaxPending)
+		}
+		return row.job()
 	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if p.MaxPending > 0 {
@@ -156,7 +185,7 @@ func (s *Agent) InsertJob(ctx context.Context, p *agent.InsertJobParams) (agent.
 				return err
 			}
 			if int(n) >= p.MaxPending {
-				return fmt.Errorf("%w: at most %d pending jobs per wallet; wait for one to finish", curvekit.ErrLimited, p.MaxPending)
+				return pendingCap(p.MaxPending)
 			}
 		}
 		res, err := tx.NewInsert().Model(&row).On("CONFLICT (id) DO NOTHING").Exec(ctx)
@@ -172,6 +201,10 @@ func (s *Agent) InsertJob(ctx context.Context, p *agent.InsertJobParams) (agent.
 		return agent.Job{}, sentinelOr("insert job", err)
 	}
 	return row.job()
+}
+
+func pendingCap(n int) error {
+	return fmt.Errorf("%w: at most %d pending jobs per wallet; wait for one to finish", curvekit.ErrLimited, n)
 }
 
 // sentinelOr returns err as is when it already carries a curvekit sentinel, else wraps it as a
@@ -256,20 +289,19 @@ func (s *Agent) Heartbeat(ctx context.Context, l agent.Lease, until time.Time) e
 	return nil
 }
 
-// AddStatusUpdate appends a progress note to a held job, in one statement, committed quickly (a
+// AddStatusUpdates appends progress notes to a held job, in one statement, committed quickly (a
 // note is progress for a client to watch, not a result).
-func (s *Agent) AddStatusUpdate(ctx context.Context, l agent.Lease, u agent.StatusUpdate) error {
-	note, err := jsonText(statusUpdateJSON{Message: u.Message, At: millis(u.Timestamp)})
+func (s *Agent) AddStatusUpdates(ctx context.Context, l agent.Lease, ups []agent.StatusUpdate) error {
+	set, args, err := s.withNotes("", nil, ups)
 	if err != nil {
-		return err
+		return fmt.Errorf("bunstore: add status updates: %w", err)
 	}
-	appendNote := "json_insert(status_updates, '$[#]', json(?))"
-	if s.dialect == dialectPostgres {
-		appendNote = "(status_updates::jsonb || jsonb_build_array(?::jsonb))::text"
+	if set == "" {
+		return nil
 	}
-	q := "UPDATE agent_jobs SET status_updates = " + appendNote + " WHERE " + fence
+	q := "UPDATE agent_jobs SET " + set + " WHERE " + fence
 	err = s.quick(ctx, func(ctx context.Context, db bun.IDB) error {
-		res, err := db.ExecContext(ctx, q, note, l.JobID, l.Runner, l.Attempt)
+		res, err := db.ExecContext(ctx, q, append(args, l.JobID, l.Runner, l.Attempt)...)
 		if err != nil {
 			return err
 		}
@@ -278,7 +310,42 @@ func (s *Agent) AddStatusUpdate(ctx context.Context, l agent.Lease, u agent.Stat
 		}
 		return nil
 	})
-	return sentinelOr("add status update", err)
+	return sentinelOr("add status updates", err)
+}
+
+// withNotes adds to an UPDATE's assignments (set, with its args) the one that appends ups to
+// the job's status updates, in order.
+func (s *Agent) withNotes(set string, args []any, ups []agent.StatusUpdate) (string, []any, error) {
+	if len(ups) == 0 {
+		return set, args, nil
+	}
+	if set != "" {
+		set += ", "
+	}
+	notes := make([]statusUpdateJSON, len(ups))
+	for i, u := range ups {
+		notes[i] = statusUpdateJSON{Message: u.Message, At: millis(u.Timestamp)}
+	}
+	if s.dialect == dialectPostgres {
+		list, err := json.Marshal(notes)
+		if err != nil {
+			return "", nil, err
+		}
+		return set + "status_updates = (status_updates::jsonb || ?::jsonb)::text", append(args, string(list)), nil
+	}
+	// SQLite has no concatenation of arrays: json_insert appends its pairs left to right.
+	var b strings.Builder
+	b.WriteString("status_updates = json_insert(status_updates")
+	for _, n := range notes {
+		note, err := json.Marshal(n)
+		if err != nil {
+			return "", nil, err
+		}
+		b.WriteString(", '$[#]', json(?)")
+		args = append(args, string(note))
+	}
+	b.WriteString(")")
+	return set + b.String(), args, nil
 }
 
 // quick runs one write whose loss in a crash of the database costs nothing that matters: on
@@ -295,11 +362,16 @@ func (s *Agent) quick(ctx context.Context, write func(context.Context, bun.IDB) 
 	return write(ctx, s.quickDB)
 }
 
-// finish ends a held job with the given assignments, fenced by its lease.
-func (s *Agent) finish(ctx context.Context, db bun.IDB, op string, l agent.Lease, set string, args ...any) (agent.Job, error) {
-	q := "UPDATE agent_jobs SET " + set + ", locked_by = NULL, lease_expires_at = NULL WHERE " + fence + " RETURNING *"
+// finish ends a held job with the given assignments, fenced by its lease. begin is sent in front
+// of the statement (see pgConnTx).
+func (s *Agent) finish(ctx context.Context, db bun.IDB, begin, op string, l agent.Lease, notes []agent.StatusUpdate, set string, args ...any) (agent.Job, error) {
+	set, args, err := s.withNotes(set, args, notes)
+	if err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: %s: %w", op, err)
+	}
+	q := begin + "UPDATE agent_jobs SET " + set + ", locked_by = NULL, lease_expires_at = NULL WHERE " + fence + " RETURNING *"
 	var row agentJobRow
-	err := db.NewRaw(q, append(args, l.JobID, l.Runner, l.Attempt)...).Scan(ctx, &row)
+	err = db.NewRaw(q, append(args, l.JobID, l.Runner, l.Attempt)...).Scan(ctx, &row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return agent.Job{}, lost(l)
 	}
@@ -316,13 +388,29 @@ func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (ag
 		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
 	}
 	if p.Turn == nil {
-		return s.finish(ctx, s.db, "complete job", p.Lease, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+		return s.finish(ctx, s.db, "", "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
 			p.Response, rich, millis(p.At))
 	}
 	var job agent.Job
+	if s.dialect == dialectPostgres {
+		// Three round trips: BEGIN with the fenced update, the thread's lock, the turn with
+		// COMMIT.
+		err = pgConnTx(ctx, s.db, func(ctx context.Context, c bun.Conn) error {
+			var err error
+			if job, err = s.finish(ctx, c, "BEGIN; ", "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+				p.Response, rich, millis(p.At)); err != nil {
+				return err
+			}
+			return appendTurnPG(ctx, c, "", &agent.AppendTurnParams{Thread: job.ThreadID, Wallet: job.Wallet, Turn: *p.Turn})
+		})
+		if err != nil {
+			return agent.Job{}, sentinelOr("complete job", err)
+		}
+		return job, nil
+	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
-		job, err = s.finish(ctx, tx, "complete job", p.Lease, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+		job, err = s.finish(ctx, tx, "", "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
 			p.Response, rich, millis(p.At))
 		if err != nil {
 			return err
@@ -337,7 +425,7 @@ func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (ag
 
 // FailJob ends a held job with an error.
 func (s *Agent) FailJob(ctx context.Context, p *agent.FailJobParams) (agent.Job, error) {
-	return s.finish(ctx, s.db, "fail job", p.Lease, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
+	return s.finish(ctx, s.db, "", "fail job", p.Lease, p.StatusUpdates, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
 }
 
 // CancelJob cancels a pending job of the wallet.

@@ -39,6 +39,17 @@ func (s *Agent) Memories(ctx context.Context, wallet common.Address) ([]agent.Me
 // PutMemory creates or replaces an entry within the wallet's cap.
 func (s *Agent) PutMemory(ctx context.Context, p *agent.PutMemoryParams) error {
 	row := agentMemoryRow{Wallet: p.Wallet, Key: p.Key, Value: p.Value, UpdatedAt: millis(p.At)}
+	if s.dialect == dialectPostgres && p.MaxEntries > 0 {
+		res, err := s.db.ExecContext(ctx, putCappedMemory, walletLockKey("agent_memory", p.Wallet),
+			row.Wallet, row.Key, row.Value, row.UpdatedAt, p.Wallet, p.Key, p.Wallet, p.MaxEntries)
+		if err != nil {
+			return fmt.Errorf("bunstore: put memory: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return memoryCap(p.MaxEntries)
+		}
+		return nil
+	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if p.MaxEntries > 0 {
 			if err := s.lockWallet(ctx, tx, "agent_memory", p.Wallet); err != nil {
@@ -54,7 +65,7 @@ func (s *Agent) PutMemory(ctx context.Context, p *agent.PutMemoryParams) error {
 					return err
 				}
 				if int(n) >= p.MaxEntries {
-					return fmt.Errorf("%w: at most %d memories per wallet; forget one first", curvekit.ErrLimited, p.MaxEntries)
+					return memoryCap(p.MaxEntries)
 				}
 			}
 		}
@@ -63,6 +74,18 @@ func (s *Agent) PutMemory(ctx context.Context, p *agent.PutMemoryParams) error {
 		return err
 	})
 	return sentinelOr("put memory", err)
+}
+
+// putCappedMemory is PutMemory on Postgres in one round trip: the wallet's lock, then the upsert
+// if the key exists or the count, taken under the lock, is below the cap (see pgbatch.go).
+const putCappedMemory = `SELECT pg_advisory_xact_lock(?);
+INSERT INTO agent_memory (wallet, key, value, updated_at) SELECT ?, ?, ?, ?
+WHERE EXISTS (SELECT 1 FROM agent_memory WHERE wallet = ? AND key = ?)
+	OR (SELECT count(*) FROM agent_memory WHERE wallet = ?) < ?
+ON CONFLICT (wallet, key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`
+
+func memoryCap(n int) error {
+	return fmt.Errorf("%w: at most %d memories per wallet; forget one first", curvekit.ErrLimited, n)
 }
 
 // DeleteMemory removes one entry.
@@ -101,10 +124,35 @@ func otherWallet(thread string) error {
 
 // AppendTurn adds a turn at the end of a thread, creating it for the wallet on first use.
 func (s *Agent) AppendTurn(ctx context.Context, p *agent.AppendTurnParams) error {
+	if s.dialect == dialectPostgres {
+		err := pgConnTx(ctx, s.db, func(ctx context.Context, c bun.Conn) error {
+			return appendTurnPG(ctx, c, "BEGIN; ", p)
+		})
+		return sentinelOr("append turn", err)
+	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return s.appendTurn(ctx, tx, p)
 	})
 	return sentinelOr("append turn", err)
+}
+
+// appendTurnPG appends a turn on Postgres in the transaction of c, and commits it, in two round
+// trips (see pgConnTx): the thread, created if new, locked and read; then the turn numbered
+// under that lock, with COMMIT. begin is sent in front of the first.
+func appendTurnPG(ctx context.Context, c bun.Conn, begin string, p *agent.AppendTurnParams) error {
+	var owner common.Address
+	if err := c.NewRaw(begin+`INSERT INTO agent_threads (id, wallet, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING;
+		SELECT wallet FROM agent_threads WHERE id = ? FOR UPDATE`,
+		p.Thread, p.Wallet, millis(p.Turn.At), p.Thread).Scan(ctx, &owner); err != nil {
+		return err
+	}
+	if owner != p.Wallet {
+		return otherWallet(p.Thread)
+	}
+	_, err := c.ExecContext(ctx, `INSERT INTO agent_turns (thread_id, seq, prompt, response, at)
+		SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM agent_turns WHERE thread_id = ?;
+		COMMIT`, p.Thread, p.Turn.Prompt, p.Turn.Response, millis(p.Turn.At), p.Thread)
+	return err
 }
 
 // appendTurn appends a turn inside tx.

@@ -99,6 +99,42 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	return d, nil
 }
 
+// Warm opens every connection the pools may hold, so that the first burst of work after a start
+// does not wait for connections to be made (on PostgreSQL each is a new server process, several
+// milliseconds here): a server calls it once, after Open. Idle connections are kept, never
+// timed out, so the pools stay warm.
+func (d *DB) Warm(ctx context.Context) error {
+	if err := warmPool(ctx, d.bun); err != nil {
+		return err
+	}
+	if d.quick != nil {
+		return warmPool(ctx, d.quick)
+	}
+	return nil
+}
+
+// warmPool holds as many connections of db at once as its pool allows, then returns them.
+func warmPool(ctx context.Context, db *bun.DB) error {
+	n := db.Stats().MaxOpenConnections
+	conns := make([]bun.Conn, 0, n)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range n {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("bunstore: warm the pool: %w", err)
+		}
+		conns = append(conns, c)
+		if err := c.PingContext(ctx); err != nil {
+			return fmt.Errorf("bunstore: warm the pool: %w", err)
+		}
+	}
+	return nil
+}
+
 // ping connects, which on SQLite applies the pragmas. Switching a new file to WAL needs an
 // exclusive lock, and SQLite answers SQLITE_BUSY at once, without its busy handler, when another
 // connection opening the same file holds a lock meanwhile (processes starting together): that

@@ -34,3 +34,24 @@ func TestQuickPoolSkipsTheFlush(t *testing.T) {
 		t.Errorf("quick pool's search_path %q, the main pool's %q", a, b)
 	}
 }
+
+// Warm opens every connection both pools may hold, and they stay open.
+func TestWarmOpensThePools(t *testing.T) {
+	d, err := Open(context.Background(), Config{DSN: pgtest.Schema(t, "bunstore_warm"), MaxOpenConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Warm(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for name, db := range map[string]*bun.DB{"main": d.bun, "quick": d.quick} {
+		st := db.Stats()
+		if st.OpenConnections != st.MaxOpenConnections || st.Idle != st.MaxOpenConnections {
+			t.Errorf("%s pool after Warm: %d open, %d idle, want %d of each", name, st.OpenConnections, st.Idle, st.MaxOpenConnections)
+		}
+	}
+	if n := d.quick.Stats().MaxOpenConnections; n != 2 {
+		t.Errorf("quick pool holds %d, want half the main pool's 4", n)
+	}
+}

@@ -33,6 +33,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 	}{
 		{"JobLifecycle", testJobLifecycle},
 		{"JobFailure", testJobFailure},
+		{"CompletionIntoForeignThread", testCompletionIntoForeignThread},
 		{"ClaimOrderAndEmpty", testClaimOrder},
 		{"InsertDuplicate", testInsertDuplicate},
 		{"PendingCap", testPendingCap},

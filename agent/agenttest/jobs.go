@@ -63,6 +63,38 @@ func wantErr(t *testing.T, what string, err, sentinel error) {
 	}
 }
 
+// A completion whose turn would land in another wallet's thread is refused as a whole: the job
+// is still held, its lease still good, and the thread has no turn of it.
+func testCompletionIntoForeignThread(t *testing.T, s Stores) {
+	if s.Threads == nil {
+		t.Skip("no thread store")
+	}
+	ctx := context.Background()
+	if err := s.Threads.AppendTurn(ctx, &agent.AppendTurnParams{Thread: "thr-b", Wallet: walletB, Turn: agent.Turn{Prompt: "b", Response: "b", At: at(0)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Jobs.InsertJob(ctx, &agent.InsertJobParams{ID: "job-a", ThreadID: "thr-b", Wallet: walletA, Prompt: "p", CreatedAt: at(1), MaxPending: 5}); err != nil {
+		t.Fatal(err)
+	}
+	c := claim(t, s.Jobs, "r1", at(10), time.Second)
+	_, err := s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(c), Response: "r", At: at(20), Turn: &agent.Turn{Prompt: "p", Response: "r", At: at(20)}})
+	wantErr(t, "completion into another wallet's thread", err, curvekit.ErrForbidden)
+	if diff := cmp.Diff(c, get(t, s.Jobs, "job-a")); diff != "" {
+		t.Fatalf("the refused completion changed the job (-want +got):\n%s", diff)
+	}
+	turns, err := s.Threads.Turns(ctx, &agent.TurnsParams{Wallet: walletB, Thread: "thr-b", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(turns) != 1 {
+		t.Fatalf("thread of the other wallet has %d turns, want its own 1", len(turns))
+	}
+	// The lease still holds: the job can end another way.
+	if _, err := s.Jobs.FailJob(ctx, &agent.FailJobParams{Lease: leaseOf(c), Error: "e", At: at(30)}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func testJobLifecycle(t *testing.T, s Stores) {
 	ctx := context.Background()
 	history := []agent.Message{{Role: agent.RoleUser, Content: "hi"}, {Role: agent.RoleAssistant, Content: "hello"}}
@@ -96,13 +128,16 @@ func testJobLifecycle(t *testing.T, s Stores) {
 	if err := s.Jobs.Heartbeat(ctx, leaseOf(c), at(5000)); err != nil {
 		t.Fatal(err)
 	}
-	for i, msg := range []string{"reading the market", "composing the transaction"} {
-		if err := s.Jobs.AddStatusUpdate(ctx, leaseOf(c), agent.StatusUpdate{Message: msg, Timestamp: at(200 + i)}); err != nil {
-			t.Fatal(err)
-		}
+	notes := []agent.StatusUpdate{{Message: "planning", Timestamp: at(200)}, {Message: "reading the market ✓ \"quoted\"", Timestamp: at(201)},
+		{Message: "composing the transaction", Timestamp: at(202)}, {Message: "answering", Timestamp: at(1400)}}
+	if err := s.Jobs.AddStatusUpdates(ctx, leaseOf(c), notes[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Jobs.AddStatusUpdates(ctx, leaseOf(c), notes[1:3]); err != nil {
+		t.Fatal(err)
 	}
 	want.LeaseExpiresAt = at(5000)
-	want.StatusUpdates = []agent.StatusUpdate{{Message: "reading the market", Timestamp: at(200)}, {Message: "composing the transaction", Timestamp: at(201)}}
+	want.StatusUpdates = notes[:3]
 	if diff := cmp.Diff(want, get(t, s.Jobs, "job-1")); diff != "" {
 		t.Fatalf("after heartbeat and status updates (-want +got):\n%s", diff)
 	}
@@ -111,10 +146,11 @@ func testJobLifecycle(t *testing.T, s Stores) {
 		TxRequest: agent.TxRequest{ChainID: 1337, To: "0x01", Data: "0xabcd", Value: "10000000000000000", Gas: "90000"},
 		Approval:  &agent.TxRequest{ChainID: 1337, To: "0x02", Data: "0x095ea7b3", Value: "0"}}}
 	turn := &agent.Turn{Prompt: "buy 0.01 ETH of DETH ✓", Response: "Here is your transaction.", At: at(1500)}
-	done, err := s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(c), Response: "Here is your transaction.", RichData: rich, At: at(1500), Turn: turn})
+	done, err := s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(c), Response: "Here is your transaction.", RichData: rich, At: at(1500), Turn: turn, StatusUpdates: notes[3:]})
 	if err != nil {
 		t.Fatal(err)
 	}
+	want.StatusUpdates = notes
 	want.Status, want.Response, want.RichData, want.CompletedAt, want.Runner, want.LeaseExpiresAt = agent.StatusCompleted, "Here is your transaction.", rich, at(1500), "", time.Time{}
 	if diff := cmp.Diff(want, done); diff != "" {
 		t.Fatalf("CompleteJob (-want +got):\n%s", diff)
@@ -154,12 +190,16 @@ func testJobFailure(t *testing.T, s Stores) {
 	ctx := context.Background()
 	insert(t, s.Jobs, "j", walletA, at(0))
 	c := claim(t, s.Jobs, "r1", at(10), time.Minute)
-	f, err := s.Jobs.FailJob(ctx, &agent.FailJobParams{Lease: leaseOf(c), Error: "the model provider failed", At: at(20)})
+	notes := []agent.StatusUpdate{{Message: "planning", Timestamp: at(11)}, {Message: "running quote", Timestamp: at(12)}}
+	f, err := s.Jobs.FailJob(ctx, &agent.FailJobParams{Lease: leaseOf(c), Error: "the model provider failed", At: at(20), StatusUpdates: notes})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if f.Status != agent.StatusFailed || f.Error != "the model provider failed" || !f.CompletedAt.Equal(at(20)) || f.Runner != "" {
 		t.Fatalf("FailJob = %+v", f)
+	}
+	if diff := cmp.Diff(notes, get(t, s.Jobs, "j").StatusUpdates); diff != "" {
+		t.Fatalf("status updates written with the failure (-want +got):\n%s", diff)
 	}
 	_, err = s.Jobs.FailJob(ctx, &agent.FailJobParams{Lease: leaseOf(c), Error: "again", At: at(30)})
 	wantErr(t, "failing twice", err, curvekit.ErrConflict)
@@ -305,7 +345,7 @@ func testFencing(t *testing.T, s Stores) {
 		t.Fatalf("second claim = %+v", a2)
 	}
 	wantErr(t, "heartbeat of a rescued lease", s.Jobs.Heartbeat(ctx, leaseOf(a), at(5000)), curvekit.ErrConflict)
-	wantErr(t, "status update of a rescued lease", s.Jobs.AddStatusUpdate(ctx, leaseOf(a), agent.StatusUpdate{Message: "m", Timestamp: at(1)}), curvekit.ErrConflict)
+	wantErr(t, "status update of a rescued lease", s.Jobs.AddStatusUpdates(ctx, leaseOf(a), []agent.StatusUpdate{{Message: "m", Timestamp: at(1)}}), curvekit.ErrConflict)
 	_, err := s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(a), Response: "stale", At: at(1200)})
 	wantErr(t, "completion by a rescued lease", err, curvekit.ErrConflict)
 	_, err = s.Jobs.FailJob(ctx, &agent.FailJobParams{Lease: leaseOf(a), Error: "stale", At: at(1200)})

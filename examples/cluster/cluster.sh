@@ -12,7 +12,8 @@
 # postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable), CLUSTER_DB (the database, created
 # afresh, default curvekit_cluster), CLUSTER_REDIS (default 127.0.0.1:6379), CLUSTER_LEASE (the
 # indexer's lease, default 10s), CLUSTER_SIMULATE (the devnet's simulated trades, default 1s),
-# CLUSTER_BIN (a server binary; default built from examples/server), CLUSTER_FLAGS (more flags for
+# CLUSTER_CONNS (each server's --db-conns, default 4: four servers share one machine's
+# PostgreSQL, whose default limit is 100 connections), CLUSTER_BIN (a server binary; default built from examples/server), CLUSTER_FLAGS (more flags for
 # every server, e.g. "--rate-limit 6000"), CLUSTER_UPSTREAMS (the servers nginx balances over,
 # default "chain replica1 replica2 replica3").
 set -euo pipefail
@@ -27,6 +28,7 @@ if ! [[ $dbname =~ ^[a-z_][a-z0-9_]*$ ]]; then
 fi
 redis=${CLUSTER_REDIS:-127.0.0.1:6379}
 lease=${CLUSTER_LEASE:-10s}
+conns=${CLUSTER_CONNS:-4}
 simulate=${CLUSTER_SIMULATE:-1s}
 chain_port=$((port + 1)) rpc_port=$((port + 2))
 replica_ports=($((port + 3)) $((port + 4)) $((port + 5)))
@@ -48,7 +50,7 @@ wait_ready() { # name port
 serve() { # name port flags...
   local name=$1 p=$2
   shift 2
-  "$bin" --addr "127.0.0.1:$p" --metrics-addr "127.0.0.1:$((p + 100))" --db "$dsn" --redis "$redis" --lease "$lease" \
+  "$bin" --addr "127.0.0.1:$p" --metrics-addr "127.0.0.1:$((p + 100))" --db "$dsn" --db-conns "$conns" --redis "$redis" --lease "$lease" \
     --trusted-proxies 127.0.0.1 --public-url "http://127.0.0.1:$port" \
     --master-key-file "$dir/master.key" --ipfs-dir "$dir/ipfs" ${CLUSTER_FLAGS:-} "$@" >>"$dir/$name.log" 2>&1 &
   echo $! >"$dir/$name.pid"

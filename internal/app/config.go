@@ -21,6 +21,7 @@ import (
 type Config struct {
 	Addr           string        `help:"Listen address of the API." default:"127.0.0.1:8080" env:"CURVEKIT_ADDR"`
 	DB             string        `help:"A SQLite path (or file: URI) or a postgres:// DSN; other schemes are refused." default:"curvekit.db" env:"CURVEKIT_DB"`
+	DBConns        int           `name:"db-conns" help:"Connections to the database, opened at start and kept; on PostgreSQL half as many again for the agent's quick writes. 0: 10 for PostgreSQL, 4 for a SQLite file." env:"CURVEKIT_DB_CONNS"`
 	Redis          string        `help:"Redis address for rate limits; in memory without it." env:"CURVEKIT_REDIS"`
 	RPCURL         string        `name:"rpc-url" help:"JSON-RPC URL of a real chain; without it, the in-process devnet." env:"CURVEKIT_RPC_URL"`
 	Factory        string        `help:"LaunchFactory address on the real chain." env:"CURVEKIT_FACTORY"`

@@ -21,12 +21,15 @@ func (a *App) wireMarket(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	db, err := bunstore.Open(ctx, bunstore.Config{DSN: a.Config.DB})
+	db, err := bunstore.Open(ctx, bunstore.Config{DSN: a.Config.DB, MaxOpenConns: a.Config.DBConns})
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
 	a.onClose(db.Close)
 	a.DB, a.Store = db, db.Market()
+	if err := db.Warm(ctx); err != nil {
+		return err
+	}
 
 	if err := a.wireReplica(ctx); err != nil {
 		return err
