@@ -22,7 +22,8 @@ type RunnerConfig struct {
 	// how often a worker renews it; default Lease/3.
 	Lease     time.Duration
 	Heartbeat time.Duration
-	// Poll is how often an idle worker looks for jobs when nothing wakes it; default 500ms.
+	// Poll is how often an idle runner looks for jobs when nothing wakes it (one worker looks,
+	// and wakes the others when it finds one); default 500ms.
 	Poll time.Duration
 	// NoteDelay is how long a turn's progress note may wait to be written together with the
 	// notes after it; default 200ms. A turn that ends sooner writes its notes with its answer,
@@ -137,8 +138,8 @@ func (r *Runner) Run(ctx context.Context) error {
 			}
 		})
 	}
-	for range r.cfg.Workers {
-		wg.Go(func() { r.worker(ctx) })
+	for i := range r.cfg.Workers {
+		wg.Go(func() { r.worker(ctx, i == 0) })
 	}
 	wg.Wait()
 	return nil
@@ -163,7 +164,11 @@ func (r *Runner) rescuer(ctx context.Context) {
 	}
 }
 
-func (r *Runner) worker(ctx context.Context) {
+// worker claims and runs jobs until ctx ends. An idle worker sleeps until a submission, a rescue
+// or another worker's claim wakes it; only the polling one also looks every Poll, in case a
+// wake-up was lost (another process's signal while its listener reconnected), and a job it finds
+// wakes the others in turn.
+func (r *Runner) worker(ctx context.Context, polls bool) {
 	for ctx.Err() == nil {
 		now := r.svc.now()
 		job, err := r.svc.cfg.Jobs.ClaimJob(ctx, &ClaimJobParams{Runner: r.cfg.ID, Now: now, LeaseUntil: now.Add(r.cfg.Lease)})
@@ -178,10 +183,14 @@ func (r *Runner) worker(ctx context.Context) {
 		if !errors.Is(err, curvekit.ErrNotFound) && ctx.Err() == nil {
 			r.cfg.Logger.WarnContext(ctx, "agent: claim failed", "runner", r.cfg.ID, "err", err)
 		}
+		var poll <-chan time.Time
+		if polls {
+			poll = time.After(r.cfg.Poll)
+		}
 		select {
 		case <-ctx.Done():
 		case <-r.svc.wake:
-		case <-time.After(r.cfg.Poll):
+		case <-poll:
 		}
 	}
 }

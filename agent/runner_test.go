@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -282,5 +283,58 @@ func TestProgressNotes(t *testing.T) {
 	j = e.await(t, w, id)
 	if j.Status != agent.StatusCompleted || !slices.Equal(messages(j.StatusUpdates), want) {
 		t.Fatalf("slow job: %s with notes %q, want %q", j.Status, messages(j.StatusUpdates), want)
+	}
+}
+
+// claims is the real job store, counting claims.
+type claims struct {
+	agent.JobStore
+	mu sync.Mutex
+	n  int
+}
+
+func (c *claims) ClaimJob(ctx context.Context, p *agent.ClaimJobParams) (agent.Job, error) {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return c.JobStore.ClaimJob(ctx, p)
+}
+
+func (c *claims) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+// An idle runner looks for jobs once per Poll, not once per worker, and a job that arrives
+// without a wake-up (another process's, its signal lost) is still found and run, by all the
+// workers as needed.
+func TestIdleRunnerPollsOnce(t *testing.T) {
+	e := newEnv(t, nil)
+	store := &claims{JobStore: e.db.Agent()}
+	const workers, poll = 8, 50 * time.Millisecond
+	startRunner(t, e.service(t, store, nil), agent.RunnerConfig{Workers: workers, Poll: poll})
+	time.Sleep(100 * time.Millisecond) // every worker's first look
+	before := store.count()
+	time.Sleep(10 * poll)
+	if idle := store.count() - before; idle > 15 {
+		t.Fatalf("%d claims in %s of idleness with %d workers polling every %s; want about 10", idle, 10*poll, workers, poll)
+	}
+
+	// Jobs inserted behind the runner's back: no nudge reaches it.
+	w := e.dev.Accounts[5].Address
+	var ids []string
+	for i := range 3 {
+		j, err := store.InsertJob(context.Background(), &agent.InsertJobParams{ID: fmt.Sprintf("job_unsignalled%d", i), ThreadID: fmt.Sprintf("thr_unsignalled%d", i),
+			Wallet: w, Prompt: "trending tokens", CreatedAt: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, j.ID)
+	}
+	for _, id := range ids {
+		if j := e.await(t, w, id); j.Status != agent.StatusCompleted {
+			t.Fatalf("unsignalled job %s ended %s (%q)", id, j.Status, j.Error)
+		}
 	}
 }
