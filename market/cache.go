@@ -16,7 +16,7 @@ import (
 // still inside) and no sync has touched the token since, which drops it.
 type tokenCache struct {
 	mu  sync.RWMutex
-	m   map[common.Address]View // Day is not kept: see activity
+	m   map[common.Address]*View // never changed once stored; Day is not kept: see activity
 	act map[common.Address]activityEntry
 	gen uint64 // bumped by every sync
 	max int
@@ -28,7 +28,7 @@ type activityEntry struct {
 }
 
 func newTokenCache(max int) *tokenCache {
-	return &tokenCache{m: make(map[common.Address]View), act: make(map[common.Address]activityEntry), max: max}
+	return &tokenCache{m: make(map[common.Address]*View), act: make(map[common.Address]activityEntry), max: max}
 }
 
 // activity returns the token's cached activity since since, if it still holds.
@@ -52,7 +52,7 @@ func (c *tokenCache) fillActivity(addr common.Address, a Activity, since int64, 
 	}
 }
 
-func (c *tokenCache) get(addr common.Address) (View, bool, uint64) {
+func (c *tokenCache) get(addr common.Address) (*View, bool, uint64) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	v, ok := c.m[addr]
@@ -61,7 +61,7 @@ func (c *tokenCache) get(addr common.Address) (View, bool, uint64) {
 
 // fill caches t, read from the store when the cache was at generation gen, unless a sync has
 // happened since (t might predate it) or the cache is full.
-func (c *tokenCache) fill(v View, gen uint64) {
+func (c *tokenCache) fill(v *View, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen == gen && len(c.m) < c.max {
@@ -92,7 +92,8 @@ func (c *tokenCache) observe(s Sync) {
 	for _, list := range [][]Token{s.Batch.Launches, s.Batch.Updates} {
 		for _, t := range list {
 			if _, ok := c.m[t.Address]; ok || len(c.m) < c.max {
-				c.m[t.Address] = viewOf(t)
+				v := viewOf(t)
+				c.m[t.Address] = &v
 			}
 		}
 	}
@@ -131,27 +132,30 @@ func (s *Service) activity(ctx context.Context, addr common.Address) (Activity, 
 // token reads one token, from the cache when there is one.
 func (s *Service) token(ctx context.Context, addr common.Address) (Token, error) {
 	v, err := s.tokenView(ctx, addr)
-	return v.Token, err
+	if err != nil {
+		return Token{}, err
+	}
+	return v.Token, nil
 }
 
 // tokenView reads one token with its derived values (no Day), from the cache when there is one.
-func (s *Service) tokenView(ctx context.Context, addr common.Address) (View, error) {
-	if s.cache == nil {
-		t, err := s.cfg.Store.Token(ctx, addr)
-		if err != nil {
-			return View{}, err
+// The view may be the cache's: read it, never change it.
+func (s *Service) tokenView(ctx context.Context, addr common.Address) (*View, error) {
+	var gen uint64
+	if s.cache != nil {
+		v, ok, g := s.cache.get(addr)
+		if ok {
+			return v, nil
 		}
-		return viewOf(t), nil
-	}
-	v, ok, gen := s.cache.get(addr)
-	if ok {
-		return v, nil
+		gen = g
 	}
 	t, err := s.cfg.Store.Token(ctx, addr)
 	if err != nil {
-		return View{}, err
+		return nil, err
 	}
-	v = viewOf(t)
-	s.cache.fill(v, gen)
-	return v, nil
+	v := viewOf(t)
+	if s.cache != nil {
+		s.cache.fill(&v, gen)
+	}
+	return &v, nil
 }

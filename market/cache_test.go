@@ -70,7 +70,7 @@ func TestTokenCache(t *testing.T) {
 	other := common.HexToAddress("0x02")
 	_, _, gen := svc.cache.get(other)
 	svc.Observe(Sync{Batch: &Batch{}})
-	svc.cache.fill(View{Token: Token{Address: other}}, gen)
+	svc.cache.fill(&View{Token: Token{Address: other}}, gen)
 	if _, ok, _ := svc.cache.get(other); ok {
 		t.Fatal("a read from before a sync was cached")
 	}

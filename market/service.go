@@ -146,10 +146,11 @@ func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) 
 	if err != nil {
 		return View{}, err
 	}
-	if v.Day, err = s.activity(ctx, addr); err != nil {
+	out := *v
+	if out.Day, err = s.activity(ctx, addr); err != nil {
 		return View{}, err
 	}
-	return v, nil
+	return out, nil
 }
 
 // ListPage is a page of token views.
@@ -225,7 +226,9 @@ func (s *Service) Tokens(ctx context.Context, q TokenQuery) (ListPage, error) {
 
 // QuoteResult is a priced hypothetical trade with the token it prices.
 type QuoteResult struct {
-	Token View
+	// Token is the token's view without Day. It may be the service's cached one, shared by
+	// every reader: read it, never change it.
+	Token *View
 	Quote txbuild.Quote
 }
 

@@ -15,12 +15,17 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 
-	// The collectors of each route (and status) once looked up: a request's observation is two
-	// reads of maps that readers share without a lock, not a label lookup that builds strings.
+	// The collectors of each route (and status) once looked up: a request's observation is a
+	// read of a map that readers share without a lock, not a label lookup that builds strings.
+	// A route keeps its own (route.metrics); the map serves requests no route matched.
 	routes sync.Map // route name → *routeMetrics
 }
 
+// routeMetrics are one route's collectors, made on its first request: a route never requested
+// has no series.
 type routeMetrics struct {
+	name     string
+	once     sync.Once
 	latency  prometheus.Observer
 	requests sync.Map // status → prometheus.Counter
 }
@@ -45,15 +50,27 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	return m, nil
 }
 
-func (m *metrics) observe(route string, status int, d time.Duration) {
-	v, ok := m.routes.Load(route)
+// route returns the collectors of the route named name.
+func (m *metrics) route(name string) *routeMetrics {
+	v, ok := m.routes.Load(name)
 	if !ok {
-		v, _ = m.routes.LoadOrStore(route, &routeMetrics{latency: m.latency.WithLabelValues(route)})
+		v, _ = m.routes.LoadOrStore(name, &routeMetrics{name: name})
 	}
-	rm := v.(*routeMetrics)
+	return v.(*routeMetrics)
+}
+
+// observe counts a request answered with status after d; rt is its route, nil when none matched.
+func (m *metrics) observe(rt *route, status int, d time.Duration) {
+	var rm *routeMetrics
+	if rt != nil && rt.metrics != nil {
+		rm = rt.metrics
+	} else {
+		rm = m.route(routeName(rt))
+	}
+	rm.once.Do(func() { rm.latency = m.latency.WithLabelValues(rm.name) })
 	c, ok := rm.requests.Load(status)
 	if !ok {
-		c, _ = rm.requests.LoadOrStore(status, m.requests.WithLabelValues(route, strconv.Itoa(status)))
+		c, _ = rm.requests.LoadOrStore(status, m.requests.WithLabelValues(rm.name, strconv.Itoa(status)))
 	}
 	c.(prometheus.Counter).Inc()
 	rm.latency.Observe(d.Seconds())

@@ -62,7 +62,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if s.metrics != nil {
-			s.metrics.observe(routeName(info.route), sw.status(), time.Since(start))
+			s.metrics.observe(info.route, sw.status(), time.Since(start))
 		}
 	}()
 	if !routablePath(r.URL.Path) {

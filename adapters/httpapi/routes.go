@@ -43,9 +43,10 @@ type route struct {
 	// like authorize's, before the route's class budget is spent.
 	precheck func(r *http.Request, p *auth.Principal) error
 	// bearer routes also take the API key from Authorization: Bearer.
-	bearer bool
-	full   string // method and full path, set at registration: the route's name in logs and metrics
-	doc    op     // the route in the OpenAPI document (operations), set at registration
+	bearer  bool
+	full    string        // method and full path, set at registration: the route's name in logs and metrics
+	doc     op            // the route in the OpenAPI document (operations), set at registration
+	metrics *routeMetrics // its collectors, set at registration when the server has metrics
 }
 
 // group is a set of routes under one path prefix.
@@ -165,6 +166,9 @@ func (s *Server) register(groups []group, own int) *bunrouter.Router {
 			}
 			if d, ok := operations[rt.full]; ok {
 				rt.doc = d
+			}
+			if s.metrics != nil {
+				rt.metrics = s.metrics.route(rt.full)
 			}
 			if i < own {
 				s.routes = append(s.routes, rt)

@@ -56,7 +56,7 @@ func (s *Server) getQuote(w http.ResponseWriter, req bunrouter.Request) error {
 	if err != nil {
 		return tradeResult(w, err)
 	}
-	return writeQuote(w, quoteAnswer{&res.Token, &res.Quote})
+	return writeQuote(w, quoteAnswer{res.Token, &res.Quote})
 }
 
 func quoteParams(req bunrouter.Request) (curvekit.Side, string, error) {
