@@ -13,6 +13,9 @@
 // Jobs are durable rows driven by a status machine (see Status): a Runner's workers claim them by
 // compare-and-set with a lease, keep the lease alive with heartbeats, and complete them fenced by
 // the lease, so a runner that dies loses its jobs to a rescuer instead of finishing them twice.
+// Idle workers sleep until a submission, a rescue or another worker's claim wakes them (one of
+// them also polls, in case a wake-up was lost), and a turn's progress notes wait a moment to be
+// written together, with the job's end when the turn ends first.
 // The ports JobStore, MemoryStore and ThreadStore hold the state; agenttest is their conformance
 // suite.
 package agent

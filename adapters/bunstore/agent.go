@@ -167,8 +167,12 @@ func (s *Agent) InsertJob(ctx context.Context, p *agent.InsertJobParams) (agent.
 			return agent.Job{}, fmt.Errorf("bunstore: insert job: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			if _, err := s.GetJob(ctx, p.ID); err == nil {
+			// Refused: the id exists, or the cap holds.
+			switch _, err := s.GetJob(ctx, p.ID); {
+			case err == nil:
 				return agent.Job{}, fmt.Errorf("%w: job %s exists", curvekit.ErrConflict, p.ID)
+			case !errors.Is(err, curvekit.ErrNotFound):
+				return agent.Job{}, err
 			}
 			return agent.Job{}, pendingCap(p.MaxPending)
 		}
