@@ -366,14 +366,13 @@ func (s *Agent) quick(ctx context.Context, write func(context.Context, bun.IDB) 
 	return write(ctx, s.quickDB)
 }
 
-// finish ends a held job with the given assignments, fenced by its lease. begin is sent in front
-// of the statement (see pgConnTx).
-func (s *Agent) finish(ctx context.Context, db bun.IDB, begin, op string, l agent.Lease, notes []agent.StatusUpdate, set string, args ...any) (agent.Job, error) {
+// finish ends a held job with the given assignments, fenced by its lease.
+func (s *Agent) finish(ctx context.Context, db bun.IDB, op string, l agent.Lease, notes []agent.StatusUpdate, set string, args ...any) (agent.Job, error) {
 	set, args, err := s.withNotes(set, args, notes)
 	if err != nil {
 		return agent.Job{}, fmt.Errorf("bunstore: %s: %w", op, err)
 	}
-	q := begin + "UPDATE agent_jobs SET " + set + ", locked_by = NULL, lease_expires_at = NULL WHERE " + fence + " RETURNING *"
+	q := "UPDATE agent_jobs SET " + set + ", locked_by = NULL, lease_expires_at = NULL WHERE " + fence + " RETURNING *"
 	var row agentJobRow
 	err = db.NewRaw(q, append(args, l.JobID, l.Runner, l.Attempt)...).Scan(ctx, &row)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -392,29 +391,16 @@ func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (ag
 		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
 	}
 	if p.Turn == nil {
-		return s.finish(ctx, s.db, "", "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+		return s.finish(ctx, s.db, "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
 			p.Response, rich, millis(p.At))
 	}
-	var job agent.Job
 	if s.dialect == dialectPostgres {
-		// Three round trips: BEGIN with the fenced update, the thread's lock, the turn with
-		// COMMIT.
-		err = pgConnTx(ctx, s.db, func(ctx context.Context, c bun.Conn) error {
-			var err error
-			if job, err = s.finish(ctx, c, "BEGIN; ", "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
-				p.Response, rich, millis(p.At)); err != nil {
-				return err
-			}
-			return appendTurnPG(ctx, c, "", &agent.AppendTurnParams{Thread: job.ThreadID, Wallet: job.Wallet, Turn: *p.Turn})
-		})
-		if err != nil {
-			return agent.Job{}, sentinelOr("complete job", err)
-		}
-		return job, nil
+		return s.completeIntoThreadPG(ctx, p, rich)
 	}
+	var job agent.Job
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var err error
-		job, err = s.finish(ctx, tx, "", "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+		job, err = s.finish(ctx, tx, "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
 			p.Response, rich, millis(p.At))
 		if err != nil {
 			return err
@@ -427,9 +413,61 @@ func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (ag
 	return job, nil
 }
 
+// completeIntoThreadPG is CompleteJob with a turn on PostgreSQL, in one message and so one
+// implicit transaction (see pgbatch.go). Its first statement creates the job's thread if it is
+// new and locks the thread's row either way (ON CONFLICT DO UPDATE locks the row it finds, even
+// when its WHERE updates nothing), which orders the appends of one thread. The second, whose
+// snapshot is taken under that lock, ends the job if its fence holds and the thread is its
+// wallet's, and appends the turn numbered after the thread's last. The first returns no rows, so
+// the job's row is the reply's only result.
+//
+// When the job does not end, nothing is written but perhaps the thread of a job whose lease was
+// lost meanwhile, empty and its wallet's, as its next run would create it; a second read tells a
+// lost lease from another wallet's thread.
+func (s *Agent) completeIntoThreadPG(ctx context.Context, p *agent.CompleteJobParams, rich string) (agent.Job, error) {
+	set, args, err := s.withNotes("status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+		[]any{p.Response, rich, millis(p.At)}, p.StatusUpdates)
+	if err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
+	}
+	l, turn := p.Lease, p.Turn
+	q := `INSERT INTO agent_threads (id, wallet, created_at)
+	SELECT thread_id, wallet, ? FROM agent_jobs WHERE ` + fence + `
+	ON CONFLICT (id) DO UPDATE SET wallet = agent_threads.wallet WHERE false;
+WITH done AS (
+	UPDATE agent_jobs SET ` + set + `, locked_by = NULL, lease_expires_at = NULL
+	WHERE ` + fence + ` AND EXISTS (SELECT 1 FROM agent_threads t WHERE t.id = agent_jobs.thread_id AND t.wallet = agent_jobs.wallet)
+	RETURNING *
+), turn AS (
+	INSERT INTO agent_turns (thread_id, seq, prompt, response, at)
+	SELECT thread_id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM agent_turns WHERE agent_turns.thread_id = done.thread_id), ?, ?, ?
+	FROM done
+)
+SELECT * FROM done`
+	all := append([]any{millis(turn.At), l.JobID, l.Runner, l.Attempt}, args...)
+	all = append(all, l.JobID, l.Runner, l.Attempt, turn.Prompt, turn.Response, millis(turn.At))
+	var row agentJobRow
+	err = s.db.NewRaw(q, all...).Scan(ctx, &row)
+	if err == nil {
+		return row.job()
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
+	}
+	var thread string
+	err = s.db.NewRaw("SELECT thread_id FROM agent_jobs WHERE "+fence, l.JobID, l.Runner, l.Attempt).Scan(ctx, &thread)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return agent.Job{}, lost(l)
+	case err != nil:
+		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
+	}
+	return agent.Job{}, otherWallet(thread) // still held: the thread refused it
+}
+
 // FailJob ends a held job with an error.
 func (s *Agent) FailJob(ctx context.Context, p *agent.FailJobParams) (agent.Job, error) {
-	return s.finish(ctx, s.db, "", "fail job", p.Lease, p.StatusUpdates, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
+	return s.finish(ctx, s.db, "fail job", p.Lease, p.StatusUpdates, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
 }
 
 // CancelJob cancels a pending job of the wallet.

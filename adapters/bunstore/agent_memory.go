@@ -125,10 +125,7 @@ func otherWallet(thread string) error {
 // AppendTurn adds a turn at the end of a thread, creating it for the wallet on first use.
 func (s *Agent) AppendTurn(ctx context.Context, p *agent.AppendTurnParams) error {
 	if s.dialect == dialectPostgres {
-		err := pgConnTx(ctx, s.db, func(ctx context.Context, c bun.Conn) error {
-			return appendTurnPG(ctx, c, "BEGIN; ", p)
-		})
-		return sentinelOr("append turn", err)
+		return s.appendTurnPG(ctx, p)
 	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return s.appendTurn(ctx, tx, p)
@@ -136,23 +133,25 @@ func (s *Agent) AppendTurn(ctx context.Context, p *agent.AppendTurnParams) error
 	return sentinelOr("append turn", err)
 }
 
-// appendTurnPG appends a turn on Postgres in the transaction of c, and commits it, in two round
-// trips (see pgConnTx): the thread, created if new, locked and read; then the turn numbered
-// under that lock, with COMMIT. begin is sent in front of the first.
-func appendTurnPG(ctx context.Context, c bun.Conn, begin string, p *agent.AppendTurnParams) error {
-	var owner common.Address
-	if err := c.NewRaw(begin+`INSERT INTO agent_threads (id, wallet, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING;
-		SELECT wallet FROM agent_threads WHERE id = ? FOR UPDATE`,
-		p.Thread, p.Wallet, millis(p.Turn.At), p.Thread).Scan(ctx, &owner); err != nil {
-		return err
+// appendTurnPG is AppendTurn on PostgreSQL in one message and so one implicit transaction (see
+// pgbatch.go): the thread created if new and its row locked either way, as
+// completeIntoThreadPG does; then, under that lock, the turn numbered after the thread's last if
+// the thread is the wallet's.
+func (s *Agent) appendTurnPG(ctx context.Context, p *agent.AppendTurnParams) error {
+	res, err := s.db.ExecContext(ctx, `INSERT INTO agent_threads (id, wallet, created_at) VALUES (?, ?, ?)
+	ON CONFLICT (id) DO UPDATE SET wallet = agent_threads.wallet WHERE false;
+INSERT INTO agent_turns (thread_id, seq, prompt, response, at)
+	SELECT ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM agent_turns WHERE thread_id = ?), ?, ?, ?
+	WHERE EXISTS (SELECT 1 FROM agent_threads WHERE id = ? AND wallet = ?)`,
+		p.Thread, p.Wallet, millis(p.Turn.At),
+		p.Thread, p.Thread, p.Turn.Prompt, p.Turn.Response, millis(p.Turn.At), p.Thread, p.Wallet)
+	if err != nil {
+		return fmt.Errorf("bunstore: append turn: %w", err)
 	}
-	if owner != p.Wallet {
+	if n, _ := res.RowsAffected(); n == 0 {
 		return otherWallet(p.Thread)
 	}
-	_, err := c.ExecContext(ctx, `INSERT INTO agent_turns (thread_id, seq, prompt, response, at)
-		SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM agent_turns WHERE thread_id = ?;
-		COMMIT`, p.Thread, p.Turn.Prompt, p.Turn.Response, millis(p.Turn.At), p.Thread)
-	return err
+	return nil
 }
 
 // appendTurn appends a turn inside tx.

@@ -34,6 +34,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"JobLifecycle", testJobLifecycle},
 		{"JobFailure", testJobFailure},
 		{"CompletionIntoForeignThread", testCompletionIntoForeignThread},
+		{"ConcurrentCompletionsIntoOneThread", testConcurrentCompletions},
 		{"ClaimOrderAndEmpty", testClaimOrder},
 		{"InsertDuplicate", testInsertDuplicate},
 		{"PendingCap", testPendingCap},

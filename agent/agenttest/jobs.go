@@ -95,6 +95,57 @@ func testCompletionIntoForeignThread(t *testing.T, s Stores) {
 	}
 }
 
+// Completions and appends racing into one new thread all land, each turn once; a completion
+// whose lease was lost writes neither its answer nor its turn.
+func testConcurrentCompletions(t *testing.T, s Stores) {
+	if s.Threads == nil {
+		t.Skip("no thread store")
+	}
+	ctx := context.Background()
+	const n = 6
+	var held []agent.Job
+	for i := range n {
+		if _, err := s.Jobs.InsertJob(ctx, &agent.InsertJobParams{ID: fmt.Sprintf("job-%d", i), ThreadID: "thr", Wallet: walletA, Prompt: "p", CreatedAt: at(i), MaxPending: n}); err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, claim(t, s.Jobs, "r1", at(10), time.Minute))
+	}
+	var wg sync.WaitGroup
+	for i, j := range held {
+		wg.Go(func() {
+			turn := &agent.Turn{Prompt: j.ID, Response: "done", At: at(20 + i)}
+			if _, err := s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(j), Response: "done", At: at(20 + i), Turn: turn}); err != nil {
+				t.Errorf("complete %s: %v", j.ID, err)
+			}
+		})
+		wg.Go(func() {
+			if err := s.Threads.AppendTurn(ctx, &agent.AppendTurnParams{Thread: "thr", Wallet: walletA, Turn: agent.Turn{Prompt: fmt.Sprint("append ", i), At: at(20 + i)}}); err != nil {
+				t.Errorf("append %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	// A completion again, as after a lost answer: the lease ended with the first.
+	_, err := s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(held[0]), Response: "again", At: at(40), Turn: &agent.Turn{Prompt: "again", At: at(40)}})
+	wantErr(t, "a second completion", err, curvekit.ErrConflict)
+	turns, err := s.Threads.Turns(ctx, &agent.TurnsParams{Wallet: walletA, Thread: "thr", Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, tu := range turns {
+		seen[tu.Prompt]++
+	}
+	if len(turns) != 2*n || len(seen) != 2*n {
+		t.Fatalf("thread has %d turns, %d distinct, want %d of each: %v", len(turns), len(seen), 2*n, seen)
+	}
+	for _, j := range held {
+		if got := get(t, s.Jobs, j.ID); got.Status != agent.StatusCompleted || got.Response != "done" {
+			t.Fatalf("%s: %s %q", j.ID, got.Status, got.Response)
+		}
+	}
+}
+
 func testJobLifecycle(t *testing.T, s Stores) {
 	ctx := context.Background()
 	history := []agent.Message{{Role: agent.RoleUser, Content: "hi"}, {Role: agent.RoleAssistant, Content: "hello"}}
