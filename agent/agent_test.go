@@ -7,12 +7,14 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/adapters/bunstore"
 	"github.com/curvekit/curvekit/agent"
 )
 
@@ -375,5 +377,44 @@ func TestStepsAreBounded(t *testing.T) {
 	}
 	if res.Steps != 6 || res.Response != "\n(I stopped after 6 planning steps.)" {
 		t.Fatalf("%d steps, response %q", res.Steps, res.Response)
+	}
+}
+
+// contextCounting is the real store behind both the memory and thread ports, counting the
+// turns that read their context at once.
+type contextCounting struct {
+	*bunstore.Agent
+	n atomic.Int64
+}
+
+func (c *contextCounting) TurnContext(ctx context.Context, p *agent.TurnsParams) ([]agent.MemoryEntry, []agent.Turn, error) {
+	c.n.Add(1)
+	return c.Agent.TurnContext(ctx, p)
+}
+
+// A turn reads its memory and thread in one step when one store holds both, and only then.
+func TestTurnReadsItsContextOnce(t *testing.T) {
+	e := newEnv(t, nil)
+	w := e.dev.Accounts[5].Address
+	for _, tc := range []struct {
+		name     string
+		separate bool
+		want     int64
+	}{{"one store", false, 1}, {"two stores", true, 0}} {
+		store := &contextCounting{Agent: e.db.Agent()}
+		var threads agent.ThreadStore = store
+		if tc.separate {
+			threads = e.db.Agent()
+		}
+		svc, err := agent.New(agent.Config{Jobs: store, Memory: store, Threads: threads, Market: e.mkt, Balances: e.chain, Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Prompt(context.Background(), agent.TurnParams{Wallet: w, Prompt: "trending tokens"}, func(agent.Event) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if got := store.n.Load(); got != tc.want {
+			t.Errorf("%s: %d context reads, want %d", tc.name, got, tc.want)
+		}
 	}
 }

@@ -259,18 +259,22 @@ func (r *Runner) process(ctx context.Context, job Job) {
 	at := r.svc.now()
 	if err != nil {
 		outcome = "failed"
-		if _, ferr := r.svc.cfg.Jobs.FailJob(ctx, &FailJobParams{Lease: lease, Error: ClientMessage(err), At: at, StatusUpdates: last}); ferr != nil {
+		if failed, ferr := r.svc.cfg.Jobs.FailJob(ctx, &FailJobParams{Lease: lease, Error: ClientMessage(err), At: at, StatusUpdates: last}); ferr != nil {
 			log.WarnContext(ctx, "agent: fail job", "err", ferr)
+		} else {
+			r.svc.ended.put(failed)
 		}
 		log.InfoContext(ctx, "agent: job failed", "err", err)
 		return
 	}
 	// The job's answer and its turn in the thread land together.
 	turn := &Turn{Prompt: job.Prompt, Response: res.Response, At: at}
-	if _, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at, Turn: turn, StatusUpdates: last}); err != nil {
+	done, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at, Turn: turn, StatusUpdates: last})
+	if err != nil {
 		log.WarnContext(ctx, "agent: complete job", "err", err)
 		return
 	}
+	r.svc.ended.put(done)
 	outcome = "completed"
 }
 

@@ -2,12 +2,17 @@ package agent_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/agent"
 )
 
@@ -336,5 +341,59 @@ func TestIdleRunnerPollsOnce(t *testing.T) {
 		if j := e.await(t, w, id); j.Status != agent.StatusCompleted {
 			t.Fatalf("unsignalled job %s ended %s (%q)", id, j.Status, j.Error)
 		}
+	}
+}
+
+// reads is the real job store, counting reads of one job.
+type reads struct {
+	agent.JobStore
+	n atomic.Int64
+}
+
+func (r *reads) GetJob(ctx context.Context, id string) (agent.Job, error) {
+	r.n.Add(1)
+	return r.JobStore.GetJob(ctx, id)
+}
+
+// A job this process's runner ended is answered without a read, as the store holds it; one
+// ended elsewhere is read; another wallet's stays forbidden either way.
+func TestEndedJobsAnsweredFromMemory(t *testing.T) {
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	w, other := e.dev.Accounts[5].Address, e.dev.Accounts[6].Address
+	store := &reads{JobStore: e.db.Agent()}
+	svc := e.service(t, store, nil)
+	stop := startRunner(t, svc, agent.RunnerConfig{Workers: 1, Poll: 20 * time.Millisecond})
+	j, err := svc.Submit(ctx, agent.SubmitParams{Wallet: w, Prompt: "trending tokens"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := e.await(t, w, j.ID) // through another service, which reads the store
+	stop()
+	before := store.n.Load()
+	got, err := svc.Job(ctx, w, j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(stored, got); diff != "" {
+		t.Fatalf("the ended job from memory differs from the store's (-store +memory):\n%s", diff)
+	}
+	if _, err := svc.Job(ctx, other, j.ID); !errors.Is(err, curvekit.ErrForbidden) {
+		t.Fatalf("another wallet's poll: %v", err)
+	}
+	if n := store.n.Load() - before; n != 0 {
+		t.Fatalf("polls of a job this process ended read the store %d times", n)
+	}
+
+	// Cancelled by another service: this one has not seen it end, so it reads.
+	pending := e.submit(t, w, "trending tokens", "")
+	if _, err := e.svc.Cancel(ctx, w, pending.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := svc.Job(ctx, w, pending.ID); err != nil || got.Status != agent.StatusCancelled {
+		t.Fatalf("a job cancelled elsewhere: %s, %v", got.Status, err)
+	}
+	if n := store.n.Load() - before; n != 1 {
+		t.Fatalf("a job ended elsewhere was read %d times, want 1", n)
 	}
 }

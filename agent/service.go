@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -115,6 +116,10 @@ type Service struct {
 	// wake nudges an in-process runner when a job is submitted, so it does not wait for its
 	// next poll.
 	wake chan struct{}
+	// ended answers the last poll of the jobs this process ended.
+	ended endedJobs
+	// context reads a turn's memory and thread at once, when the stores can.
+	context TurnContextReader
 }
 
 // New returns a Service for cfg.
@@ -124,6 +129,9 @@ func New(cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{cfg: cfg, wake: make(chan struct{}, 1)}
+	if r, ok := cfg.Memory.(TurnContextReader); ok && sameValue(cfg.Memory, cfg.Threads) {
+		s.context = r
+	}
 	s.tools = s.buildTools()
 	s.byName = make(map[string]*Tool, len(s.tools))
 	for i := range s.tools {
@@ -262,14 +270,19 @@ func (s *Service) nudge() {
 }
 
 // Job returns a job of the wallet: curvekit.ErrNotFound when unknown, curvekit.ErrForbidden when
-// another wallet created it. It is one read by primary key.
+// another wallet created it. It is one read by primary key, or none for a job this process
+// ended: an ended job never changes, so its last poll is answered from memory. The slices of the
+// Job may be shared with other callers: read them, never modify them.
 func (s *Service) Job(ctx context.Context, wallet common.Address, id string) (Job, error) {
 	if !validJobID(id) {
 		return Job{}, fmt.Errorf("%w: no job %s", curvekit.ErrNotFound, id)
 	}
-	j, err := s.cfg.Jobs.GetJob(ctx, id)
-	if err != nil {
-		return Job{}, err
+	j, ok := s.ended.get(id)
+	if !ok {
+		var err error
+		if j, err = s.cfg.Jobs.GetJob(ctx, id); err != nil {
+			return Job{}, err
+		}
 	}
 	if j.Wallet != wallet {
 		return Job{}, fmt.Errorf("%w: the job belongs to another wallet", curvekit.ErrForbidden)
@@ -284,7 +297,11 @@ func (s *Service) Cancel(ctx context.Context, wallet common.Address, id string) 
 	if !validJobID(id) {
 		return Job{}, fmt.Errorf("%w: no job %s", curvekit.ErrNotFound, id)
 	}
-	return s.cfg.Jobs.CancelJob(ctx, &CancelJobParams{ID: id, Wallet: wallet, At: s.now()})
+	j, err := s.cfg.Jobs.CancelJob(ctx, &CancelJobParams{ID: id, Wallet: wallet, At: s.now()})
+	if err == nil {
+		s.ended.put(j)
+	}
+	return j, err
 }
 
 // Memories returns everything stored for the wallet.
@@ -326,9 +343,40 @@ func (s *Service) memoryMap(ctx context.Context, wallet common.Address) (map[str
 	if err != nil {
 		return nil, err
 	}
+	return entryMap(entries), nil
+}
+
+func entryMap(entries []MemoryEntry) map[string]string {
 	m := make(map[string]string, len(entries))
 	for _, e := range entries {
 		m[e.Key] = e.Value
 	}
-	return m, nil
+	return m
+}
+
+// turnContext reads what a turn starts from: the wallet's memory and the thread's last turns.
+func (s *Service) turnContext(ctx context.Context, wallet common.Address, thread string) (map[string]string, []Turn, error) {
+	p := &TurnsParams{Wallet: wallet, Thread: thread, Limit: s.cfg.ThreadTurns}
+	if s.context != nil {
+		entries, turns, err := s.context.TurnContext(ctx, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		return entryMap(entries), turns, nil
+	}
+	mem, err := s.memoryMap(ctx, wallet)
+	if err != nil {
+		return nil, nil, err
+	}
+	turns, err := s.cfg.Threads.Turns(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mem, turns, nil
+}
+
+// sameValue reports whether a and b are one value (a store that fills two ports).
+func sameValue(a, b any) bool {
+	t := reflect.TypeOf(a)
+	return t != nil && t == reflect.TypeOf(b) && t.Comparable() && a == b
 }

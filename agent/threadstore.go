@@ -39,3 +39,12 @@ type AppendTurnParams struct {
 	Wallet common.Address
 	Turn   Turn
 }
+
+// TurnContextReader is an optional port of a store that keeps both memory and threads: it reads
+// what a turn starts from, the wallet's memory entries and the thread's last turns, in one step,
+// with the results and errors of Memories(p.Wallet) and Turns(p). The service uses it when
+// Config.Memory and Config.Threads are one value that implements it: a turn then begins with one
+// read instead of two.
+type TurnContextReader interface {
+	TurnContext(ctx context.Context, p *TurnsParams) ([]MemoryEntry, []Turn, error)
+}

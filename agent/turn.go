@@ -121,11 +121,7 @@ func (s *Service) turn(ctx context.Context, p *TurnParams, emit func(Event) erro
 		}
 	}
 
-	mem, err := s.memoryMap(ctx, p.Wallet)
-	if err != nil {
-		return res, err
-	}
-	turns, err := s.cfg.Threads.Turns(ctx, &TurnsParams{Wallet: p.Wallet, Thread: p.ThreadID, Limit: s.cfg.ThreadTurns})
+	mem, turns, err := s.turnContext(ctx, p.Wallet, p.ThreadID)
 	if err != nil {
 		return res, err
 	}

@@ -18,16 +18,16 @@ import (
 
 // Accounts is the auth.Accounts store on bun, a view on a DB. It is safe for concurrent use.
 type Accounts struct {
-	db        *bun.DB
-	dialect   dialectKind
-	keyByHash *preparedQuery
+	db       *bun.DB
+	dialect  dialectKind
+	prepared *preparedSet
 }
 
 var _ auth.Accounts = (*Accounts)(nil)
 
 // Accounts returns the accounts store on d.
 func (d *DB) Accounts() *Accounts {
-	return &Accounts{db: d.bun, dialect: d.dialect, keyByHash: &d.keyByHash}
+	return &Accounts{db: d.bun, dialect: d.dialect, prepared: &d.prepared}
 }
 
 type accountRow struct {
@@ -389,6 +389,8 @@ type keyUserRow struct {
 	Account accountRow `bun:"embed:a_"`
 }
 
+var keyByHashSQLite, keyByHashPG = keyByHashQuery("?"), keyByHashQuery("$1")
+
 // keyByHashQuery selects a key and its user; the placeholder is the driver's own.
 func keyByHashQuery(placeholder string) string {
 	return `SELECT k.id AS k_id, k.account_id AS k_account_id, k.name AS k_name, k.hint AS k_hint,
@@ -397,16 +399,14 @@ func keyByHashQuery(placeholder string) string {
 		FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ` + placeholder
 }
 
-// KeyByHash returns a key and its user in one query, prepared once on SQLite (every request with
-// a key runs it); PostgreSQL plans it on the server either way.
+// KeyByHash returns a key and its user in one prepared query (every request with a key runs it).
 func (s *Accounts) KeyByHash(ctx context.Context, keyHash []byte) (auth.Key, auth.User, error) {
-	var row keyUserRow
-	var err error
-	if s.dialect == dialectPostgres || s.keyByHash == nil {
-		err = s.db.NewRaw(keyByHashQuery("?"), keyHash).Scan(ctx, &row)
-	} else {
-		err = s.scanKey(ctx, keyHash, &row)
+	q := keyByHashSQLite
+	if s.dialect == dialectPostgres {
+		q = keyByHashPG
 	}
+	var row keyUserRow
+	err := s.prepared.scan(ctx, s.db, &row, q, keyHash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return auth.Key{}, auth.User{}, fmt.Errorf("%w: no such API key", curvekit.ErrNotFound)
 	}
@@ -418,29 +418,6 @@ func (s *Accounts) KeyByHash(ctx context.Context, keyHash []byte) (auth.Key, aut
 		return auth.Key{}, auth.User{}, err
 	}
 	return k, row.Account.user(), nil
-}
-
-// scanKey runs the prepared key lookup; no row is sql.ErrNoRows.
-func (s *Accounts) scanKey(ctx context.Context, keyHash []byte, row *keyUserRow) error {
-	stmt, err := s.keyByHash.get(ctx, s.db, keyByHashQuery("?"))
-	if err != nil {
-		return err
-	}
-	rows, err := stmt.QueryContext(ctx, keyHash)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return sql.ErrNoRows
-	}
-	if err := s.db.ScanRow(ctx, rows, row); err != nil {
-		return err
-	}
-	return rows.Close()
 }
 
 // RevokeKey revokes a key of p.AccountID, keeping an earlier revocation.

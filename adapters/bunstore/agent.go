@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"reflect"
 	"strings"
 	"time"
 
@@ -22,9 +23,14 @@ import (
 // view on a DB. Jobs move only by compare-and-set UPDATEs, so several processes may share one
 // database. It is safe for concurrent use.
 type Agent struct {
-	db      *bun.DB
-	quickDB *bun.DB // see quick; nil on SQLite
-	dialect dialectKind
+	db       *bun.DB
+	quickDB  *bun.DB // see quick; nil on SQLite
+	dialect  dialectKind
+	prepared *preparedSet
+	// jobColumns names the columns of agentJobRow, for the prepared statements that return
+	// jobs: a column added by a later migration then leaves their result unchanged (PostgreSQL
+	// refuses to run a prepared statement whose result changed).
+	jobColumns string
 }
 
 var (
@@ -34,7 +40,19 @@ var (
 )
 
 // Agent returns the agent stores on d.
-func (d *DB) Agent() *Agent { return &Agent{db: d.bun, quickDB: d.quick, dialect: d.dialect} }
+func (d *DB) Agent() *Agent {
+	return &Agent{db: d.bun, quickDB: d.quick, dialect: d.dialect, prepared: &d.prepared, jobColumns: columnsOf(d.bun, (*agentJobRow)(nil))}
+}
+
+// columnsOf lists the columns of a model, by name.
+func columnsOf(db *bun.DB, model any) string {
+	t := db.Table(reflect.TypeOf(model).Elem())
+	names := make([]string, len(t.Fields))
+	for i, f := range t.Fields {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
 
 type agentJobRow struct {
 	bun.BaseModel `bun:"table:agent_jobs"`
@@ -228,7 +246,12 @@ func sentinelOr(op string, err error) error {
 // GetJob reads one job by primary key.
 func (s *Agent) GetJob(ctx context.Context, id string) (agent.Job, error) {
 	var row agentJobRow
-	err := s.db.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
+	var err error
+	if s.dialect == dialectPostgres {
+		err = s.prepared.scan(ctx, s.db, &row, "SELECT "+s.jobColumns+" FROM agent_jobs WHERE id = $1", id)
+	} else {
+		err = s.db.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return agent.Job{}, fmt.Errorf("%w: no job %s", curvekit.ErrNotFound, id)
 	}
@@ -244,16 +267,19 @@ const claimAttempts = 16
 // ClaimJob takes the oldest pending job by compare-and-set.
 func (s *Agent) ClaimJob(ctx context.Context, p *agent.ClaimJobParams) (agent.Job, error) {
 	pick := "SELECT id FROM agent_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT 1"
+	set := "status = 'processing', locked_by = ?, lease_expires_at = ?, attempts = attempts + 1, started_at = COALESCE(started_at, ?)"
 	if s.dialect == dialectPostgres {
 		// Skip rows another claim holds instead of queueing behind it and losing.
 		pick += " FOR UPDATE SKIP LOCKED"
+		set = "status = 'processing', locked_by = $1, lease_expires_at = $2, attempts = attempts + 1, started_at = COALESCE(started_at, $3)"
 	}
-	q := `UPDATE agent_jobs SET status = 'processing', locked_by = ?, lease_expires_at = ?,
-		attempts = attempts + 1, started_at = COALESCE(started_at, ?)
-		WHERE id = (` + pick + `) AND status = 'pending' RETURNING *`
+	q := "UPDATE agent_jobs SET " + set + " WHERE id = (" + pick + ") AND status = 'pending' RETURNING " + s.jobColumns
 	for range claimAttempts {
 		var row agentJobRow
 		err := s.quick(ctx, func(ctx context.Context, db bun.IDB) error {
+			if pool, ok := db.(*bun.DB); ok && s.dialect == dialectPostgres {
+				return s.prepared.scan(ctx, pool, &row, q, p.Runner, millis(p.LeaseUntil), millis(p.Now))
+			}
 			return db.NewRaw(q, p.Runner, millis(p.LeaseUntil), millis(p.Now)).Scan(ctx, &row)
 		})
 		if err == nil {

@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -203,4 +204,70 @@ func (s *Agent) Turns(ctx context.Context, p *agent.TurnsParams) ([]agent.Turn, 
 		out[len(rows)-1-i] = agent.Turn{Prompt: r.Prompt, Response: r.Response, At: time.UnixMilli(r.At).UTC()}
 	}
 	return out, nil
+}
+
+// turnContextPG reads a wallet's memory, a thread's owner and, when the thread is the wallet's,
+// its last turns, in one statement: two JSON arrays, oldest turn first.
+const turnContextPG = `SELECT
+	(SELECT wallet FROM agent_threads WHERE id = $1) AS owner,
+	(SELECT COALESCE(json_agg(json_build_object('k', key, 'v', value, 'at', updated_at) ORDER BY key), '[]')
+		FROM agent_memory WHERE wallet = $2)::text AS memory,
+	(SELECT COALESCE(json_agg(json_build_object('p', prompt, 'r', response, 'at', at) ORDER BY seq), '[]')
+		FROM (SELECT seq, prompt, response, at FROM agent_turns
+			WHERE thread_id = $1 AND EXISTS (SELECT 1 FROM agent_threads WHERE id = $1 AND wallet = $2)
+			ORDER BY seq DESC LIMIT $3) AS last)::text AS turns`
+
+// TurnContext reads a wallet's memory and a thread's last turns: on PostgreSQL in one prepared
+// statement, on SQLite (in process, where a read costs no round trip) as Memories and Turns.
+func (s *Agent) TurnContext(ctx context.Context, p *agent.TurnsParams) ([]agent.MemoryEntry, []agent.Turn, error) {
+	if s.dialect != dialectPostgres {
+		mem, err := s.Memories(ctx, p.Wallet)
+		if err != nil {
+			return nil, nil, err
+		}
+		turns, err := s.Turns(ctx, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		return mem, turns, nil
+	}
+	var (
+		owner         []byte
+		memory, turns string
+	)
+	st, err := s.prepared.get(ctx, s.db.DB, turnContextPG)
+	if err == nil {
+		err = st.QueryRowContext(ctx, p.Thread, p.Wallet, p.Limit).Scan(&owner, &memory, &turns)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("bunstore: turn context: %w", err)
+	}
+	if owner != nil && common.BytesToAddress(owner) != p.Wallet {
+		return nil, nil, otherWallet(p.Thread)
+	}
+	var mrows []struct {
+		K  string `json:"k"`
+		V  string `json:"v"`
+		At int64  `json:"at"`
+	}
+	var trows []struct {
+		P  string `json:"p"`
+		R  string `json:"r"`
+		At int64  `json:"at"`
+	}
+	if err := json.Unmarshal([]byte(memory), &mrows); err != nil {
+		return nil, nil, fmt.Errorf("bunstore: turn context: %w", err)
+	}
+	if err := json.Unmarshal([]byte(turns), &trows); err != nil {
+		return nil, nil, fmt.Errorf("bunstore: turn context: %w", err)
+	}
+	mem := make([]agent.MemoryEntry, len(mrows))
+	for i, r := range mrows {
+		mem[i] = agent.MemoryEntry{Key: r.K, Value: r.V, UpdatedAt: time.UnixMilli(r.At).UTC()}
+	}
+	out := make([]agent.Turn, len(trows))
+	for i, r := range trows {
+		out[i] = agent.Turn{Prompt: r.P, Response: r.R, At: time.UnixMilli(r.At).UTC()}
+	}
+	return mem, out, nil
 }

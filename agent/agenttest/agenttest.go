@@ -47,6 +47,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"Memory", testMemory},
 		{"MemoryCapConcurrent", testMemoryCapConcurrent},
 		{"Threads", testThreads},
+		{"TurnContext", testTurnContext},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

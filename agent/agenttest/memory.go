@@ -120,3 +120,52 @@ func testThreads(t *testing.T, s Stores) {
 		t.Fatalf("after 6 concurrent appends: %d turns, %v", len(turns), err)
 	}
 }
+
+// A store that reads a turn's context at once answers as its two reads do, errors included.
+func testTurnContext(t *testing.T, s Stores) {
+	r, ok := s.Memory.(agent.TurnContextReader)
+	if !ok || s.Threads == nil {
+		t.Skip("the memory store reads no turn context")
+	}
+	ctx := context.Background()
+	for i, kv := range [][2]string{{"slippage", "1%"}, {"Alias", "\"quoted\" ✓\n"}, {"b", ""}} {
+		if err := s.Memory.PutMemory(ctx, &agent.PutMemoryParams{Wallet: walletA, Key: kv[0], Value: kv[1], At: at(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 5 {
+		if err := s.Threads.AppendTurn(ctx, &agent.AppendTurnParams{Thread: "ctx", Wallet: walletA, Turn: agent.Turn{Prompt: fmt.Sprint("q", i), Response: fmt.Sprint("a ✓", i), At: at(10 + i)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []agent.TurnsParams{
+		{Wallet: walletA, Thread: "ctx", Limit: 3},
+		{Wallet: walletA, Thread: "ctx", Limit: 10},
+		{Wallet: walletA, Thread: "unknown", Limit: 3},
+		{Wallet: walletB, Thread: "unknown", Limit: 3}, // no memory
+		{Wallet: walletB, Thread: "ctx", Limit: 3},     // another wallet's thread
+	} {
+		mem, turns, err := r.TurnContext(ctx, &p)
+		wantMem, merr := s.Memory.Memories(ctx, p.Wallet)
+		if merr != nil {
+			t.Fatal(merr)
+		}
+		wantTurns, terr := s.Threads.Turns(ctx, &p)
+		if terr != nil {
+			wantErr(t, fmt.Sprintf("TurnContext %+v", p), err, curvekit.ErrForbidden)
+			if !errors.Is(terr, curvekit.ErrForbidden) {
+				t.Fatalf("Turns %+v: %v", p, terr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("TurnContext %+v: %v", p, err)
+		}
+		if diff := cmp.Diff(wantMem, mem); diff != "" {
+			t.Fatalf("TurnContext %+v: memory (-Memories +TurnContext):\n%s", p, diff)
+		}
+		if diff := cmp.Diff(wantTurns, turns); diff != "" {
+			t.Fatalf("TurnContext %+v: turns (-Turns +TurnContext):\n%s", p, diff)
+		}
+	}
+}

@@ -16,8 +16,9 @@ import (
 // offline planner unless an OpenAI-compatible endpoint is configured, and starts its job runner;
 // the runner stops when the app closes, leaving any job in flight to the next runner's rescuer.
 func (a *App) wireAgent(ctx context.Context) (err error) {
+	store := a.DB.Agent() // one value for the three ports: a turn reads memory and thread at once
 	cfg := agent.Config{
-		Jobs: a.DB.Agent(), Memory: a.DB.Agent(), Threads: a.DB.Agent(), Market: a.Market, Balances: a.Chain,
+		Jobs: store, Memory: store, Threads: store, Market: a.Market, Balances: a.Chain,
 		Logger: a.Log.With("component", "agent"),
 	}
 	if a.Launch != nil {
