@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bunrouter"
+
+	"github.com/curvekit/curvekit/internal/app"
 )
 
 // load sends GET url from conns concurrent keep-alive connections of client for d and returns
@@ -56,7 +58,8 @@ func load(b *testing.B, client *http.Client, url string, conns int, d time.Durat
 }
 
 // BenchmarkQuoteVersusBareRouter loads, over loopback and in one run, a bare bunrouter handler
-// that returns the quote's answer as a constant (same bytes, same headers), and GET
+// that returns the quote's answer as a constant (same bytes, same headers, served by an
+// http.Server with the reference server's settings, its header and idle deadlines), and GET
 // /tokens/:address/quote and GET /tokens/:address on the reference server, in alternating slices
 // (bare, quote, token, then again), so that what the machine does meanwhile weighs on all three
 // alike. A round is fifteen such cycles of 200 ms slices, 3 s of each read in all: the slices
@@ -91,7 +94,7 @@ func BenchmarkQuoteVersusBareRouter(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := &http.Server{Handler: bare}
+	srv := app.NewHTTPServer(bare) // the reference server's own settings: only the handlers differ
 	go srv.Serve(ln)
 	defer srv.Close()
 

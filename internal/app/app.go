@@ -144,6 +144,18 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) error {
 	return a.Serve(ctx, ln)
 }
 
+// NewHTTPServer is the HTTP server Serve runs handler in: a slow client's headers and an idle
+// connection are cut by deadline. There is no ReadTimeout or WriteTimeout: the API bounds bodies
+// per request and streams set a deadline per write; either server-wide timeout would cut
+// long-lived streams.
+func NewHTTPServer(handler http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+}
+
 // Serve runs the replica (the indexer while it leads), the simulator (on the devnet), the metrics
 // endpoint (when configured) and the API on ln until ctx ends or a part fails, then shuts the API
 // down gracefully.
@@ -155,13 +167,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		// No ReadTimeout or WriteTimeout: the API bounds bodies per request and streams set a
-		// deadline per write; either server-wide timeout would cut long-lived streams.
-	}
+	srv := NewHTTPServer(handler)
 	// Shutdown waits for handlers, and a stream's never ends by itself: closing the hub ends them.
 	srv.RegisterOnShutdown(a.Hub.Close)
 	errc := make(chan error, 5)
