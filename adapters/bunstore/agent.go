@@ -27,10 +27,30 @@ type Agent struct {
 	quickDB  *bun.DB // see quick; nil on SQLite
 	dialect  dialectKind
 	prepared *preparedSet
-	// jobColumns names the columns of agentJobRow, for the prepared statements that return
-	// jobs: a column added by a later migration then leaves their result unchanged (PostgreSQL
-	// refuses to run a prepared statement whose result changed).
-	jobColumns string
+	sql      *agentQueries // PostgreSQL's; nil on SQLite
+}
+
+// agentQueries are the agent's statements that run prepared on PostgreSQL, as the texts that
+// key them. Those that return jobs name the columns of agentJobRow: a column added by a later
+// migration then leaves their result unchanged (PostgreSQL refuses to run a prepared statement
+// whose result changed).
+type agentQueries struct {
+	getJob, claim, insertJob, putMemory, turnContext, completeJob string
+}
+
+func newAgentQueries(db *bun.DB) *agentQueries {
+	cols := columnsOf(db, (*agentJobRow)(nil))
+	return &agentQueries{
+		getJob: "SELECT " + cols + " FROM agent_jobs WHERE id = $1",
+		claim: `UPDATE agent_jobs SET status = 'processing', locked_by = $1, lease_expires_at = $2,
+		attempts = attempts + 1, started_at = COALESCE(started_at, $3)
+		WHERE id = (SELECT id FROM agent_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+		AND status = 'pending' RETURNING ` + cols,
+		insertJob:   "SELECT curvekit_agent_insert_job($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+		putMemory:   "SELECT curvekit_agent_put_memory($1, $2, $3, $4, $5, $6)",
+		turnContext: turnContextPG,
+		completeJob: "SELECT " + cols + " FROM curvekit_agent_complete_job($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+	}
 }
 
 var (
@@ -41,7 +61,7 @@ var (
 
 // Agent returns the agent stores on d.
 func (d *DB) Agent() *Agent {
-	return &Agent{db: d.bun, quickDB: d.quick, dialect: d.dialect, prepared: &d.prepared, jobColumns: columnsOf(d.bun, (*agentJobRow)(nil))}
+	return &Agent{db: d.bun, quickDB: d.quick, dialect: d.dialect, prepared: &d.prepared, sql: d.agentSQL}
 }
 
 // columnsOf lists the columns of a model, by name.
@@ -158,15 +178,6 @@ func walletLockKey(scope string, wallet common.Address) int64 {
 	return int64(binary.BigEndian.Uint64(h.Sum(nil)))
 }
 
-// insertCappedJob is InsertJob on Postgres in one round trip: the wallet's lock, then the insert
-// if the count, taken under the lock, is below the cap (see pgbatch.go).
-const insertCappedJob = `SELECT pg_advisory_xact_lock(?);
-INSERT INTO agent_jobs (id, thread_id, wallet, read_only, status, prompt, history, model, created_at,
-	response, rich_data, error, status_updates, attempts)
-SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, '', ?, 0
-WHERE (SELECT count(*) FROM agent_jobs WHERE wallet = ? AND status = 'pending') < ?
-ON CONFLICT (id) DO NOTHING`
-
 // InsertJob stores a pending job, refusing it when the wallet's pending jobs reach MaxPending.
 func (s *Agent) InsertJob(ctx context.Context, p *agent.InsertJobParams) (agent.Job, error) {
 	row := agentJobRow{
@@ -178,13 +189,16 @@ func (s *Agent) InsertJob(ctx context.Context, p *agent.InsertJobParams) (agent.
 		return agent.Job{}, fmt.Errorf("bunstore: insert job: %w", err)
 	}
 	if s.dialect == dialectPostgres && p.MaxPending > 0 {
-		res, err := s.db.ExecContext(ctx, insertCappedJob, walletLockKey("agent_jobs", p.Wallet),
-			row.ID, row.ThreadID, row.Wallet, row.ReadOnly, row.Status, row.Prompt, row.History, row.Model, row.CreatedAt,
-			row.RichData, row.StatusUpdates, p.Wallet, p.MaxPending)
+		// One prepared call of a function (migration 0009): the wallet's lock, then the insert
+		// if the count, taken under the lock, is below the cap.
+		var inserted bool
+		err := s.prepared.scanRow(ctx, s.db, s.sql.insertJob,
+			[]any{&inserted}, walletLockKey("agent_jobs", p.Wallet), p.MaxPending,
+			row.ID, row.ThreadID, row.Wallet, row.ReadOnly, row.Prompt, row.History, row.Model, row.CreatedAt)
 		if err != nil {
 			return agent.Job{}, fmt.Errorf("bunstore: insert job: %w", err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if !inserted {
 			// Refused: the id exists, or the cap holds.
 			switch _, err := s.GetJob(ctx, p.ID); {
 			case err == nil:
@@ -248,7 +262,7 @@ func (s *Agent) GetJob(ctx context.Context, id string) (agent.Job, error) {
 	var row agentJobRow
 	var err error
 	if s.dialect == dialectPostgres {
-		err = s.prepared.scan(ctx, s.db, &row, "SELECT "+s.jobColumns+" FROM agent_jobs WHERE id = $1", id)
+		err = s.prepared.scan(ctx, s.db, &row, s.sql.getJob, id)
 	} else {
 		err = s.db.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
 	}
@@ -266,21 +280,19 @@ const claimAttempts = 16
 
 // ClaimJob takes the oldest pending job by compare-and-set.
 func (s *Agent) ClaimJob(ctx context.Context, p *agent.ClaimJobParams) (agent.Job, error) {
-	pick := "SELECT id FROM agent_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT 1"
-	set := "status = 'processing', locked_by = ?, lease_expires_at = ?, attempts = attempts + 1, started_at = COALESCE(started_at, ?)"
-	if s.dialect == dialectPostgres {
-		// Skip rows another claim holds instead of queueing behind it and losing.
-		pick += " FOR UPDATE SKIP LOCKED"
-		set = "status = 'processing', locked_by = $1, lease_expires_at = $2, attempts = attempts + 1, started_at = COALESCE(started_at, $3)"
-	}
-	q := "UPDATE agent_jobs SET " + set + " WHERE id = (" + pick + ") AND status = 'pending' RETURNING " + s.jobColumns
+	// On PostgreSQL the claim skips rows another claim holds instead of queueing behind it and
+	// losing (agentQueries.claim).
+	const claimSQLite = `UPDATE agent_jobs SET status = 'processing', locked_by = ?, lease_expires_at = ?,
+		attempts = attempts + 1, started_at = COALESCE(started_at, ?)
+		WHERE id = (SELECT id FROM agent_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT 1)
+		AND status = 'pending' RETURNING *`
 	for range claimAttempts {
 		var row agentJobRow
 		err := s.quick(ctx, func(ctx context.Context, db bun.IDB) error {
-			if pool, ok := db.(*bun.DB); ok && s.dialect == dialectPostgres {
-				return s.prepared.scan(ctx, pool, &row, q, p.Runner, millis(p.LeaseUntil), millis(p.Now))
+			if s.sql != nil {
+				return s.prepared.scan(ctx, s.quickDB, &row, s.sql.claim, p.Runner, millis(p.LeaseUntil), millis(p.Now))
 			}
-			return db.NewRaw(q, p.Runner, millis(p.LeaseUntil), millis(p.Now)).Scan(ctx, &row)
+			return db.NewRaw(claimSQLite, p.Runner, millis(p.LeaseUntil), millis(p.Now)).Scan(ctx, &row)
 		})
 		if err == nil {
 			return row.job()
@@ -343,6 +355,15 @@ func (s *Agent) AddStatusUpdates(ctx context.Context, l agent.Lease, ups []agent
 	return sentinelOr("add status updates", err)
 }
 
+// notesJSON is progress notes as the job's status_updates column holds them.
+func notesJSON(ups []agent.StatusUpdate) []statusUpdateJSON {
+	notes := make([]statusUpdateJSON, len(ups))
+	for i, u := range ups {
+		notes[i] = statusUpdateJSON{Message: u.Message, At: millis(u.Timestamp)}
+	}
+	return notes
+}
+
 // withNotes adds to an UPDATE's assignments (set, with its args) the one that appends ups to
 // the job's status updates, in order.
 func (s *Agent) withNotes(set string, args []any, ups []agent.StatusUpdate) (string, []any, error) {
@@ -352,10 +373,7 @@ func (s *Agent) withNotes(set string, args []any, ups []agent.StatusUpdate) (str
 	if set != "" {
 		set += ", "
 	}
-	notes := make([]statusUpdateJSON, len(ups))
-	for i, u := range ups {
-		notes[i] = statusUpdateJSON{Message: u.Message, At: millis(u.Timestamp)}
-	}
+	notes := notesJSON(ups)
 	if s.dialect == dialectPostgres {
 		list, err := json.Marshal(notes)
 		if err != nil {
@@ -439,41 +457,23 @@ func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (ag
 	return job, nil
 }
 
-// completeIntoThreadPG is CompleteJob with a turn on PostgreSQL, in one message and so one
-// implicit transaction (see pgbatch.go). Its first statement creates the job's thread if it is
-// new and locks the thread's row either way (ON CONFLICT DO UPDATE locks the row it finds, even
-// when its WHERE updates nothing), which orders the appends of one thread. The second, whose
-// snapshot is taken under that lock, ends the job if its fence holds and the thread is its
-// wallet's, and appends the turn numbered after the thread's last. The first returns no rows, so
-// the job's row is the reply's only result.
-//
-// When the job does not end, nothing is written but perhaps the thread of a job whose lease was
-// lost meanwhile, empty and its wallet's, as its next run would create it; a second read tells a
-// lost lease from another wallet's thread.
+// completeIntoThreadPG is CompleteJob with a turn on PostgreSQL: one prepared call of a function
+// (migration 0009) that creates the job's thread or locks its row, ends the job if its fence
+// holds and the thread is its wallet's, and appends the turn numbered after the thread's last.
+// When the job does not end, a second read tells a lost lease from another wallet's thread.
 func (s *Agent) completeIntoThreadPG(ctx context.Context, p *agent.CompleteJobParams, rich string) (agent.Job, error) {
-	set, args, err := s.withNotes("status = 'completed', response = ?, rich_data = ?, completed_at = ?",
-		[]any{p.Response, rich, millis(p.At)}, p.StatusUpdates)
-	if err != nil {
-		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
+	var notes *string
+	if len(p.StatusUpdates) > 0 {
+		list, err := json.Marshal(notesJSON(p.StatusUpdates))
+		if err != nil {
+			return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
+		}
+		n := string(list)
+		notes = &n
 	}
 	l, turn := p.Lease, p.Turn
-	q := `INSERT INTO agent_threads (id, wallet, created_at)
-	SELECT thread_id, wallet, ? FROM agent_jobs WHERE ` + fence + `
-	ON CONFLICT (id) DO UPDATE SET wallet = agent_threads.wallet WHERE false;
-WITH done AS (
-	UPDATE agent_jobs SET ` + set + `, locked_by = NULL, lease_expires_at = NULL
-	WHERE ` + fence + ` AND EXISTS (SELECT 1 FROM agent_threads t WHERE t.id = agent_jobs.thread_id AND t.wallet = agent_jobs.wallet)
-	RETURNING *
-), turn AS (
-	INSERT INTO agent_turns (thread_id, seq, prompt, response, at)
-	SELECT thread_id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM agent_turns WHERE agent_turns.thread_id = done.thread_id), ?, ?, ?
-	FROM done
-)
-SELECT * FROM done`
-	all := append([]any{millis(turn.At), l.JobID, l.Runner, l.Attempt}, args...)
-	all = append(all, l.JobID, l.Runner, l.Attempt, turn.Prompt, turn.Response, millis(turn.At))
 	var row agentJobRow
-	err = s.db.NewRaw(q, all...).Scan(ctx, &row)
+	err := s.prepared.scan(ctx, s.db, &row, s.sql.completeJob, l.JobID, l.Runner, l.Attempt, p.Response, rich, millis(p.At), notes, turn.Prompt, turn.Response, millis(turn.At))
 	if err == nil {
 		return row.job()
 	}

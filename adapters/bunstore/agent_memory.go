@@ -41,12 +41,15 @@ func (s *Agent) Memories(ctx context.Context, wallet common.Address) ([]agent.Me
 func (s *Agent) PutMemory(ctx context.Context, p *agent.PutMemoryParams) error {
 	row := agentMemoryRow{Wallet: p.Wallet, Key: p.Key, Value: p.Value, UpdatedAt: millis(p.At)}
 	if s.dialect == dialectPostgres && p.MaxEntries > 0 {
-		res, err := s.db.ExecContext(ctx, putCappedMemory, walletLockKey("agent_memory", p.Wallet),
-			row.Wallet, row.Key, row.Value, row.UpdatedAt, p.Wallet, p.Key, p.Wallet, p.MaxEntries)
+		// One prepared call of a function (migration 0009): the wallet's lock, then the upsert if
+		// the key exists or the count, taken under the lock, is below the cap.
+		var written bool
+		err := s.prepared.scanRow(ctx, s.db, s.sql.putMemory,
+			[]any{&written}, walletLockKey("agent_memory", p.Wallet), p.MaxEntries, row.Wallet, row.Key, row.Value, row.UpdatedAt)
 		if err != nil {
 			return fmt.Errorf("bunstore: put memory: %w", err)
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if !written {
 			return memoryCap(p.MaxEntries)
 		}
 		return nil
@@ -76,14 +79,6 @@ func (s *Agent) PutMemory(ctx context.Context, p *agent.PutMemoryParams) error {
 	})
 	return sentinelOr("put memory", err)
 }
-
-// putCappedMemory is PutMemory on Postgres in one round trip: the wallet's lock, then the upsert
-// if the key exists or the count, taken under the lock, is below the cap (see pgbatch.go).
-const putCappedMemory = `SELECT pg_advisory_xact_lock(?);
-INSERT INTO agent_memory (wallet, key, value, updated_at) SELECT ?, ?, ?, ?
-WHERE EXISTS (SELECT 1 FROM agent_memory WHERE wallet = ? AND key = ?)
-	OR (SELECT count(*) FROM agent_memory WHERE wallet = ?) < ?
-ON CONFLICT (wallet, key) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at`
 
 func memoryCap(n int) error {
 	return fmt.Errorf("%w: at most %d memories per wallet; forget one first", curvekit.ErrLimited, n)
@@ -235,10 +230,7 @@ func (s *Agent) TurnContext(ctx context.Context, p *agent.TurnsParams) ([]agent.
 		owner         []byte
 		memory, turns string
 	)
-	st, err := s.prepared.get(ctx, s.db.DB, turnContextPG)
-	if err == nil {
-		err = st.QueryRowContext(ctx, p.Thread, p.Wallet, p.Limit).Scan(&owner, &memory, &turns)
-	}
+	err := s.prepared.scanRow(ctx, s.db, s.sql.turnContext, []any{&owner, &memory, &turns}, p.Thread, p.Wallet, p.Limit)
 	if err != nil {
 		return nil, nil, fmt.Errorf("bunstore: turn context: %w", err)
 	}

@@ -27,8 +27,10 @@ type DB struct {
 	// journal's flush (synchronous_commit off), for the writes Agent.quick describes: one round
 	// trip each instead of a transaction of four. Nil on SQLite.
 	quick *bun.DB
-	// prepared holds the statements that run most (see preparedSet).
+	// prepared holds the statements that run most (see preparedSet); agentSQL names the
+	// agent's, on PostgreSQL.
 	prepared preparedSet
+	agentSQL *agentQueries
 }
 
 // Open opens the database cfg names, brings its schema up to date and returns it. Close releases
@@ -67,6 +69,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		quick.SetMaxOpenConns(max(1, cfg.MaxOpenConns/2))
 		quick.SetMaxIdleConns(max(1, cfg.MaxOpenConns/2))
 		d.quick = bun.NewDB(quick, pgdialect.New())
+		d.agentSQL = newAgentQueries(d.bun)
 	default:
 		var err error
 		sqldb, err = sql.Open("sqlite", cfg.sqliteDSN())
@@ -100,35 +103,72 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 
 // Warm opens every connection the pools may hold, so that the first burst of work after a start
 // does not wait for connections to be made (on PostgreSQL each is a new server process, several
-// milliseconds here): a server calls it once, after Open. Idle connections are kept, never
-// timed out, so the pools stay warm.
+// milliseconds here), and on PostgreSQL prepares the agent's and the key lookup's statements on
+// each, so that the burst does not wait for that either: a server calls it once, after Open.
+// Idle connections are kept, never timed out, so the pools stay warm.
 func (d *DB) Warm(ctx context.Context) error {
-	if err := warmPool(ctx, d.bun); err != nil {
+	var main, quick []string
+	if q := d.agentSQL; q != nil {
+		main = []string{q.getJob, q.insertJob, q.putMemory, q.turnContext, q.completeJob, keyByHashPG}
+		quick = []string{q.claim}
+	}
+	if err := d.warmPool(ctx, d.bun, main); err != nil {
 		return err
 	}
 	if d.quick != nil {
-		return warmPool(ctx, d.quick)
+		return d.warmPool(ctx, d.quick, quick)
 	}
 	return nil
 }
 
-// warmPool holds as many connections of db at once as its pool allows, then returns them.
-func warmPool(ctx context.Context, db *bun.DB) error {
-	n := db.Stats().MaxOpenConnections
-	conns := make([]bun.Conn, 0, n)
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
-	for range n {
-		c, err := db.Conn(ctx)
+// warmPool holds as many connections of db at once as its pool allows, prepares queries on each,
+// then returns them. With queries, a transaction is what holds a connection: database/sql keeps
+// what Tx.StmtContext prepares on its connection for the pool's statement.
+func (d *DB) warmPool(ctx context.Context, db *bun.DB, queries []string) error {
+	stmts := make([]*sql.Stmt, len(queries))
+	for i, q := range queries {
+		st, err := d.prepared.get(ctx, db.DB, q)
 		if err != nil {
 			return fmt.Errorf("bunstore: warm the pool: %w", err)
 		}
-		conns = append(conns, c)
-		if err := c.PingContext(ctx); err != nil {
+		stmts[i] = st
+	}
+	n := db.Stats().MaxOpenConnections
+	if len(stmts) == 0 { // SQLite: a transaction there may take the file's lock
+		conns := make([]*sql.Conn, 0, n)
+		defer func() {
+			for _, c := range conns {
+				c.Close()
+			}
+		}()
+		for range n {
+			c, err := db.DB.Conn(ctx)
+			if err != nil {
+				return fmt.Errorf("bunstore: warm the pool: %w", err)
+			}
+			conns = append(conns, c)
+			if err := c.PingContext(ctx); err != nil {
+				return fmt.Errorf("bunstore: warm the pool: %w", err)
+			}
+		}
+		return nil
+	}
+	txs := make([]*sql.Tx, 0, n)
+	defer func() {
+		for _, tx := range txs {
+			tx.Rollback()
+		}
+	}()
+	for range n {
+		tx, err := db.DB.BeginTx(ctx, nil)
+		if err != nil {
 			return fmt.Errorf("bunstore: warm the pool: %w", err)
+		}
+		txs = append(txs, tx)
+		for _, st := range stmts {
+			if err := tx.StmtContext(ctx, st).Close(); err != nil {
+				return fmt.Errorf("bunstore: warm the pool: %w", err)
+			}
 		}
 	}
 	return nil
@@ -242,6 +282,15 @@ func (p *preparedSet) scan(ctx context.Context, pool *bun.DB, dest any, query st
 		return err
 	}
 	return rows.Close()
+}
+
+// scanRow runs query as scan does and scans its one row into dest with database/sql.
+func (p *preparedSet) scanRow(ctx context.Context, pool *bun.DB, query string, dest []any, args ...any) error {
+	st, err := p.get(ctx, pool.DB, query)
+	if err != nil {
+		return err
+	}
+	return st.QueryRowContext(ctx, args...).Scan(dest...)
 }
 
 func (p *preparedSet) close() {

@@ -1,8 +1,8 @@
 package bunstore
 
 // PostgreSQL's simple query protocol, which pgdriver speaks, takes several statements in one
-// message and answers them in one reply. The agent's busiest writes use that to cost one round
-// trip each:
+// message and answers them in one reply. AppendTurn uses that to cost one round trip (the
+// busiest writes are functions called as prepared statements instead: migration 0009):
 //
 //   - Statements sent together without BEGIN run as one implicit transaction: they commit
 //     together, and an error in any rolls back all of them.

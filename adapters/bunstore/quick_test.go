@@ -2,6 +2,8 @@ package bunstore
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -53,5 +55,51 @@ func TestWarmOpensThePools(t *testing.T) {
 	}
 	if n := d.quick.Stats().MaxOpenConnections; n != 2 {
 		t.Errorf("quick pool holds %d, want half the main pool's 4", n)
+	}
+	// Every connection has the hot statements prepared: each pool's connections, all held at
+	// once, list them in their sessions.
+	for name, pool := range map[string]struct {
+		db   *bun.DB
+		want []string
+	}{"main": {d.bun, []string{d.agentSQL.getJob, d.agentSQL.completeJob, keyByHashPG}}, "quick": {d.quick, []string{d.agentSQL.claim}}} {
+		var conns []bun.Conn
+		for range pool.db.Stats().MaxOpenConnections {
+			c, err := pool.db.Conn(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			conns = append(conns, c)
+		}
+		for i, c := range conns {
+			var got []string
+			if err := c.NewRaw("SELECT statement FROM pg_prepared_statements").Scan(context.Background(), &got); err != nil {
+				t.Fatal(err)
+			}
+			for _, q := range pool.want {
+				if !slices.Contains(got, q) {
+					t.Errorf("%s pool, connection %d: not prepared: %.60s", name, i, q)
+				}
+			}
+		}
+	}
+}
+
+// On SQLite, Warm opens the pool's connections and takes no lock the server's first writes would
+// wait for.
+func TestWarmSQLite(t *testing.T) {
+	d, err := Open(context.Background(), Config{DSN: filepath.Join(t.TempDir(), "warm.db"), MaxOpenConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Warm(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if st := d.bun.Stats(); st.OpenConnections != 4 || st.Idle != 4 {
+		t.Errorf("after Warm: %d open, %d idle, want 4 of each", st.OpenConnections, st.Idle)
+	}
+	if _, err := d.bun.ExecContext(context.Background(), "INSERT INTO agent_threads (id, wallet, created_at) VALUES ('t', x'00', 1)"); err != nil {
+		t.Fatal(err)
 	}
 }
