@@ -53,6 +53,11 @@ func TestWarmOpensThePools(t *testing.T) {
 			t.Errorf("%s pool after Warm: %d open, %d idle, want %d of each", name, st.OpenConnections, st.Idle, st.MaxOpenConnections)
 		}
 	}
+	var written int
+	if err := d.bun.NewRaw(`SELECT (SELECT count(*) FROM agent_jobs) + (SELECT count(*) FROM agent_memory) +
+		(SELECT count(*) FROM agent_threads) + (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory')`).Scan(context.Background(), &written); err != nil || written != 0 {
+		t.Errorf("after Warm: %d rows or advisory locks, %v; want none", written, err)
+	}
 	if n := d.quick.Stats().MaxOpenConnections; n != 2 {
 		t.Errorf("quick pool holds %d, want half the main pool's 4", n)
 	}
