@@ -39,6 +39,11 @@ func (s *Agent) Memories(ctx context.Context, wallet common.Address) ([]agent.Me
 
 // PutMemory creates or replaces an entry within the wallet's cap.
 func (s *Agent) PutMemory(ctx context.Context, p *agent.PutMemoryParams) error {
+	release, err := s.writing(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	row := agentMemoryRow{Wallet: p.Wallet, Key: p.Key, Value: p.Value, UpdatedAt: millis(p.At)}
 	if s.dialect == dialectPostgres && p.MaxEntries > 0 {
 		// One prepared call of a function (migration 0009): the wallet's lock, then the upsert if
@@ -54,7 +59,7 @@ func (s *Agent) PutMemory(ctx context.Context, p *agent.PutMemoryParams) error {
 		}
 		return nil
 	}
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if p.MaxEntries > 0 {
 			if err := s.lockWallet(ctx, tx, "agent_memory", p.Wallet); err != nil {
 				return err
@@ -86,6 +91,11 @@ func memoryCap(n int) error {
 
 // DeleteMemory removes one entry.
 func (s *Agent) DeleteMemory(ctx context.Context, wallet common.Address, key string) error {
+	release, err := s.writing(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	res, err := s.db.NewDelete().Model((*agentMemoryRow)(nil)).Where("wallet = ? AND key = ?", wallet, key).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("bunstore: delete memory: %w", err)
@@ -120,10 +130,15 @@ func otherWallet(thread string) error {
 
 // AppendTurn adds a turn at the end of a thread, creating it for the wallet on first use.
 func (s *Agent) AppendTurn(ctx context.Context, p *agent.AppendTurnParams) error {
+	release, err := s.writing(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if s.dialect == dialectPostgres {
 		return s.appendTurnPG(ctx, p)
 	}
-	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return s.appendTurn(ctx, tx, p)
 	})
 	return sentinelOr("append turn", err)

@@ -33,6 +33,8 @@ type DB struct {
 	// agent's, on PostgreSQL.
 	prepared preparedSet
 	agentSQL *agentQueries
+	// agentWrites queues the agent's writes on SQLite (Agent.writing); nil on PostgreSQL.
+	agentWrites chan struct{}
 }
 
 // Open opens the database cfg names, brings its schema up to date and returns it. Close releases
@@ -79,6 +81,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 			return nil, fmt.Errorf("bunstore: open sqlite: %w", err)
 		}
 		d.bun = bun.NewDB(sqldb, sqlitedialect.New())
+		d.agentWrites = make(chan struct{}, 1)
 	}
 	sqldb.SetMaxOpenConns(cfg.MaxOpenConns)
 	sqldb.SetMaxIdleConns(cfg.MaxOpenConns)

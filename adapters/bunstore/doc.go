@@ -28,6 +28,7 @@
 // SQLite notes: the store runs WAL with synchronous=NORMAL (a power cut may lose the last commits,
 // but the indexer cursor is lost with them, so the indexer writes them again), a busy timeout,
 // foreign keys, and BEGIN IMMEDIATE transactions so that concurrent writers queue instead of
-// failing. An in-memory database (":memory:", "file::memory:", "mode=memory") lives in one
+// failing. The agent's writes, the busiest, also queue in process, since a writer that meets the
+// busy timeout sleeps before it retries (Agent.writing). An in-memory database (":memory:", "file::memory:", "mode=memory") lives in one
 // connection, because each modernc connection to it would be a separate database.
 package bunstore

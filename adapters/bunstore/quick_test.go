@@ -2,12 +2,15 @@ package bunstore
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
+	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/internal/pgtest"
 )
 
@@ -106,5 +109,31 @@ func TestWarmSQLite(t *testing.T) {
 	}
 	if _, err := d.bun.ExecContext(context.Background(), "INSERT INTO agent_threads (id, wallet, created_at) VALUES ('t', x'00', 1)"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// On SQLite the agent's writes queue in process: a write waits while another holds the turn,
+// gives up when its context ends, and goes through once the turn is free.
+func TestAgentWritesQueueOnSQLite(t *testing.T) {
+	ctx := context.Background()
+	d, err := Open(ctx, Config{DSN: filepath.Join(t.TempDir(), "gate.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	a := d.Agent()
+	release, err := a.writing(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &agent.InsertJobParams{ID: "job-1", ThreadID: "thr", Prompt: "p", CreatedAt: time.UnixMilli(1), MaxPending: 5}
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, err := a.InsertJob(short, p); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a write while another holds the turn: %v, want the context's end", err)
+	}
+	release()
+	if _, err := a.InsertJob(ctx, p); err != nil {
+		t.Fatalf("the write once the turn is free: %v", err)
 	}
 }
