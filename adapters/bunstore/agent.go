@@ -28,6 +28,7 @@ type Agent struct {
 	dialect  dialectKind
 	prepared *preparedSet
 	sql      *agentQueries // PostgreSQL's; nil on SQLite
+	lite     *liteQueries  // SQLite's; nil on PostgreSQL
 	writes   chan struct{} // see writing; nil on PostgreSQL
 }
 
@@ -73,6 +74,50 @@ func newAgentQueries(db *bun.DB) *agentQueries {
 	}
 }
 
+// liteQueries are the agent's statements that run prepared on SQLite, as the texts that key them.
+// A statement sent as text is parsed and compiled each time it runs: under a burst of jobs that
+// was a quarter of the process's CPU (SQLite runs in it). Each write here is one statement, where
+// a transaction of three to five ran before: SQLite begins a statement that writes with the
+// write lock already taken, so its reads and its write see one state, as under a lock.
+type liteQueries struct {
+	cols                                                                                        string // agentJobRow's, for RETURNING
+	getJob, claim, insertJob, putMemory, memories, threadOwner, turns, insertThread, appendTurn string
+}
+
+func newLiteQueries(db *bun.DB) *liteQueries {
+	cols := columnsOf(db, (*agentJobRow)(nil))
+	return &liteQueries{
+		cols:   cols,
+		getJob: "SELECT " + cols + " FROM agent_jobs WHERE id = ?",
+		claim: `UPDATE agent_jobs SET status = 'processing', locked_by = ?, lease_expires_at = ?,
+		attempts = attempts + 1, started_at = COALESCE(started_at, ?)
+		WHERE id = (SELECT id FROM agent_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT 1)
+		AND status = 'pending' RETURNING ` + cols,
+		// The pending jobs are counted under the write lock the statement holds (a cap of 0 or
+		// less is none). The SELECT's WHERE also tells SQLite's parser that ON CONFLICT is the
+		// upsert's.
+		insertJob: `INSERT INTO agent_jobs (id, thread_id, wallet, read_only, status, prompt, history, model, created_at,
+			response, rich_data, error, status_updates, attempts)
+		SELECT ?1, ?2, ?3, ?4, 'pending', ?5, ?6, ?7, ?8, '', '[]', '', '[]', 0
+		WHERE ?9 <= 0 OR (SELECT count(*) FROM agent_jobs WHERE wallet = ?3 AND status = 'pending') < ?9
+		ON CONFLICT (id) DO NOTHING`,
+		// Likewise for the memory's cap, which a key the wallet has already passes.
+		putMemory: `INSERT INTO agent_memory (wallet, key, value, updated_at)
+		SELECT ?1, ?2, ?3, ?4
+		WHERE ?5 <= 0 OR EXISTS (SELECT 1 FROM agent_memory WHERE wallet = ?1 AND key = ?2)
+			OR (SELECT count(*) FROM agent_memory WHERE wallet = ?1) < ?5
+		ON CONFLICT (wallet, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+		memories:     "SELECT key, value, updated_at FROM agent_memory WHERE wallet = ? ORDER BY key",
+		threadOwner:  "SELECT wallet FROM agent_threads WHERE id = ?",
+		turns:        "SELECT prompt, response, at FROM agent_turns WHERE thread_id = ? ORDER BY seq DESC LIMIT ?",
+		insertThread: "INSERT INTO agent_threads (id, wallet, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
+		// The turn numbered after the thread's last, if the thread is the wallet's.
+		appendTurn: `INSERT INTO agent_turns (thread_id, seq, prompt, response, at)
+		SELECT ?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM agent_turns WHERE thread_id = ?1), ?2, ?3, ?4
+		WHERE EXISTS (SELECT 1 FROM agent_threads WHERE id = ?1 AND wallet = ?5)`,
+	}
+}
+
 var (
 	_ agent.JobStore    = (*Agent)(nil)
 	_ agent.MemoryStore = (*Agent)(nil)
@@ -81,7 +126,7 @@ var (
 
 // Agent returns the agent stores on d.
 func (d *DB) Agent() *Agent {
-	return &Agent{db: d.bun, quickDB: d.quick, dialect: d.dialect, prepared: &d.prepared, sql: d.agentSQL, writes: d.agentWrites}
+	return &Agent{db: d.bun, quickDB: d.quick, dialect: d.dialect, prepared: &d.prepared, sql: d.agentSQL, lite: d.liteSQL, writes: d.agentWrites}
 }
 
 // columnsOf lists the columns of a model, by name.
@@ -178,18 +223,6 @@ func jsonText(v any) (string, error) {
 	return string(b), nil
 }
 
-// lockWallet serializes, until tx ends, the transactions that count a wallet's rows before
-// writing one (the pending-job cap, the memory cap). SQLite needs nothing: its transactions
-// begin IMMEDIATE and so run one at a time. Postgres takes a transaction-scoped advisory lock
-// keyed by the wallet.
-func (s *Agent) lockWallet(ctx context.Context, tx bun.Tx, scope string, wallet common.Address) error {
-	if s.dialect != dialectPostgres {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", walletLockKey(scope, wallet))
-	return err
-}
-
 // walletLockKey is the advisory lock of a wallet's rows of one kind (scope) on Postgres.
 func walletLockKey(scope string, wallet common.Address) int64 {
 	h := fnv.New64a()
@@ -223,44 +256,41 @@ func (s *Agent) InsertJob(ctx context.Context, p *agent.InsertJobParams) (agent.
 			return agent.Job{}, fmt.Errorf("bunstore: insert job: %w", err)
 		}
 		if !inserted {
-			// Refused: the id exists, or the cap holds.
-			switch _, err := s.GetJob(ctx, p.ID); {
-			case err == nil:
-				return agent.Job{}, fmt.Errorf("%w: job %s exists", curvekit.ErrConflict, p.ID)
-			case !errors.Is(err, curvekit.ErrNotFound):
-				return agent.Job{}, err
-			}
-			return agent.Job{}, pendingCap(p.MaxPending)
+			return agent.Job{}, s.refused(ctx, p)
 		}
 		return row.job()
 	}
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if p.MaxPending > 0 {
-			if err := s.lockWallet(ctx, tx, "agent_jobs", p.Wallet); err != nil {
-				return err
-			}
-			n, err := tx.NewSelect().Model((*agentJobRow)(nil)).
-				Where("wallet = ? AND status = ?", p.Wallet, agent.StatusPending).Count(ctx)
-			if err != nil {
-				return err
-			}
-			if int(n) >= p.MaxPending {
-				return pendingCap(p.MaxPending)
-			}
-		}
-		res, err := tx.NewInsert().Model(&row).On("CONFLICT (id) DO NOTHING").Exec(ctx)
+	if s.lite != nil {
+		res, err := s.prepared.exec(ctx, s.db, s.lite.insertJob,
+			row.ID, row.ThreadID, row.Wallet, row.ReadOnly, row.Prompt, row.History, row.Model, row.CreatedAt, p.MaxPending)
 		if err != nil {
-			return err
+			return agent.Job{}, fmt.Errorf("bunstore: insert job: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return fmt.Errorf("%w: job %s exists", curvekit.ErrConflict, p.ID)
+			return agent.Job{}, s.refused(ctx, p)
 		}
-		return nil
-	})
+		return row.job()
+	}
+	// PostgreSQL without a cap.
+	res, err := s.db.NewInsert().Model(&row).On("CONFLICT (id) DO NOTHING").Exec(ctx)
 	if err != nil {
-		return agent.Job{}, sentinelOr("insert job", err)
+		return agent.Job{}, fmt.Errorf("bunstore: insert job: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return agent.Job{}, fmt.Errorf("%w: job %s exists", curvekit.ErrConflict, p.ID)
 	}
 	return row.job()
+}
+
+// refused tells why a capped insert wrote nothing: the id exists, or the cap holds.
+func (s *Agent) refused(ctx context.Context, p *agent.InsertJobParams) error {
+	switch _, err := s.GetJob(ctx, p.ID); {
+	case err == nil:
+		return fmt.Errorf("%w: job %s exists", curvekit.ErrConflict, p.ID)
+	case !errors.Is(err, curvekit.ErrNotFound):
+		return err
+	}
+	return pendingCap(p.MaxPending)
 }
 
 func pendingCap(n int) error {
@@ -285,10 +315,10 @@ func sentinelOr(op string, err error) error {
 func (s *Agent) GetJob(ctx context.Context, id string) (agent.Job, error) {
 	var row agentJobRow
 	var err error
-	if s.dialect == dialectPostgres {
+	if s.sql != nil {
 		err = s.prepared.scan(ctx, s.db, &row, s.sql.getJob, id)
 	} else {
-		err = s.db.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx)
+		err = s.prepared.scan(ctx, s.db, &row, s.lite.getJob, id)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return agent.Job{}, fmt.Errorf("%w: no job %s", curvekit.ErrNotFound, id)
@@ -311,17 +341,13 @@ func (s *Agent) ClaimJob(ctx context.Context, p *agent.ClaimJobParams) (agent.Jo
 	defer release()
 	// On PostgreSQL the claim skips rows another claim holds instead of queueing behind it and
 	// losing (agentQueries.claim).
-	const claimSQLite = `UPDATE agent_jobs SET status = 'processing', locked_by = ?, lease_expires_at = ?,
-		attempts = attempts + 1, started_at = COALESCE(started_at, ?)
-		WHERE id = (SELECT id FROM agent_jobs WHERE status = 'pending' ORDER BY created_at, id LIMIT 1)
-		AND status = 'pending' RETURNING *`
 	for range claimAttempts {
 		var row agentJobRow
 		err := s.quick(ctx, func(ctx context.Context, db bun.IDB) error {
 			if s.sql != nil {
 				return s.prepared.scan(ctx, s.quickDB, &row, s.sql.claim, p.Runner, millis(p.LeaseUntil), millis(p.Now))
 			}
-			return db.NewRaw(claimSQLite, p.Runner, millis(p.LeaseUntil), millis(p.Now)).Scan(ctx, &row)
+			return s.prepared.scan(ctx, s.db, &row, s.lite.claim, p.Runner, millis(p.LeaseUntil), millis(p.Now))
 		})
 		if err == nil {
 			return row.job()
@@ -330,16 +356,19 @@ func (s *Agent) ClaimJob(ctx context.Context, p *agent.ClaimJobParams) (agent.Jo
 			return agent.Job{}, fmt.Errorf("bunstore: claim job: %w", err)
 		}
 		// Either nothing is pending or another claim took the job first: look again.
-		n, err := s.db.NewSelect().Model((*agentJobRow)(nil)).Where("status = 'pending'").Limit(1).Count(ctx)
-		if err != nil {
+		var pending bool
+		if err := s.prepared.scanRow(ctx, s.db, anyPending, []any{&pending}); err != nil {
 			return agent.Job{}, fmt.Errorf("bunstore: claim job: %w", err)
 		}
-		if n == 0 {
+		if !pending {
 			break
 		}
 	}
 	return agent.Job{}, fmt.Errorf("%w: no pending job", curvekit.ErrNotFound)
 }
+
+// anyPending tells whether a job waits, in a text both dialects prepare.
+const anyPending = "SELECT EXISTS (SELECT 1 FROM agent_jobs WHERE status = 'pending')"
 
 const fence = "id = ? AND status = 'processing' AND locked_by = ? AND attempts = ?"
 
@@ -382,7 +411,13 @@ func (s *Agent) AddStatusUpdates(ctx context.Context, l agent.Lease, ups []agent
 	}
 	q := "UPDATE agent_jobs SET " + set + " WHERE " + fence
 	err = s.quick(ctx, func(ctx context.Context, db bun.IDB) error {
-		res, err := db.ExecContext(ctx, q, append(args, l.JobID, l.Runner, l.Attempt)...)
+		var res sql.Result
+		var err error
+		if s.lite != nil {
+			res, err = s.prepared.exec(ctx, s.db, q, append(args, l.JobID, l.Runner, l.Attempt)...)
+		} else {
+			res, err = db.ExecContext(ctx, q, append(args, l.JobID, l.Runner, l.Attempt)...)
+		}
 		if err != nil {
 			return err
 		}
@@ -449,15 +484,35 @@ func (s *Agent) quick(ctx context.Context, write func(context.Context, bun.IDB) 
 	return write(ctx, s.quickDB)
 }
 
-// finish ends a held job with the given assignments, fenced by its lease.
-func (s *Agent) finish(ctx context.Context, db bun.IDB, op string, l agent.Lease, notes []agent.StatusUpdate, set string, args ...any) (agent.Job, error) {
+// finishQuery is the statement that ends a held job with the given assignments, fenced by its
+// lease, and its arguments. On SQLite it runs prepared: its text varies only with the number of
+// notes.
+func (s *Agent) finishQuery(l agent.Lease, notes []agent.StatusUpdate, set string, args ...any) (string, []any, error) {
 	set, args, err := s.withNotes(set, args, notes)
+	if err != nil {
+		return "", nil, err
+	}
+	q := "UPDATE agent_jobs SET " + set + ", locked_by = NULL, lease_expires_at = NULL WHERE " + fence + " RETURNING "
+	if s.lite != nil {
+		q += s.lite.cols
+	} else {
+		q += "*"
+	}
+	return q, append(args, l.JobID, l.Runner, l.Attempt), nil
+}
+
+// finish ends a held job with the given assignments, fenced by its lease.
+func (s *Agent) finish(ctx context.Context, op string, l agent.Lease, notes []agent.StatusUpdate, set string, args ...any) (agent.Job, error) {
+	q, args, err := s.finishQuery(l, notes, set, args...)
 	if err != nil {
 		return agent.Job{}, fmt.Errorf("bunstore: %s: %w", op, err)
 	}
-	q := "UPDATE agent_jobs SET " + set + ", locked_by = NULL, lease_expires_at = NULL WHERE " + fence + " RETURNING *"
 	var row agentJobRow
-	err = db.NewRaw(q, append(args, l.JobID, l.Runner, l.Attempt)...).Scan(ctx, &row)
+	if s.lite != nil {
+		err = s.prepared.scan(ctx, s.db, &row, q, args...)
+	} else {
+		err = s.db.NewRaw(q, args...).Scan(ctx, &row)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return agent.Job{}, lost(l)
 	}
@@ -479,26 +534,43 @@ func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (ag
 		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
 	}
 	if p.Turn == nil {
-		return s.finish(ctx, s.db, "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+		return s.finish(ctx, "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
 			p.Response, rich, millis(p.At))
 	}
 	if s.dialect == dialectPostgres {
 		return s.completeIntoThreadPG(ctx, p, rich)
 	}
-	var job agent.Job
+	return s.completeIntoThreadLite(ctx, p, rich)
+}
+
+// completeIntoThreadLite is CompleteJob with a turn on SQLite: the fenced completion and the
+// turn's append, in one transaction of prepared statements.
+func (s *Agent) completeIntoThreadLite(ctx context.Context, p *agent.CompleteJobParams, rich string) (agent.Job, error) {
+	q, args, err := s.finishQuery(p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+		p.Response, rich, millis(p.At))
+	if err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
+	}
+	stmts, err := s.prepared.all(ctx, s.db.DB, q, s.lite.insertThread, s.lite.appendTurn)
+	if err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
+	}
+	var row agentJobRow
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var err error
-		job, err = s.finish(ctx, tx, "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
-			p.Response, rich, millis(p.At))
+		err := scanStmt(ctx, s.db, tx.StmtContext(ctx, stmts[0]), &row, args...)
+		if errors.Is(err, sql.ErrNoRows) {
+			return lost(p.Lease)
+		}
 		if err != nil {
 			return err
 		}
-		return s.appendTurn(ctx, tx, &agent.AppendTurnParams{Thread: job.ThreadID, Wallet: job.Wallet, Turn: *p.Turn})
+		return appendTurnLite(ctx, tx.StmtContext(ctx, stmts[1]), tx.StmtContext(ctx, stmts[2]),
+			&agent.AppendTurnParams{Thread: row.ThreadID, Wallet: row.Wallet, Turn: *p.Turn})
 	})
 	if err != nil {
 		return agent.Job{}, sentinelOr("complete job", err)
 	}
-	return job, nil
+	return row.job()
 }
 
 // completeIntoThreadPG is CompleteJob with a turn on PostgreSQL: one prepared call of a function
@@ -542,7 +614,7 @@ func (s *Agent) FailJob(ctx context.Context, p *agent.FailJobParams) (agent.Job,
 		return agent.Job{}, err
 	}
 	defer release()
-	return s.finish(ctx, s.db, "fail job", p.Lease, p.StatusUpdates, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
+	return s.finish(ctx, "fail job", p.Lease, p.StatusUpdates, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
 }
 
 // CancelJob cancels a pending job of the wallet.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -26,6 +27,27 @@ type agentMemoryRow struct {
 
 // Memories lists a wallet's entries by key.
 func (s *Agent) Memories(ctx context.Context, wallet common.Address) ([]agent.MemoryEntry, error) {
+	if s.lite != nil {
+		rows, err := s.prepared.query(ctx, s.db, s.lite.memories, wallet)
+		if err != nil {
+			return nil, fmt.Errorf("bunstore: memories: %w", err)
+		}
+		defer rows.Close()
+		out := []agent.MemoryEntry{}
+		for rows.Next() {
+			var e agent.MemoryEntry
+			var at int64
+			if err := rows.Scan(&e.Key, &e.Value, &at); err != nil {
+				return nil, fmt.Errorf("bunstore: memories: %w", err)
+			}
+			e.UpdatedAt = time.UnixMilli(at).UTC()
+			out = append(out, e)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("bunstore: memories: %w", err)
+		}
+		return out, nil
+	}
 	var rows []agentMemoryRow
 	if err := s.db.NewSelect().Model(&rows).Where("wallet = ?", wallet).Order("key").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("bunstore: memories: %w", err)
@@ -59,30 +81,23 @@ func (s *Agent) PutMemory(ctx context.Context, p *agent.PutMemoryParams) error {
 		}
 		return nil
 	}
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if p.MaxEntries > 0 {
-			if err := s.lockWallet(ctx, tx, "agent_memory", p.Wallet); err != nil {
-				return err
-			}
-			exists, err := tx.NewSelect().Model((*agentMemoryRow)(nil)).Where("wallet = ? AND key = ?", p.Wallet, p.Key).Exists(ctx)
-			if err != nil {
-				return err
-			}
-			if !exists {
-				n, err := tx.NewSelect().Model((*agentMemoryRow)(nil)).Where("wallet = ?", p.Wallet).Count(ctx)
-				if err != nil {
-					return err
-				}
-				if int(n) >= p.MaxEntries {
-					return memoryCap(p.MaxEntries)
-				}
-			}
+	if s.lite != nil {
+		res, err := s.prepared.exec(ctx, s.db, s.lite.putMemory, row.Wallet, row.Key, row.Value, row.UpdatedAt, p.MaxEntries)
+		if err != nil {
+			return fmt.Errorf("bunstore: put memory: %w", err)
 		}
-		_, err := tx.NewInsert().Model(&row).
-			On("CONFLICT (wallet, key) DO UPDATE").Set("value = EXCLUDED.value, updated_at = EXCLUDED.updated_at").Exec(ctx)
-		return err
-	})
-	return sentinelOr("put memory", err)
+		if n, _ := res.RowsAffected(); n == 0 {
+			return memoryCap(p.MaxEntries)
+		}
+		return nil
+	}
+	// PostgreSQL without a cap.
+	_, err = s.db.NewInsert().Model(&row).
+		On("CONFLICT (wallet, key) DO UPDATE").Set("value = EXCLUDED.value, updated_at = EXCLUDED.updated_at").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("bunstore: put memory: %w", err)
+	}
+	return nil
 }
 
 func memoryCap(n int) error {
@@ -138,8 +153,12 @@ func (s *Agent) AppendTurn(ctx context.Context, p *agent.AppendTurnParams) error
 	if s.dialect == dialectPostgres {
 		return s.appendTurnPG(ctx, p)
 	}
+	stmts, err := s.prepared.all(ctx, s.db.DB, s.lite.insertThread, s.lite.appendTurn)
+	if err != nil {
+		return fmt.Errorf("bunstore: append turn: %w", err)
+	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return s.appendTurn(ctx, tx, p)
+		return appendTurnLite(ctx, tx.StmtContext(ctx, stmts[0]), tx.StmtContext(ctx, stmts[1]), p)
 	})
 	return sentinelOr("append turn", err)
 }
@@ -165,35 +184,30 @@ INSERT INTO agent_turns (thread_id, seq, prompt, response, at)
 	return nil
 }
 
-// appendTurn appends a turn inside tx.
-func (s *Agent) appendTurn(ctx context.Context, tx bun.Tx, p *agent.AppendTurnParams) error {
-	th := agentThreadRow{ID: p.Thread, Wallet: p.Wallet, CreatedAt: millis(p.Turn.At)}
-	if _, err := tx.NewInsert().Model(&th).On("CONFLICT (id) DO NOTHING").Exec(ctx); err != nil {
+// appendTurnLite appends a turn on SQLite with the statements liteQueries.insertThread and
+// appendTurn, bound to one transaction: the thread created if new, then the turn numbered after
+// its last if the thread is the wallet's. The transaction holds SQLite's write lock from its
+// start, so no other append comes between.
+func appendTurnLite(ctx context.Context, insertThread, appendTurn *sql.Stmt, p *agent.AppendTurnParams) error {
+	if _, err := insertThread.ExecContext(ctx, p.Thread, p.Wallet, millis(p.Turn.At)); err != nil {
 		return err
 	}
-	// The thread row, locked, orders the appends of one thread on Postgres.
-	q := tx.NewSelect().Model(&th).Where("id = ?", p.Thread)
-	if s.dialect == dialectPostgres {
-		q = q.For("UPDATE")
-	}
-	if err := q.Scan(ctx); err != nil {
+	res, err := appendTurn.ExecContext(ctx, p.Thread, p.Turn.Prompt, p.Turn.Response, millis(p.Turn.At), p.Wallet)
+	if err != nil {
 		return err
 	}
-	if th.Wallet != p.Wallet {
+	if n, _ := res.RowsAffected(); n == 0 {
 		return otherWallet(p.Thread)
 	}
-	var next int
-	if err := tx.NewSelect().Model((*agentTurnRow)(nil)).ColumnExpr("COALESCE(MAX(seq), 0) + 1").
-		Where("thread_id = ?", p.Thread).Scan(ctx, &next); err != nil {
-		return err
-	}
-	_, err := tx.NewInsert().Model(&agentTurnRow{ThreadID: p.Thread, Seq: next, Prompt: p.Turn.Prompt, Response: p.Turn.Response, At: millis(p.Turn.At)}).Exec(ctx)
-	return err
+	return nil
 }
 
 // Turns returns a thread's last turns, oldest first.
 func (s *Agent) Turns(ctx context.Context, p *agent.TurnsParams) ([]agent.Turn, error) {
 	wallet, thread, limit := p.Wallet, p.Thread, p.Limit
+	if s.lite != nil {
+		return s.turnsLite(ctx, p)
+	}
 	var th agentThreadRow
 	err := s.db.NewSelect().Model(&th).Where("id = ?", thread).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -213,6 +227,45 @@ func (s *Agent) Turns(ctx context.Context, p *agent.TurnsParams) ([]agent.Turn, 
 	for i, r := range rows {
 		out[len(rows)-1-i] = agent.Turn{Prompt: r.Prompt, Response: r.Response, At: time.UnixMilli(r.At).UTC()}
 	}
+	return out, nil
+}
+
+// turnsLite is Turns on SQLite, in prepared statements.
+func (s *Agent) turnsLite(ctx context.Context, p *agent.TurnsParams) ([]agent.Turn, error) {
+	var owner []byte
+	err := s.prepared.scanRow(ctx, s.db, s.lite.threadOwner, []any{&owner}, p.Thread)
+	if errors.Is(err, sql.ErrNoRows) {
+		return []agent.Turn{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bunstore: turns: %w", err)
+	}
+	if common.BytesToAddress(owner) != p.Wallet {
+		return nil, otherWallet(p.Thread)
+	}
+	limit := p.Limit
+	if limit <= 0 {
+		limit = -1 // SQLite's "no limit", as Turns has on PostgreSQL
+	}
+	rows, err := s.prepared.query(ctx, s.db, s.lite.turns, p.Thread, limit)
+	if err != nil {
+		return nil, fmt.Errorf("bunstore: turns: %w", err)
+	}
+	defer rows.Close()
+	out := []agent.Turn{}
+	for rows.Next() {
+		var t agent.Turn
+		var at int64
+		if err := rows.Scan(&t.Prompt, &t.Response, &at); err != nil {
+			return nil, fmt.Errorf("bunstore: turns: %w", err)
+		}
+		t.At = time.UnixMilli(at).UTC()
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("bunstore: turns: %w", err)
+	}
+	slices.Reverse(out) // oldest first
 	return out, nil
 }
 

@@ -30,9 +30,10 @@ type DB struct {
 	// trip each instead of a transaction of four. Nil on SQLite.
 	quick *bun.DB
 	// prepared holds the statements that run most (see preparedSet); agentSQL names the
-	// agent's, on PostgreSQL.
+	// agent's on PostgreSQL, liteSQL on SQLite.
 	prepared preparedSet
 	agentSQL *agentQueries
+	liteSQL  *liteQueries
 	// agentWrites queues the agent's writes on SQLite (Agent.writing); nil on PostgreSQL.
 	agentWrites chan struct{}
 }
@@ -82,6 +83,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		}
 		d.bun = bun.NewDB(sqldb, sqlitedialect.New())
 		d.agentWrites = make(chan struct{}, 1)
+		d.liteSQL = newLiteQueries(d.bun)
 	}
 	sqldb.SetMaxOpenConns(cfg.MaxOpenConns)
 	sqldb.SetMaxIdleConns(cfg.MaxOpenConns)
@@ -305,6 +307,11 @@ func (p *preparedSet) scan(ctx context.Context, pool *bun.DB, dest any, query st
 	if err != nil {
 		return err
 	}
+	return scanStmt(ctx, pool, st, dest, args...)
+}
+
+// scanStmt runs st and scans its first row into dest as bun would; no row is sql.ErrNoRows.
+func scanStmt(ctx context.Context, pool *bun.DB, st *sql.Stmt, dest any, args ...any) error {
 	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return err
@@ -329,6 +336,39 @@ func (p *preparedSet) scanRow(ctx context.Context, pool *bun.DB, query string, d
 		return err
 	}
 	return st.QueryRowContext(ctx, args...).Scan(dest...)
+}
+
+// query runs query as scan does and returns its rows.
+func (p *preparedSet) query(ctx context.Context, pool *bun.DB, query string, args ...any) (*sql.Rows, error) {
+	st, err := p.get(ctx, pool.DB, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// exec runs query, which returns no rows, as a statement prepared on pool.
+func (p *preparedSet) exec(ctx context.Context, pool *bun.DB, query string, args ...any) (sql.Result, error) {
+	st, err := p.get(ctx, pool.DB, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// all returns the statements of queries prepared on pool, for a transaction to bind with
+// Tx.StmtContext. Get them before the transaction begins: preparing on the pool takes a
+// connection, and a pool of one (an in-memory database) has lent its only one to the transaction.
+func (p *preparedSet) all(ctx context.Context, pool *sql.DB, queries ...string) ([]*sql.Stmt, error) {
+	stmts := make([]*sql.Stmt, len(queries))
+	for i, q := range queries {
+		st, err := p.get(ctx, pool, q)
+		if err != nil {
+			return nil, err
+		}
+		stmts[i] = st
+	}
+	return stmts, nil
 }
 
 func (p *preparedSet) close() {
