@@ -38,6 +38,22 @@ func TestQuickPoolSkipsTheFlush(t *testing.T) {
 	if a, b := setting(d.quick, "search_path"), setting(d.bun, "search_path"); a != b {
 		t.Errorf("quick pool's search_path %q, the main pool's %q", a, b)
 	}
+	// Both plan prepared statements once, generically, unless the DSN says otherwise.
+	for name, db := range map[string]*bun.DB{"main": d.bun, "quick": d.quick} {
+		if got := setting(db, "plan_cache_mode"); got != "force_generic_plan" {
+			t.Errorf("%s pool: plan_cache_mode %s", name, got)
+		}
+	}
+	chosen, err := Open(context.Background(), Config{DSN: pgtest.Schema(t, "bunstore_plans") + "&plan_cache_mode=auto"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer chosen.Close()
+	for name, db := range map[string]*bun.DB{"main": chosen.bun, "quick": chosen.quick} {
+		if got := setting(db, "plan_cache_mode"); got != "auto" {
+			t.Errorf("%s pool with plan_cache_mode=auto in the DSN: %s", name, got)
+		}
+	}
 }
 
 // Warm opens every connection both pools may hold, and they stay open.
