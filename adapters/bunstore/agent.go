@@ -447,27 +447,19 @@ func (s *Agent) withNotes(set string, args []any, ups []agent.StatusUpdate) (str
 	if set != "" {
 		set += ", "
 	}
-	notes := notesJSON(ups)
+	list, err := json.Marshal(notesJSON(ups))
+	if err != nil {
+		return "", nil, err
+	}
 	if s.dialect == dialectPostgres {
-		list, err := json.Marshal(notes)
-		if err != nil {
-			return "", nil, err
-		}
 		return set + "status_updates = (status_updates::jsonb || ?::jsonb)::text", append(args, string(list)), nil
 	}
-	// SQLite has no concatenation of arrays: json_insert appends its pairs left to right.
-	var b strings.Builder
-	b.WriteString("status_updates = json_insert(status_updates")
-	for _, n := range notes {
-		note, err := json.Marshal(n)
-		if err != nil {
-			return "", nil, err
-		}
-		b.WriteString(", '$[#]', json(?)")
-		args = append(args, string(note))
-	}
-	b.WriteString(")")
-	return set + b.String(), args, nil
+	// SQLite has no concatenation of arrays: the two arrays' elements, the job's then the new
+	// ones, each in order, aggregated again. One text whatever the number of notes, so the
+	// statement runs prepared.
+	return set + `status_updates = (SELECT json_group_array(json(v) ORDER BY part, k) FROM (
+		SELECT 0 AS part, key AS k, value AS v FROM json_each(status_updates)
+		UNION ALL SELECT 1, key, value FROM json_each(?)))`, append(args, string(list)), nil
 }
 
 // quick runs one write whose loss in a crash of the database costs nothing that matters: on
@@ -485,8 +477,7 @@ func (s *Agent) quick(ctx context.Context, write func(context.Context, bun.IDB) 
 }
 
 // finishQuery is the statement that ends a held job with the given assignments, fenced by its
-// lease, and its arguments. On SQLite it runs prepared: its text varies only with the number of
-// notes.
+// lease, and its arguments. On SQLite it runs prepared.
 func (s *Agent) finishQuery(l agent.Lease, notes []agent.StatusUpdate, set string, args ...any) (string, []any, error) {
 	set, args, err := s.withNotes(set, args, notes)
 	if err != nil {
