@@ -204,10 +204,10 @@ func appendTurnLite(ctx context.Context, insertThread, appendTurn *sql.Stmt, p *
 
 // Turns returns a thread's last turns, oldest first.
 func (s *Agent) Turns(ctx context.Context, p *agent.TurnsParams) ([]agent.Turn, error) {
-	wallet, thread, limit := p.Wallet, p.Thread, p.Limit
 	if s.lite != nil {
 		return s.turnsLite(ctx, p)
 	}
+	wallet, thread, limit := p.Wallet, p.Thread, p.Limit
 	var th agentThreadRow
 	err := s.db.NewSelect().Model(&th).Where("id = ?", thread).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -282,8 +282,8 @@ func (d *DB) Close() error {
 // lookup of every request that carries a key, and the agent's job path. A query sent as text is
 // parsed every time it runs (half the key lookup's time on SQLite), and on PostgreSQL analysed and
 // planned too: for the agent's job path under load that was a third of the database's CPU. A
-// prepared statement is parsed once per connection and, after a few runs, planned once (a
-// generic plan, as plan_cache_mode=auto chooses for lookups by key).
+// prepared statement is parsed once per connection and planned once, generically (Open sets
+// plan_cache_mode).
 type preparedSet struct {
 	mu    sync.Mutex
 	stmts map[preparedKey]*sql.Stmt
