@@ -43,6 +43,9 @@ type op struct {
 	status int
 	// resp is a value of the JSON success body's type.
 	resp any
+	// also are other statuses answered with the success body's type, each with its description
+	// (GET /readyz's 503 lists the checks that failed).
+	also map[int]string
 	// media is the success body's media type when it is not JSON (an image, SSE); stream events
 	// then describes the events of a text/event-stream.
 	media  string
@@ -287,6 +290,9 @@ func (g *schemaGen) operation(rt *route) (*openapi3.Operation, error) {
 	}
 	if ok != nil {
 		o.AddResponse(status, ok)
+		for s, desc := range d.also {
+			o.AddResponse(s, openapi3.NewResponse().WithDescription(desc).WithContent(ok.Content))
+		}
 	}
 
 	refuse := func(status int) {

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/internal/openapitest"
 	"github.com/curvekit/curvekit/launch"
 )
 
@@ -32,10 +33,13 @@ func serve(t *testing.T, log *slog.Logger, args ...string) (*app.App, string) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := app.New(ctx, cfg, log)
+	// Every exchange is checked against the server's own OpenAPI document.
+	var checker *openapitest.Checker
+	a, err := app.New(ctx, cfg, log, app.WithMiddleware(func(h http.Handler) http.Handler { return checker.Wrap(h) }))
 	if err != nil {
 		t.Fatal(err)
 	}
+	checker = openapitest.New(t, a.API.OpenAPI())
 	done := make(chan error, 1)
 	go func() { done <- a.Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-done; a.Close() })
