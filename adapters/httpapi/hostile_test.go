@@ -19,8 +19,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+	"github.com/uptrace/bunrouter"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
 )
@@ -114,6 +116,39 @@ func TestTrickledBodyIsCut(t *testing.T) {
 	}
 	if logs := e.logs.String(); strings.Contains(logs, "level=ERROR") {
 		t.Errorf("client fault logged as an error:\n%s", logs)
+	}
+}
+
+// A middleware in front of the API may wrap every request's body, a GET's too (a recorder
+// does). The body deadline still applies only to requests that send a body: net/http reads
+// ahead on a connection whose request has no body, and a deadline set under that read would,
+// when it passed, cancel the context of the request and of every later one on the connection.
+// A GET that outlives the deadline keeps its context, and so does the next on its connection.
+func TestBodyDeadlineSparesBodilessRequests(t *testing.T) {
+	t.Parallel()
+	const timeout = 100 * time.Millisecond
+	slow := func(w http.ResponseWriter, req bunrouter.Request) error {
+		select {
+		case <-req.Context().Done():
+			return writeJSON(w, http.StatusOK, map[string]string{"ctx": req.Context().Err().Error()})
+		case <-time.After(3 * timeout):
+			return writeJSON(w, http.StatusOK, map[string]string{"ctx": "live"})
+		}
+	}
+	e := newEnv(t, envOptions{
+		bodyTimeout: timeout,
+		wrap: func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				r.Body = io.NopCloser(r.Body)
+				h.ServeHTTP(w, r)
+			})
+		},
+		extra: []group{{prefix: "/test", routes: []route{
+			{method: http.MethodGet, path: "/slow", access: Public, class: auth.ClassDefault, handle: slow},
+		}}},
+	})
+	for range 2 { // the second on the first's connection
+		e.get(t, "/test/slow").want(t, http.StatusOK, `{"ctx": "live"}`)
 	}
 }
 

@@ -99,9 +99,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(sw, http.StatusNotFound, "route "+r.Method+" "+r.URL.Path+" not found; the path is not canonical")
 		return
 	}
-	if r.Body != nil && r.Body != http.NoBody {
+	if r.ContentLength != 0 {
 		// net/http bounds the headers but not the body: a client trickling a body byte by byte
-		// would hold the handler forever. Streams are GETs without a body, so this never cuts them.
+		// would hold the handler forever. The request's length says whether a body comes, not
+		// r.Body, which a middleware in front may have wrapped: on a request without a body
+		// net/http already reads ahead on the connection, and a deadline under that read would,
+		// when it passed, cancel the context of this request and of every later one on the
+		// connection (an event stream's first). Once the body is read, net/http clears it.
 		_ = http.NewResponseController(sw).SetReadDeadline(start.Add(s.cfg.BodyTimeout))
 		// Handlers may replace the body (a size limit, a copy read ahead); net/http must keep
 		// its own, which it closes gracefully after an answer that left part of it unread.
