@@ -529,7 +529,7 @@ func crossProcess(t *testing.T, c *cluster, nx *testServer) {
 	budget.spent = n
 	for _, on := range []*browser{&onA, &onB} {
 		budget.exhaust(t, http.StatusOK, func() answer {
-			return on.do(http.MethodPost, "/wallet/sign-and-submit", `{"to":"0x0000000000000000000000000000000000001388","value":"1","chainId":1337}`)
+			return on.do(http.MethodPost, "/wallet/sign-and-submit", `{"to":"0x0000000000000000000000000000000000001387","value":"1","chainId":1337}`)
 		})
 	}
 	nonces := make([]int, n)
