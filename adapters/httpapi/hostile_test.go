@@ -88,35 +88,49 @@ func TestControlCharacterPaths(t *testing.T) {
 	}
 }
 
-// A body trickled one byte at a time is cut once the body timeout passes: the handler does not
-// wait for it, the client gets a JSON 408, and the connection is closed.
+// A body trickled one byte at a time is cut once the body timeout passes, whether its length was
+// announced or it comes in chunks: the handler does not wait for it, the client gets a JSON 408,
+// and the connection is closed.
 func TestTrickledBodyIsCut(t *testing.T) {
 	t.Parallel()
 	const timeout = 500 * time.Millisecond
 	e := newEnv(t, envOptions{bodyTimeout: timeout})
 	body := `{"type": "buy", "amount": "1"}`
-	resp, got, took := rawRequest(t, e, func(c net.Conn) error {
-		if _, err := fmt.Fprintf(c, "POST /tokens/%s/build-tx HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", ethToken.Hex(), len(body)); err != nil {
-			return err
-		}
-		for i := 0; i < len(body); i++ {
-			if _, err := c.Write([]byte{body[i]}); err != nil {
-				return err
+	for name, framing := range map[string]struct {
+		header string
+		chunk  func(b byte) string
+	}{
+		"length":  {fmt.Sprintf("Content-Length: %d", len(body)), func(b byte) string { return string(b) }},
+		"chunked": {"Transfer-Encoding: chunked", func(b byte) string { return "1\r\n" + string(b) + "\r\n" }},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			resp, got, took := rawRequest(t, e, func(c net.Conn) error {
+				if _, err := fmt.Fprintf(c, "POST /tokens/%s/build-tx HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n%s\r\n\r\n", ethToken.Hex(), framing.header); err != nil {
+					return err
+				}
+				for i := 0; i < len(body); i++ {
+					if _, err := io.WriteString(c, framing.chunk(body[i])); err != nil {
+						return err
+					}
+					time.Sleep(200 * time.Millisecond)
+				}
+				return nil
+			}, 10*time.Second)
+			wantJSONError(t, http.StatusRequestTimeout, resp, got)
+			if took > timeout+2*time.Second {
+				t.Errorf("cut after %v, want about %v", took, timeout)
 			}
-			time.Sleep(200 * time.Millisecond)
+			if !resp.Close {
+				t.Error("the connection stays open after a body timeout")
+			}
+		})
+	}
+	t.Cleanup(func() {
+		if logs := e.logs.String(); strings.Contains(logs, "level=ERROR") {
+			t.Errorf("client fault logged as an error:\n%s", logs)
 		}
-		return nil
-	}, 10*time.Second)
-	wantJSONError(t, http.StatusRequestTimeout, resp, got)
-	if took > timeout+2*time.Second {
-		t.Errorf("cut after %v, want about %v", took, timeout)
-	}
-	if !resp.Close {
-		t.Error("the connection stays open after a body timeout")
-	}
-	if logs := e.logs.String(); strings.Contains(logs, "level=ERROR") {
-		t.Errorf("client fault logged as an error:\n%s", logs)
-	}
+	})
 }
 
 // A middleware in front of the API may wrap every request's body, a GET's too (a recorder
