@@ -19,7 +19,7 @@ var operations = map[string]op{
 	"GET /config":       {id: "getConfig", summary: "Chain, contracts, platform settings, rate limit and tiers", resp: configJSON{}},
 	"GET /healthz":      {id: "getHealth", summary: "Liveness: the process answers", resp: healthJSON{}},
 	"GET /readyz": {id: "getReadiness", summary: "Readiness: every check of the server (503 with the failing ones)",
-		resp: healthJSON{}, also: map[int]string{http.StatusServiceUnavailable: "Not ready: checks names what failed"}},
+		resp: healthJSON{}, also: map[int]string{http.StatusServiceUnavailable: "Not ready: the checks object names what failed"}},
 
 	"GET /tokens": {id: "listTokens", summary: "Launched tokens, newest first or by another order, a page at a time", resp: tokenListJSON{},
 		query: []param{

@@ -2904,7 +2904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description Not ready: checks names what failed */
+            /** @description Not ready: the checks object names what failed */
             503: {
                 headers: {
                     [name: string]: unknown;
