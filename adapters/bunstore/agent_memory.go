@@ -29,21 +29,10 @@ type agentMemoryRow struct {
 func (s *Agent) Memories(ctx context.Context, wallet common.Address) ([]agent.MemoryEntry, error) {
 	if s.lite != nil {
 		rows, err := s.prepared.query(ctx, s.db, s.lite.memories, wallet)
+		out, err := scanTimedTexts(rows, err, func(key, value string, at time.Time) agent.MemoryEntry {
+			return agent.MemoryEntry{Key: key, Value: value, UpdatedAt: at}
+		})
 		if err != nil {
-			return nil, fmt.Errorf("bunstore: memories: %w", err)
-		}
-		defer rows.Close()
-		out := []agent.MemoryEntry{}
-		for rows.Next() {
-			var e agent.MemoryEntry
-			var at int64
-			if err := rows.Scan(&e.Key, &e.Value, &at); err != nil {
-				return nil, fmt.Errorf("bunstore: memories: %w", err)
-			}
-			e.UpdatedAt = time.UnixMilli(at).UTC()
-			out = append(out, e)
-		}
-		if err := rows.Err(); err != nil {
 			return nil, fmt.Errorf("bunstore: memories: %w", err)
 		}
 		return out, nil
@@ -248,21 +237,10 @@ func (s *Agent) turnsLite(ctx context.Context, p *agent.TurnsParams) ([]agent.Tu
 		limit = -1 // SQLite's "no limit", as Turns has on PostgreSQL
 	}
 	rows, err := s.prepared.query(ctx, s.db, s.lite.turns, p.Thread, limit)
+	out, err := scanTimedTexts(rows, err, func(prompt, response string, at time.Time) agent.Turn {
+		return agent.Turn{Prompt: prompt, Response: response, At: at}
+	})
 	if err != nil {
-		return nil, fmt.Errorf("bunstore: turns: %w", err)
-	}
-	defer rows.Close()
-	out := []agent.Turn{}
-	for rows.Next() {
-		var t agent.Turn
-		var at int64
-		if err := rows.Scan(&t.Prompt, &t.Response, &at); err != nil {
-			return nil, fmt.Errorf("bunstore: turns: %w", err)
-		}
-		t.At = time.UnixMilli(at).UTC()
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("bunstore: turns: %w", err)
 	}
 	slices.Reverse(out) // oldest first
@@ -330,4 +308,23 @@ func (s *Agent) TurnContext(ctx context.Context, p *agent.TurnsParams) ([]agent.
 		out[i] = agent.Turn{Prompt: r.P, Response: r.R, At: time.UnixMilli(r.At).UTC()}
 	}
 	return mem, out, nil
+}
+
+// scanTimedTexts reads the rows of a query that returned two texts and a time in Unix
+// milliseconds (SQLite's memory entries and turns), each into a T by mk; err is the query's.
+func scanTimedTexts[T any](rows *sql.Rows, err error, mk func(a, b string, at time.Time) T) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		var a, b string
+		var at int64
+		if err := rows.Scan(&a, &b, &at); err != nil {
+			return nil, err
+		}
+		out = append(out, mk(a, b, time.UnixMilli(at).UTC()))
+	}
+	return out, rows.Err()
 }
