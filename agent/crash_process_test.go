@@ -109,6 +109,7 @@ func TestRunnerProcessKilled(t *testing.T) {
 			t.Fatalf("job %s ended %s (%q)", id, j.Status, j.Error)
 		}
 	}
+	store.await(t, ids...)
 	store.mu.Lock()
 	defer store.mu.Unlock()
 	for _, id := range ids {

@@ -35,6 +35,26 @@ func (c *counting) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) 
 	return j, err
 }
 
+// await waits until CompleteJob has returned for each of ids: the database shows a job
+// completed a moment before the call returns to its runner and is counted here. After 10 s
+// without, t fails.
+func (c *counting) await(t *testing.T, ids ...string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c.mu.Lock()
+		missing := slices.IndexFunc(ids, func(id string) bool { return c.completed[id] == 0 })
+		c.mu.Unlock()
+		if missing < 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no completion of job %s returned to its runner in 10s", ids[missing])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // stuck is a planner that never answers before its context ends: a turn in flight.
 type stuck struct{ started chan struct{} }
 
@@ -134,6 +154,7 @@ func TestRunnerCrashAndRescue(t *testing.T) {
 			t.Fatalf("job %s ended %s (%q)", id, j.Status, j.Error)
 		}
 	}
+	store.await(t, ids...)
 	store.mu.Lock()
 	defer store.mu.Unlock()
 	for _, id := range ids {
@@ -155,6 +176,9 @@ func TestHeartbeatKeepsTheLease(t *testing.T) {
 	if j.Status != agent.StatusCompleted || j.Attempts != 1 {
 		t.Fatalf("job = %s after %d attempts", j.Status, j.Attempts)
 	}
+	store.await(t, id)
+	store.mu.Lock()
+	defer store.mu.Unlock()
 	if store.completed[id] != 1 {
 		t.Fatalf("completed %d times", store.completed[id])
 	}
