@@ -15,7 +15,9 @@
 // the lease, so a runner that dies loses its jobs to a rescuer instead of finishing them twice.
 // Idle workers sleep until a submission, a rescue or another worker's claim wakes them (one of
 // them also polls, in case a wake-up was lost), and a turn's progress notes wait a moment to be
-// written together, with the job's end when the turn ends first.
+// written together, with the job's end when the turn ends first. Clients poll their jobs: while
+// Service.WatchJobs runs on a store that reports changes (JobChanges), a poll of a job in flight
+// is answered from memory until the job ends, and for a second at most.
 // The ports JobStore, MemoryStore and ThreadStore hold the state; agenttest is their conformance
 // suite.
 package agent

@@ -7,7 +7,7 @@ import (
 
 // The memory of ended jobs keeps the newest endedKept, only ended ones, each once.
 func TestEndedJobsKeepsTheNewest(t *testing.T) {
-	var e endedJobs
+	e := newEndedJobs()
 	e.put(Job{ID: "running", Status: StatusProcessing})
 	if _, ok := e.get("running"); ok {
 		t.Fatal("a job still processing was kept")
@@ -24,7 +24,7 @@ func TestEndedJobsKeepsTheNewest(t *testing.T) {
 			t.Fatalf("job %s: %+v, %v", id, j, ok)
 		}
 	}
-	if len(e.byID) != endedKept {
-		t.Fatalf("%d jobs kept, want %d", len(e.byID), endedKept)
+	if len(e.jobs.byID) != endedKept {
+		t.Fatalf("%d jobs kept, want %d", len(e.jobs.byID), endedKept)
 	}
 }

@@ -171,8 +171,10 @@ func (r *Runner) rescuer(ctx context.Context) {
 func (r *Runner) worker(ctx context.Context, polls bool) {
 	for ctx.Err() == nil {
 		now := r.svc.now()
+		mark := r.svc.live.begin()
 		job, err := r.svc.cfg.Jobs.ClaimJob(ctx, &ClaimJobParams{Runner: r.cfg.ID, Now: now, LeaseUntil: now.Add(r.cfg.Lease)})
 		if err == nil {
+			r.svc.live.put(job, mark) // this process's polls see the claim at once
 			// More may be waiting: wake another idle worker before working on this one, so
 			// a burst of jobs spreads over the workers instead of queueing behind the one
 			// that was woken.
@@ -220,6 +222,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 			case <-t.C:
 			}
 			err := r.svc.cfg.Jobs.Heartbeat(jctx, lease, r.svc.now().Add(r.cfg.Lease))
+			r.svc.live.change(job.ID)
 			if errors.Is(err, curvekit.ErrConflict) {
 				cancel(errLeaseLost)
 				return
@@ -233,6 +236,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 		if err := r.svc.cfg.Jobs.AddStatusUpdates(jctx, lease, ups); err != nil && jctx.Err() == nil {
 			log.WarnContext(jctx, "agent: status update failed", "err", err)
 		}
+		r.svc.live.change(job.ID) // this process's next poll reads the notes
 	}}
 	progress := func(_ context.Context, note string) { notes.add(StatusUpdate{Message: note, Timestamp: r.svc.now()}) }
 	tctx, stop := context.WithTimeout(jctx, r.cfg.TurnTimeout)

@@ -32,6 +32,9 @@ type Config struct {
 	// Signal, when set, tells the runners of other processes sharing Jobs that a job was
 	// submitted, so they claim it at once instead of at their next poll.
 	Signal JobSignal
+	// Changes, when set, reports the changes to jobs of every process sharing Jobs: while
+	// WatchJobs runs, polls of a job in flight are answered from memory until it changes.
+	Changes JobChanges
 	// LLM plans the turns; default the offline planner.
 	LLM LLM
 	// Model is the model name passed to the LLM when a request names none; default "offline".
@@ -116,8 +119,10 @@ type Service struct {
 	// wake nudges an in-process runner when a job is submitted, so it does not wait for its
 	// next poll.
 	wake chan struct{}
-	// ended answers the last poll of the jobs this process ended.
-	ended endedJobs
+	// ended answers the last poll of the jobs that ended; live, while WatchJobs runs, the polls
+	// of those in flight.
+	ended *endedJobs
+	live  *liveJobs
 	// context reads a turn's memory and thread at once, when the stores can.
 	context TurnContextReader
 }
@@ -128,7 +133,7 @@ func New(cfg Config) (*Service, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	s := &Service{cfg: cfg, wake: make(chan struct{}, 1)}
+	s := &Service{cfg: cfg, wake: make(chan struct{}, 1), ended: newEndedJobs(), live: newLiveJobs()}
 	if r, ok := cfg.Memory.(TurnContextReader); ok && sameValue(cfg.Memory, cfg.Threads) {
 		s.context = r
 	}
@@ -236,6 +241,7 @@ func (s *Service) Submit(ctx context.Context, p SubmitParams) (Job, error) {
 	} else if _, err := s.cfg.Threads.Turns(ctx, &TurnsParams{Wallet: p.Wallet, Thread: thread, Limit: 1}); err != nil {
 		return Job{}, err
 	}
+	mark := s.live.begin()
 	j, err := s.cfg.Jobs.InsertJob(ctx, &InsertJobParams{
 		ID: newID("job_"), ThreadID: thread, Wallet: p.Wallet, ReadOnly: p.ReadOnly, Prompt: p.Prompt, History: p.History,
 		Model: p.Model, CreatedAt: s.now(), MaxPending: s.cfg.MaxPending,
@@ -243,6 +249,7 @@ func (s *Service) Submit(ctx context.Context, p SubmitParams) (Job, error) {
 	if err != nil {
 		return Job{}, err
 	}
+	s.live.put(j, mark)
 	s.nudge()
 	if s.cfg.Signal != nil {
 		if err := s.cfg.Signal.Signal(ctx); err != nil {
@@ -270,8 +277,10 @@ func (s *Service) nudge() {
 }
 
 // Job returns a job of the wallet: curvekit.ErrNotFound when unknown, curvekit.ErrForbidden when
-// another wallet created it. It is one read by primary key, or none for a job this process
-// ended: an ended job never changes, so its last poll is answered from memory. The slices of the
+// another wallet created it. It is one read by primary key, or none: an ended job never changes,
+// so once this process saw it ended its polls are answered from memory; while WatchJobs runs, so
+// are the polls of a job in flight, until a change to it is reported and for a second at most,
+// so a claim or a note committed by another process shows within that second. The slices of the
 // Job may be shared with other callers: read them, never modify them.
 func (s *Service) Job(ctx context.Context, wallet common.Address, id string) (Job, error) {
 	if !validJobID(id) {
@@ -279,10 +288,16 @@ func (s *Service) Job(ctx context.Context, wallet common.Address, id string) (Jo
 	}
 	j, ok := s.ended.get(id)
 	if !ok {
+		j, ok = s.live.get(id)
+	}
+	if !ok {
+		mark := s.live.begin()
 		var err error
 		if j, err = s.cfg.Jobs.GetJob(ctx, id); err != nil {
 			return Job{}, err
 		}
+		s.ended.put(j)
+		s.live.put(j, mark)
 	}
 	if j.Wallet != wallet {
 		return Job{}, fmt.Errorf("%w: the job belongs to another wallet", curvekit.ErrForbidden)

@@ -27,9 +27,11 @@ type Agent struct {
 	quickDB  *bun.DB // see quick; nil on SQLite
 	dialect  dialectKind
 	prepared *preparedSet
-	sql      *agentQueries // PostgreSQL's; nil on SQLite
-	lite     *liteQueries  // SQLite's; nil on PostgreSQL
-	writes   chan struct{} // see writing; nil on PostgreSQL
+	sql      *agentQueries  // PostgreSQL's; nil on SQLite
+	lite     *liteQueries   // SQLite's; nil on PostgreSQL
+	writes   chan struct{}  // see writing; nil on PostgreSQL
+	hub      *jobHub        // see changed; nil on PostgreSQL
+	outbox   *announcements // see announce; nil on SQLite
 }
 
 // writing waits for the agent's turn to write on SQLite, and returns what ends it. SQLite has one
@@ -126,7 +128,7 @@ var (
 
 // Agent returns the agent stores on d.
 func (d *DB) Agent() *Agent {
-	return &Agent{db: d.bun, quickDB: d.quick, dialect: d.dialect, prepared: &d.prepared, sql: d.agentSQL, lite: d.liteSQL, writes: d.agentWrites}
+	return &Agent{db: d.bun, quickDB: d.quick, dialect: d.dialect, prepared: &d.prepared, sql: d.agentSQL, lite: d.liteSQL, writes: d.agentWrites, hub: d.jobHub, outbox: d.announcements}
 }
 
 // columnsOf lists the columns of a model, by name.
@@ -350,9 +352,11 @@ func (s *Agent) ClaimJob(ctx context.Context, p *agent.ClaimJobParams) (agent.Jo
 			return s.prepared.scan(ctx, s.db, &row, s.lite.claim, p.Runner, millis(p.LeaseUntil), millis(p.Now))
 		})
 		if err == nil {
+			s.changed(row.ID)
 			return row.job()
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
+			s.changed("") // which job it took, if any, is unknown
 			return agent.Job{}, fmt.Errorf("bunstore: claim job: %w", err)
 		}
 		// Either nothing is pending or another claim took the job first: look again.
@@ -383,6 +387,7 @@ func (s *Agent) Heartbeat(ctx context.Context, l agent.Lease, until time.Time) e
 		return err
 	}
 	defer release()
+	defer s.changed(l.JobID)
 	res, err := s.db.NewUpdate().Model((*agentJobRow)(nil)).Set("lease_expires_at = ?", millis(until)).
 		Where(fence, l.JobID, l.Runner, l.Attempt).Exec(ctx)
 	if err != nil {
@@ -410,6 +415,7 @@ func (s *Agent) AddStatusUpdates(ctx context.Context, l agent.Lease, ups []agent
 		return nil
 	}
 	q := "UPDATE agent_jobs SET " + set + " WHERE " + fence
+	defer s.changed(l.JobID)
 	err = s.quick(ctx, func(ctx context.Context, db bun.IDB) error {
 		var res sql.Result
 		var err error
@@ -514,12 +520,13 @@ func (s *Agent) finish(ctx context.Context, op string, l agent.Lease, notes []ag
 }
 
 // CompleteJob ends a held job with its answer.
-func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (agent.Job, error) {
+func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (_ agent.Job, err error) {
 	release, err := s.writing(ctx)
 	if err != nil {
 		return agent.Job{}, err
 	}
 	defer release()
+	defer func() { s.announceAfter(p.Lease.JobID, err) }()
 	rich, err := jsonText(p.RichData)
 	if err != nil {
 		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
@@ -599,22 +606,24 @@ func (s *Agent) completeIntoThreadPG(ctx context.Context, p *agent.CompleteJobPa
 }
 
 // FailJob ends a held job with an error.
-func (s *Agent) FailJob(ctx context.Context, p *agent.FailJobParams) (agent.Job, error) {
+func (s *Agent) FailJob(ctx context.Context, p *agent.FailJobParams) (_ agent.Job, err error) {
 	release, err := s.writing(ctx)
 	if err != nil {
 		return agent.Job{}, err
 	}
 	defer release()
+	defer func() { s.announceAfter(p.Lease.JobID, err) }()
 	return s.finish(ctx, "fail job", p.Lease, p.StatusUpdates, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
 }
 
 // CancelJob cancels a pending job of the wallet.
-func (s *Agent) CancelJob(ctx context.Context, p *agent.CancelJobParams) (agent.Job, error) {
+func (s *Agent) CancelJob(ctx context.Context, p *agent.CancelJobParams) (_ agent.Job, err error) {
 	release, err := s.writing(ctx)
 	if err != nil {
 		return agent.Job{}, err
 	}
 	defer release()
+	defer func() { s.announceAfter(p.ID, err) }()
 	var row agentJobRow
 	err = s.db.NewRaw(`UPDATE agent_jobs SET status = 'cancelled', cancelled_at = ?
 		WHERE id = ? AND wallet = ? AND status = 'pending' RETURNING *`, millis(p.At), p.ID, p.Wallet).Scan(ctx, &row)
@@ -650,8 +659,12 @@ func (s *Agent) RescueExpired(ctx context.Context, p *agent.RescueParams) (int, 
 		WHERE status = 'processing' AND lease_expires_at < ?`,
 		p.MaxAttempts, p.MaxAttempts, p.Error, p.MaxAttempts, now, now)
 	if err != nil {
+		s.announce("")
 		return 0, fmt.Errorf("bunstore: rescue expired jobs: %w", err)
 	}
 	n, err := res.RowsAffected()
+	if n > 0 || err != nil {
+		s.announce("")
+	}
 	return int(n), err
 }

@@ -10,7 +10,7 @@ import (
 
 func agentStores(db *bunstore.DB) agenttest.Stores {
 	a := db.Agent()
-	return agenttest.Stores{Jobs: a, Memory: a, Threads: a}
+	return agenttest.Stores{Jobs: a, Memory: a, Threads: a, Changes: a}
 }
 
 func TestAgentSQLite(t *testing.T) {

@@ -36,6 +36,10 @@ type DB struct {
 	liteSQL  *liteQueries
 	// agentWrites queues the agent's writes on SQLite (Agent.writing); nil on PostgreSQL.
 	agentWrites chan struct{}
+	// jobHub reports the agent's changes to jobs on SQLite (Agent.WatchJobs); nil on PostgreSQL.
+	jobHub *jobHub
+	// announcements sends the agent's announcements on PostgreSQL (Agent.announce); nil on SQLite.
+	announcements *announcements
 }
 
 // Open opens the database cfg names, brings its schema up to date and returns it. Close releases
@@ -88,6 +92,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		quick.SetMaxIdleConns(max(1, cfg.MaxOpenConns/2))
 		d.quick = bun.NewDB(quick, pgdialect.New())
 		d.agentSQL = newAgentQueries(d.bun)
+		d.announcements = &announcements{db: d.bun}
 	default:
 		var err error
 		sqldb, err = sql.Open("sqlite", cfg.sqliteDSN())
@@ -96,6 +101,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		}
 		d.bun = bun.NewDB(sqldb, sqlitedialect.New())
 		d.agentWrites = make(chan struct{}, 1)
+		d.jobHub = &jobHub{}
 		d.liteSQL = newLiteQueries(d.bun)
 	}
 	sqldb.SetMaxOpenConns(cfg.MaxOpenConns)

@@ -1,5 +1,6 @@
 // Package agenttest is the conformance suite of the agent's store ports: agent.JobStore,
-// agent.MemoryStore and agent.ThreadStore. Every implementation runs it from its own tests:
+// agent.MemoryStore, agent.ThreadStore and, when a store has it, agent.JobChanges. Every
+// implementation runs it from its own tests:
 //
 //	func TestAgentStores(t *testing.T) {
 //		agenttest.Run(t, func(t *testing.T) agenttest.Stores { db := open(t); return agenttest.Stores{Jobs: db, Memory: db, Threads: db} })
@@ -22,6 +23,8 @@ type Stores struct {
 	Jobs    agent.JobStore
 	Memory  agent.MemoryStore
 	Threads agent.ThreadStore
+	// Changes, when set, is checked to report the changes to jobs that Jobs makes.
+	Changes agent.JobChanges
 }
 
 // Run runs the suite. newStores must return empty stores of their own (no state shared with
@@ -43,6 +46,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"Fencing", testFencing},
 		{"RescueFailsAfterAttempts", testRescueAttempts},
 		{"ConcurrentClaims", testConcurrentClaims},
+		{"JobChanges", testJobChanges},
 		{"JobMachineProperty", testJobMachineProperty},
 		{"Memory", testMemory},
 		{"MemoryCapConcurrent", testMemoryCapConcurrent},

@@ -13,13 +13,16 @@ import (
 )
 
 // wireAgent builds the agent on the shared database, market and launch services, with the
-// offline planner unless an OpenAI-compatible endpoint is configured, and starts its job runner;
-// the runner stops when the app closes, leaving any job in flight to the next runner's rescuer.
+// offline planner unless an OpenAI-compatible endpoint is configured, and starts its job runner
+// and its watch of the jobs' changes; both stop when the app closes, leaving any job in flight to
+// the next runner's rescuer.
 func (a *App) wireAgent(ctx context.Context) (err error) {
 	store := a.DB.Agent() // one value for the three ports: a turn reads memory and thread at once
 	cfg := agent.Config{
 		Jobs: store, Memory: store, Threads: store, Market: a.Market, Balances: a.Chain,
-		Logger: a.Log.With("component", "agent"),
+		// Polls of jobs in flight are answered from memory between changes (svc.WatchJobs).
+		Changes: store,
+		Logger:  a.Log.With("component", "agent"),
 	}
 	if a.Launch != nil {
 		cfg.Launcher = a.Launch
@@ -50,7 +53,8 @@ func (a *App) wireAgent(ctx context.Context) (err error) {
 		return err
 	}
 	runner, err := agent.NewRunner(agent.RunnerConfig{
-		Workers: a.Config.AgentWorkers, // 0: what the planner can take Logger: a.Log.With("component", "agent-runner"),
+		Workers: a.Config.AgentWorkers, // 0: what the planner can take
+		Logger:  a.Log.With("component", "agent-runner"),
 		Observe: func(outcome string, took time.Duration) { jobs.WithLabelValues(outcome).Observe(took.Seconds()) },
 	}, svc)
 	if err != nil {
@@ -59,6 +63,7 @@ func (a *App) wireAgent(ctx context.Context) (err error) {
 	rctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { runner.Run(rctx) })
+	wg.Go(func() { svc.WatchJobs(rctx) })
 	a.onClose(func() error { stop(); wg.Wait(); return nil })
 	a.Agent = svc
 	planner := cfg.Model
