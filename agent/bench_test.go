@@ -19,8 +19,6 @@ import (
 
 	"github.com/curvekit/curvekit/adapters/bunstore"
 	"github.com/curvekit/curvekit/agent"
-	"github.com/curvekit/curvekit/market"
-	"github.com/curvekit/curvekit/txbuild"
 )
 
 // benchDB opens an agent database: SQLite in a temporary file, or Postgres in a schema of its
@@ -71,30 +69,8 @@ func benchService(b *testing.B, db *bunstore.DB) *agent.Service {
 }
 
 // countedService is benchService with its store's reads of jobs counted.
-func countedService(b *testing.B, db *bunstore.DB) (*agent.Service, *counted) {
-	b.Helper()
-	builder, _ := txbuild.New(txbuild.Config{ChainID: 1337})
-	mkt, err := market.NewService(market.ServiceConfig{Store: db.Market(), Builder: builder})
-	if err != nil {
-		b.Fatal(err)
-	}
-	a := db.Agent()
-	jobs := &counted{JobStore: a}
-	svc, err := agent.New(agent.Config{Jobs: jobs, Memory: a, Threads: a, Market: mkt, Changes: a, MaxPending: 1000, Logger: quiet})
-	if err != nil {
-		b.Fatal(err)
-	}
-	// As the server does: polls of jobs in flight are answered from memory between changes.
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { svc.WatchJobs(ctx); close(done) }()
-	b.Cleanup(func() { cancel(); <-done })
-	for deadline := time.Now().Add(10 * time.Second); !svc.WatchingJobs(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			b.Fatal("the watch of jobs was not ready within 10 s")
-		}
-	}
-	return svc, jobs
+func countedService(b *testing.B, db *bunstore.DB) (*agent.Service, *reads) {
+	return watchedService(b, db, agent.Config{MaxPending: 1000})
 }
 
 func percentile(d []time.Duration, p float64) time.Duration {
@@ -161,7 +137,7 @@ func BenchmarkJobRoundTrip(b *testing.B) {
 				b.StopTimer()
 				b.ReportMetric(float64(percentile(lat, 0.5).Microseconds())/1000, "p50-ms")
 				b.ReportMetric(float64(percentile(lat, 0.99).Microseconds())/1000, "p99-ms")
-				b.ReportMetric(float64(store.reads.Load())/float64(b.N), "reads/job")
+				b.ReportMetric(float64(store.n.Load())/float64(b.N), "reads/job")
 			})
 		}
 	}

@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,50 +14,40 @@ import (
 	"github.com/curvekit/curvekit/txbuild"
 )
 
-// counted is a job store counting its reads.
-type counted struct {
-	agent.JobStore
-	reads atomic.Int64
-}
-
-func (c *counted) GetJob(ctx context.Context, id string) (agent.Job, error) {
-	c.reads.Add(1)
-	return c.JobStore.GetJob(ctx, id)
-}
-
-// watchedService is the agent on db, its polls answered from memory while its watch runs (until
-// the test ends), with reads counted.
-func watchedService(t *testing.T, db *bunstore.DB, llm ...agent.LLM) (*agent.Service, *counted) {
-	t.Helper()
+// watchedService is the agent on db with cfg's limits and planner, over an empty market, its
+// polls answered from memory while its watch runs (until the test ends), with reads counted.
+func watchedService(tb testing.TB, db *bunstore.DB, cfg agent.Config) (*agent.Service, *reads) {
+	tb.Helper()
 	builder, _ := txbuild.New(txbuild.Config{ChainID: 1337})
 	mkt, err := market.NewService(market.ServiceConfig{Store: db.Market(), Builder: builder})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	a := db.Agent()
-	jobs := &counted{JobStore: a}
-	cfg := agent.Config{Jobs: jobs, Memory: a, Threads: a, Market: mkt, Changes: a, Logger: quiet}
-	if len(llm) > 0 {
-		cfg.LLM = llm[0]
-	}
+	jobs := &reads{JobStore: a}
+	cfg.Jobs, cfg.Memory, cfg.Threads, cfg.Market, cfg.Changes, cfg.Logger = jobs, a, a, mkt, a, quiet
 	svc, err := agent.New(cfg)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	// Answered from memory for as long as no change is heard: what a poll sees of another
-	// process's change then comes from the watch alone.
-	svc.KeepLiveJobsFor(time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { svc.WatchJobs(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	deadline := time.Now().Add(10 * time.Second)
-	for !svc.WatchingJobs() {
+	tb.Cleanup(func() { cancel(); <-done })
+	for deadline := time.Now().Add(10 * time.Second); !svc.WatchingJobs(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the watch was not ready within 10 s")
+			tb.Fatal("the watch of jobs was not ready within 10 s")
 		}
-		time.Sleep(time.Millisecond)
 	}
+	return svc, jobs
+}
+
+// remembering is watchedService whose memory of a job in flight never expires: what a poll sees
+// of another process's change then comes from the watch alone.
+func remembering(t *testing.T, db *bunstore.DB, llm agent.LLM) (*agent.Service, *reads) {
+	t.Helper()
+	svc, jobs := watchedService(t, db, agent.Config{LLM: llm})
+	svc.KeepLiveJobsFor(time.Hour)
 	return svc, jobs
 }
 
@@ -105,7 +94,7 @@ func TestPollsOfJobsInFlightAcrossReplicas(t *testing.T) {
 		return db
 	}
 	a, b := open(), open()
-	svc, reads := watchedService(t, a)
+	svc, reads := remembering(t, a, nil)
 	other := b.Agent() // another replica's runner, through its own database handle
 	ctx := context.Background()
 	w := common.HexToAddress("0x00000000000000000000000000000000000000aa")
@@ -114,8 +103,8 @@ func TestPollsOfJobsInFlightAcrossReplicas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := polls(t, svc, w, j.ID, 20); got.Status != agent.StatusPending || reads.reads.Load() != 0 {
-		t.Fatalf("20 polls of a pending job just submitted: %s after %d reads, want pending after none", got.Status, reads.reads.Load())
+	if got := polls(t, svc, w, j.ID, 20); got.Status != agent.StatusPending || reads.n.Load() != 0 {
+		t.Fatalf("20 polls of a pending job just submitted: %s after %d reads, want pending after none", got.Status, reads.n.Load())
 	}
 
 	// Claimed elsewhere: not announced, so the polls here may keep answering pending from
@@ -133,9 +122,9 @@ func TestPollsOfJobsInFlightAcrossReplicas(t *testing.T) {
 	if done.Response != "done" {
 		t.Fatalf("completed with %q", done.Response)
 	}
-	n := reads.reads.Load()
+	n := reads.n.Load()
 	polls(t, svc, w, j.ID, 20)
-	if got := reads.reads.Load() - n; got != 0 {
+	if got := reads.n.Load() - n; got != 0 {
 		t.Fatalf("polls of an ended job read the store %d times, want none", got)
 	}
 
@@ -151,7 +140,7 @@ func TestPollsOfJobsInFlightAcrossReplicas(t *testing.T) {
 
 	// Claimed by this replica's own runner: its polls see the claim at once.
 	started := make(chan struct{}, 1)
-	mine, _ := watchedService(t, a, stuck{started})
+	mine, _ := remembering(t, a, stuck{started})
 	j, err = mine.Submit(ctx, agent.SubmitParams{Wallet: w, Prompt: "trending tokens"})
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +162,7 @@ func TestPollsReadWithoutAWatch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
 	a := e.db.Agent()
-	jobs := &counted{JobStore: a}
+	jobs := &reads{JobStore: a}
 	svc, err := agent.New(agent.Config{Jobs: jobs, Memory: a, Threads: a, Market: e.mkt, Changes: a, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +173,7 @@ func TestPollsReadWithoutAWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	polls(t, svc, w, j.ID, 5)
-	if n := jobs.reads.Load(); n != 5 {
+	if n := jobs.n.Load(); n != 5 {
 		t.Fatalf("5 polls without a watch read the store %d times", n)
 	}
 }
@@ -195,7 +184,7 @@ func TestPollsReadWithoutAWatch(t *testing.T) {
 func TestPollsOfJobsInFlightOnSQLite(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
-	svc, reads := watchedService(t, e.db)
+	svc, reads := remembering(t, e.db, nil)
 	w := e.dev.Accounts[5].Address
 	startRunner(t, svc, agent.RunnerConfig{Workers: 1, Poll: 20 * time.Millisecond})
 	var js []agent.Job
@@ -213,7 +202,7 @@ func TestPollsOfJobsInFlightOnSQLite(t *testing.T) {
 	}
 	// Each job: at most one read after its claim, after its notes and after its end (none
 	// when its own runner ended it), each a few of hundreds of polls.
-	if got := reads.reads.Load(); got > int64(3*n) {
+	if got := reads.n.Load(); got > int64(3*n) {
 		t.Fatalf("%d polls' worth of jobs read the store %d times, want at most %d", n, got, 3*n)
 	}
 }
