@@ -21,11 +21,12 @@ type JobChanges interface {
 	WatchJobs(ctx context.Context, ready func(), changed func(id string)) error
 }
 
-// Bounds of the jobs held in memory: liveKept jobs in flight, each answered from memory for at
-// most liveFor after the read that fetched it, whatever the watch reports; changedKept recent
-// changes are remembered for the reads in flight when they were heard.
+// Bounds of the jobs held in memory: liveKept jobs in flight (a job holds its prompt and history,
+// up to 84 KB), each answered from memory for at most liveFor after the read that fetched it,
+// whatever the watch reports; changedKept recent changes are remembered for the reads in flight
+// when they were heard.
 const (
-	liveKept    = 4096
+	liveKept    = 1024
 	liveFor     = time.Second
 	changedKept = 4096
 )
