@@ -275,6 +275,9 @@ func createPrivate(path string) error {
 
 // Close closes the database.
 func (d *DB) Close() error {
+	if d.announcements != nil {
+		d.announcements.close() // what was announced before is sent
+	}
 	d.prepared.close()
 	if d.quick != nil {
 		d.quick.Close()

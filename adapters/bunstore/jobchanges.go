@@ -95,6 +95,8 @@ type announcements struct {
 	mu      sync.Mutex
 	ids     []string
 	sending bool
+	closed  bool           // by close: nothing more is sent
+	sent    sync.WaitGroup // the sender, while one runs
 }
 
 // announcementBytes bounds a NOTIFY's payload, below PostgreSQL's 8,000 bytes.
@@ -103,11 +105,22 @@ const announcementBytes = 7000
 func (a *announcements) add(id string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.closed {
+		return
+	}
 	a.ids = append(a.ids, id)
 	if !a.sending {
 		a.sending = true
-		go a.send()
+		a.sent.Go(a.send)
 	}
+}
+
+// close waits until what was announced is sent, and ends the announcements.
+func (a *announcements) close() {
+	a.mu.Lock()
+	a.closed = true
+	a.mu.Unlock()
+	a.sent.Wait()
 }
 
 // send sends what waits until nothing does.
@@ -125,7 +138,10 @@ func (a *announcements) send() {
 		for len(ids) > 0 {
 			payload, n := joinIDs(ids)
 			ids = ids[n:]
-			if err := pgdriver.Notify(context.Background(), a.db, jobChangesChannel, payload); err != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			err := pgdriver.Notify(ctx, a.db, jobChangesChannel, payload)
+			cancel()
+			if err != nil {
 				slog.Warn("bunstore: announcing changes to jobs failed; other replicas see them within a second", "jobs", payload, "err", err)
 			}
 		}
