@@ -15,9 +15,11 @@ type JobChanges interface {
 	// every end (completed or failed), cancellation and return to pending, whichever process
 	// committed it; it may leave out claims, heartbeats and progress notes, which then reach
 	// other processes' polls as the memory of the job expires (liveFor: a second), and this
-	// process's at once. It returns when ctx ends or when it can no longer promise to report
-	// every change (a lost connection, a notification that did not arrive in time); a change
-	// committed after it returned may never be reported.
+	// process's at once. A report sent after the commit may be lost with a process that dies
+	// between the two; that too costs a poll elsewhere no more than liveFor. It returns when ctx
+	// ends or when it can no longer promise to report every change (a lost connection, a
+	// notification that did not arrive in time); a change committed after it returned may never
+	// be reported.
 	WatchJobs(ctx context.Context, ready func(), changed func(id string)) error
 }
 
