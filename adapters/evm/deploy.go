@@ -68,7 +68,7 @@ func DefaultCurveParams(unit *big.Int) bindings.CurveParams {
 
 // Deploy deploys WETH9 (unless one is given), the pool factory, the router and the launch
 // factory, and enables native ETH as a pairing asset, one transaction at a time, each waited
-// for until mined. It works on any chain reachable by JSON-RPC; on a chain that mines only on
+// for until mined and the client's head holds it. It works on any chain reachable by JSON-RPC; on a chain that mines only on
 // demand (the in-process devnet) something must mine meanwhile.
 func Deploy(ctx context.Context, p DeployParams) (Deployment, error) {
 	if p.Client == nil || p.Key == nil {
@@ -172,7 +172,13 @@ func (d *deployer) send(ctx context.Context, step string, to *common.Address, da
 		rcpt, err := c.TransactionReceipt(ctx, tx.Hash())
 		if err == nil {
 			if rcpt.Status != types.ReceiptStatusSuccessful {
-				return fail(fmt.Errorf("transaction %s reverted", tx.Hash()))
+				return fail(fmt.Errorf("transaction %s reverted, using %d of its %d gas", tx.Hash(), rcpt.GasUsed, tx.Gas()))
+			}
+			// The next step estimates its gas against the head: a node that serves the receipt
+			// before its head reaches the receipt's block (one behind a load balancer, say)
+			// would estimate a call to a contract it does not hold yet as a plain transfer.
+			if err := d.awaitHead(ctx, rcpt.BlockNumber.Uint64(), tick.C); err != nil {
+				return fail(err)
 			}
 			return rcpt, nil
 		}
@@ -183,6 +189,24 @@ func (d *deployer) send(ctx context.Context, step string, to *common.Address, da
 		case <-ctx.Done():
 			return fail(fmt.Errorf("waiting for %s: %w", tx.Hash(), ctx.Err()))
 		case <-tick.C:
+		}
+	}
+}
+
+// awaitHead returns once the client's head is at block n or later, looking again at each tick.
+func (d *deployer) awaitHead(ctx context.Context, n uint64, tick <-chan time.Time) error {
+	for {
+		head, err := d.p.Client.HeaderByNumber(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if head.Number.Uint64() >= n {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for block %d: %w", n, ctx.Err())
+		case <-tick:
 		}
 	}
 }

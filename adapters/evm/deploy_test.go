@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
@@ -101,5 +103,78 @@ func TestDeploy(t *testing.T) {
 	})
 	if err != nil || len(events) != 1 {
 		t.Fatalf("launch events %v, %v", events, err)
+	}
+}
+
+// laggingHead is a client that serves each receipt before its head reaches the receipt's block,
+// as a node behind a load balancer can: the first look at the head after a receipt sees the
+// block before it. It fails the test when a gas estimate is asked while its head is behind.
+type laggingHead struct {
+	evm.Client
+	t      *testing.T
+	mu     sync.Mutex
+	behind bool
+}
+
+func (c *laggingHead) TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	r, err := c.Client.TransactionReceipt(ctx, hash)
+	if err == nil {
+		c.mu.Lock()
+		c.behind = true
+		c.mu.Unlock()
+	}
+	return r, err
+}
+
+func (c *laggingHead) HeaderByNumber(ctx context.Context, n *big.Int) (*types.Header, error) {
+	c.mu.Lock()
+	behind := c.behind && n == nil
+	c.behind = false
+	c.mu.Unlock()
+	if behind {
+		head, err := c.Client.HeaderByNumber(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		return c.Client.HeaderByNumber(ctx, new(big.Int).Sub(head.Number, big.NewInt(1)))
+	}
+	return c.Client.HeaderByNumber(ctx, n)
+}
+
+func (c *laggingHead) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error) {
+	c.mu.Lock()
+	behind := c.behind
+	c.mu.Unlock()
+	if behind {
+		c.t.Errorf("gas estimated while the head is behind the last receipt")
+	}
+	return c.Client.EstimateGas(ctx, msg)
+}
+
+// TestDeployWaitsForTheHead: each step estimates its gas only once the head holds the step
+// before it.
+func TestDeployWaitsForTheHead(t *testing.T) {
+	dev, err := devnet.Start(devnet.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dev.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+				dev.Mine()
+			}
+		}
+	})
+	defer func() { close(stop); wg.Wait() }()
+	if _, err := evm.Deploy(ctx, evm.DeployParams{Client: &laggingHead{Client: dev.Client, t: t}, Key: dev.Accounts[6].Key, Poll: 5 * time.Millisecond}); err != nil {
+		t.Fatal(err)
 	}
 }
