@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"github.com/curvekit/curvekit"
-
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,7 +17,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/go-cmp/cmp"
 	"github.com/holiman/uint256"
+	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/curve"
 	"github.com/curvekit/curvekit/launch"
@@ -188,6 +188,7 @@ type envOptions struct {
 	// bodyTimeout is Config.BodyTimeout.
 	bodyTimeout time.Duration
 	mounts      []Mount
+	metrics     prometheus.Registerer
 }
 
 func newEnv(t testing.TB, o envOptions) *testEnv {
@@ -222,8 +223,8 @@ func newEnv(t testing.TB, o envOptions) *testEnv {
 	logs := &bytes.Buffer{}
 	s, err := newServer(Config{
 		Market: svc, Limiter: limiter, Policy: o.policy, TrustedProxies: o.proxies, Auth: o.auth, BodyTimeout: o.bodyTimeout,
-		Mounts: o.mounts,
-		Terms:  fixedTerms{},
+		Mounts: o.mounts, Metrics: o.metrics,
+		Terms: fixedTerms{},
 		Settings: Settings{
 			Contracts:   Contracts{PoolFactory: poolFactory},
 			QuoteAssets: []market.Asset{{Symbol: "ETH", Decimals: 18}, {Address: tusdAddr, Symbol: "TUSD", Decimals: 6}},
