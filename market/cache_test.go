@@ -2,6 +2,7 @@ package market
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -153,12 +154,15 @@ func TestActivityCache(t *testing.T) {
 // them; either way they are what common.Address.Hex says.
 func TestViewHexForms(t *testing.T) {
 	tok := Token{Address: common.HexToAddress("0x52908400098527886e0f7030069857d2e4169ee7"),
-		Curve: common.HexToAddress("0x8617e340b3d01fa5f11f306f4090fd50e238070d"), Creator: common.HexToAddress("0xde709f2102306220921060314715629080e2fb77")}
+		Curve: common.HexToAddress("0x8617e340b3d01fa5f11f306f4090fd50e238070d"), Creator: common.HexToAddress("0xde709f2102306220921060314715629080e2fb77"),
+		Quote: Asset{Address: common.HexToAddress("0x27b1fdb04752bbc536007a920d24acb045561c26")}, Pool: common.HexToAddress("0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359")}
 	made := viewOf(tok)
 	hand := View{Token: tok}
 	for _, v := range []*View{&made, &hand} {
-		if v.AddressHex() != tok.Address.Hex() || v.CurveHex() != tok.Curve.Hex() || v.CreatorHex() != tok.Creator.Hex() {
-			t.Errorf("hex forms %s %s %s, want %s %s %s", v.AddressHex(), v.CurveHex(), v.CreatorHex(), tok.Address.Hex(), tok.Curve.Hex(), tok.Creator.Hex())
+		got := []string{v.AddressHex(), v.CurveHex(), v.CreatorHex(), v.QuoteHex(), v.PoolHex()}
+		want := []string{tok.Address.Hex(), tok.Curve.Hex(), tok.Creator.Hex(), tok.Quote.Address.Hex(), tok.Pool.Hex()}
+		if !slices.Equal(got, want) {
+			t.Errorf("hex forms %v, want %v", got, want)
 		}
 	}
 	if made.hexes == "" {

@@ -76,8 +76,8 @@ type View struct {
 	Liquidity uint256.Int
 	// Activity over the last 24 hours.
 	Day Activity
-	// hexes are Address, Curve and Creator in their EIP-55 forms, 42 bytes each, computed once
-	// with the view (see AddressHex).
+	// hexes are Address, Curve, Creator, Quote.Address and Pool in their EIP-55 forms, 42 bytes
+	// each, computed once with the view (see AddressHex).
 	hexes string
 }
 
@@ -93,8 +93,14 @@ func (v *View) CurveHex() string { return v.hexOf(1, v.Curve) }
 // CreatorHex is the creator's address in its EIP-55 form, as AddressHex.
 func (v *View) CreatorHex() string { return v.hexOf(2, v.Creator) }
 
+// QuoteHex is the pairing asset's address in its EIP-55 form, as AddressHex.
+func (v *View) QuoteHex() string { return v.hexOf(3, v.Quote.Address) }
+
+// PoolHex is the pool's address in its EIP-55 form, as AddressHex.
+func (v *View) PoolHex() string { return v.hexOf(4, v.Pool) }
+
 func (v *View) hexOf(i int, a common.Address) string {
-	if len(v.hexes) == 3*hexLen {
+	if len(v.hexes) == 5*hexLen {
 		return v.hexes[i*hexLen : (i+1)*hexLen]
 	}
 	return a.Hex()
@@ -118,7 +124,7 @@ func (s *Service) view(t Token, act Activity) View {
 // token, computed once per change of its state instead of once per read.
 func viewOf(t Token) View {
 	v := View{Token: t, Spot: t.SpotPrice(), MarketCap: t.MarketCap(), ProgressBps: t.Progress(),
-		hexes: t.Address.Hex() + t.Curve.Hex() + t.Creator.Hex()}
+		hexes: t.Address.Hex() + t.Curve.Hex() + t.Creator.Hex() + t.Quote.Address.Hex() + t.Pool.Hex()}
 	if t.State.Graduated {
 		v.Liquidity = t.PoolReserveQuote
 		v.Price = ratio(&t.PoolReserveQuote, &t.PoolReserveToken, t.Quote.Decimals, t.Decimals)

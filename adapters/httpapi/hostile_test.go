@@ -253,7 +253,8 @@ func TestCleanPathAgreesWithPathClean(t *testing.T) {
 func TestQueryAgreesWithParseQuery(t *testing.T) {
 	t.Parallel()
 	for _, raw := range []string{"", "a=1", "a=1&b=2", "a=1&a=2", "a", "a=", "=1", "&&a=1&", "a=%41", "a=%4", "a%3D=b", "a=1+2",
-		"a=1;b=2", "%zz=1", "type=buy&amount=0.5", "a=%E2%82%AC", "a==1", "+=+"} {
+		"a=1;b=2", "%zz=1", "type=buy&amount=0.5", "a=%E2%82%AC", "a==1", "+=+",
+		"a=1&b=2&c=3&d=4", "a=1&b=2&c=3&d=4&e=5&a=6&f=%41&g"} {
 		q := newQuery(&url.URL{RawQuery: raw})
 		want, err := url.ParseQuery(raw)
 		if (err != nil) != (q.err() != nil) {
@@ -264,7 +265,7 @@ func TestQueryAgreesWithParseQuery(t *testing.T) {
 			continue
 		}
 		got := url.Values{}
-		for _, p := range q.pairs {
+		for _, p := range append(q.small[:q.n:q.n], q.more...) {
 			got[p[0]] = append(got[p[0]], p[1])
 		}
 		if !reflect.DeepEqual(got, want) {

@@ -43,16 +43,17 @@ func pathAddress(req bunrouter.Request, name, what string) (common.Address, erro
 // parameter may appear at most once: a repeated one is ambiguous, so it is an error rather than a
 // silent pick.
 type query struct {
-	// pairs are the query's parameters in order, unescaped as url.ParseQuery does; a slice
-	// rather than url.Values: a handful of parameters need no map.
-	pairs    [][2]string
+	// The query's parameters in order, unescaped as url.ParseQuery does: the first few in
+	// small, the rest in more. Not url.Values: a handful of parameters need no map, and a query
+	// of at most four lives on its handler's stack.
+	small    [4][2]string
+	n        int // parameters in small
+	more     [][2]string
 	problems curvekit.Problems
-	small    [4][2]string // pairs' first array: a query of a few parameters costs one allocation
 }
 
-func newQuery(u *url.URL) *query {
-	q := &query{}
-	q.pairs = q.small[:0]
+func newQuery(u *url.URL) query {
+	var q query
 	for rest := u.RawQuery; rest != ""; {
 		var part string
 		part, rest, _ = strings.Cut(rest, "&")
@@ -74,9 +75,33 @@ func newQuery(u *url.URL) *query {
 			q.fail("malformed query string")
 			continue
 		}
-		q.pairs = append(q.pairs, [2]string{key, value})
+		q.add(key, value)
 	}
 	return q
+}
+
+func (q *query) add(key, value string) {
+	if q.n < len(q.small) {
+		q.small[q.n] = [2]string{key, value}
+		q.n++
+		return
+	}
+	q.more = append(q.more, [2]string{key, value})
+}
+
+// count returns how many times name is present, and its last value.
+func (q *query) count(name string) (n int, value string) {
+	for _, p := range q.small[:q.n] {
+		if p[0] == name {
+			n, value = n+1, p[1]
+		}
+	}
+	for _, p := range q.more {
+		if p[0] == name {
+			n, value = n+1, p[1]
+		}
+	}
+	return n, value
 }
 
 // needsUnescape reports whether part holds one of "%+;" (a loop: strings.ContainsAny builds a
@@ -92,12 +117,8 @@ func needsUnescape(part string) bool {
 
 // has reports whether name is present.
 func (q *query) has(name string) bool {
-	for _, p := range q.pairs {
-		if p[0] == name {
-			return true
-		}
-	}
-	return false
+	n, _ := q.count(name)
+	return n > 0
 }
 
 // fail records a problem.
@@ -110,12 +131,7 @@ func (q *query) err() error { return problemsErr(q.problems) }
 
 // get returns the single value of name and whether it is present.
 func (q *query) get(name string) (string, bool) {
-	value, n := "", 0
-	for _, p := range q.pairs {
-		if p[0] == name {
-			value, n = p[1], n+1
-		}
-	}
+	n, value := q.count(name)
 	switch {
 	case n == 0:
 		return "", false

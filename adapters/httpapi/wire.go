@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -150,7 +151,7 @@ func (a tokenAnswer) appendJSON(b []byte) []byte {
 	if v.Quote.Address == (common.Address{}) {
 		b = append(b, "null"...)
 	} else {
-		b = appendJSONString(b, v.Quote.Address.Hex())
+		b = appendJSONString(b, v.QuoteHex())
 	}
 	b = append(b, `,"symbol":`...)
 	b = appendJSONString(b, v.Quote.Symbol)
@@ -162,7 +163,7 @@ func (a tokenAnswer) appendJSON(b []byte) []byte {
 	if !v.State.Graduated || v.Pool == (common.Address{}) {
 		b = append(b, "null"...)
 	} else {
-		b = appendJSONString(b, v.Pool.Hex())
+		b = appendJSONString(b, v.PoolHex())
 	}
 	b = appendAmountField(b, `,"totalSupply":"`, &v.TotalSupply, td)
 	b = append(b, `,"price":`...)
@@ -197,8 +198,8 @@ func (a tokenAnswer) appendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"launchBlock":`...)
 	b = strconv.AppendUint(b, v.LaunchBlock, 10)
-	b = append(b, `,"launchTx":"`...)
-	b = append(b, v.LaunchTx.Hex()...)
+	b = append(b, `,"launchTx":"0x`...)
+	b = hex.AppendEncode(b, v.LaunchTx[:])
 	return append(b, `"}`...)
 }
 
