@@ -20,6 +20,11 @@ func clientIP(r *http.Request, trusted []netip.Prefix) netip.Addr {
 	if !peer.IsValid() || !isTrusted(peer, trusted) {
 		return peer
 	}
+	return forwardedFor(r, peer, trusted)
+}
+
+// forwardedFor is clientIP for a request whose peer is a trusted proxy.
+func forwardedFor(r *http.Request, peer netip.Addr, trusted []netip.Prefix) netip.Addr {
 	client := peer
 	hops := r.Header.Values("X-Forwarded-For")
 	for i := len(hops) - 1; i >= 0; i-- {

@@ -238,7 +238,9 @@ func newEnv(t testing.TB, o envOptions) *testEnv {
 	if o.wrap != nil {
 		h = o.wrap(h)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ConnContext = ConnContext // as the reference server runs it
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return &testEnv{store: store, limiter: lim, srv: srv, server: s, logs: logs}
 }

@@ -1,9 +1,12 @@
 package httpapi
 
 import (
+	"context"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/netip"
+	"sync/atomic"
 
 	"github.com/curvekit/curvekit/auth"
 )
@@ -45,9 +48,21 @@ func (s *Server) allowCall(w http.ResponseWriter, r *http.Request, class auth.Cl
 
 // ipKey is class's bucket of an anonymous caller, class.Key("ip:" + client IP), built in one
 // allocation. An IPv6 client is counted by its /64, the block a single host can draw new
-// addresses from at will.
+// addresses from at will. On a connection served with ConnContext, a key built from the TCP peer
+// (not a trusted proxy) is kept for the connection's next requests of the same class.
 func (s *Server) ipKey(class auth.Class, r *http.Request) string {
-	ip := clientIP(r, s.cfg.TrustedProxies)
+	memo, _ := r.Context().Value(peerMemoKey{}).(*peerMemo)
+	if memo != nil {
+		if k := memo.last.Load(); k != nil && k.class == class && k.remote == r.RemoteAddr {
+			return k.key
+		}
+	}
+	peer := peerAddr(r.RemoteAddr)
+	direct := !peer.IsValid() || !isTrusted(peer, s.cfg.TrustedProxies)
+	ip := peer
+	if !direct {
+		ip = forwardedFor(r, peer, s.cfg.TrustedProxies)
+	}
 	var buf [96]byte
 	key := append(append(buf[:0], class...), ":ip:"...)
 	switch {
@@ -58,5 +73,28 @@ func (s *Server) ipKey(class auth.Class, r *http.Request) string {
 	default:
 		key = ip.AppendTo(key)
 	}
-	return string(key)
+	k := string(key)
+	if memo != nil && direct {
+		memo.last.Store(&peerKey{remote: r.RemoteAddr, class: class, key: k})
+	}
+	return k
+}
+
+// peerMemo is what a connection keeps of its client (ConnContext): the rate-limit key last
+// built from its peer address, so that the requests after the first on a kept-alive connection
+// neither parse the address nor build the key again.
+type peerMemo struct{ last atomic.Pointer[peerKey] }
+
+type peerKey struct {
+	remote string // the RemoteAddr it was built from: a handler in front may rewrite it
+	class  auth.Class
+	key    string
+}
+
+type peerMemoKey struct{}
+
+// ConnContext gives a connection the memo of its client's rate-limit key; it is meant as the
+// http.Server's ConnContext. A server without it builds the key on every request.
+func ConnContext(ctx context.Context, _ net.Conn) context.Context {
+	return context.WithValue(ctx, peerMemoKey{}, new(peerMemo))
 }

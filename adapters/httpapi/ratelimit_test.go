@@ -301,3 +301,54 @@ func TestRateLimitLimiterDown(t *testing.T) {
 		t.Errorf("limiter failures are not logged: %s", logs)
 	}
 }
+
+// A connection keeps its client's key between requests only where the key depends on the
+// connection alone: behind a trusted proxy each request's X-Forwarded-For names its client, and
+// a handler in front that rewrites RemoteAddr moves the key with it.
+func TestRateLimitKeyKeptPerConnection(t *testing.T) {
+	t.Parallel()
+	var (
+		mu    sync.Mutex
+		memos = map[*peerMemo]bool{}
+	)
+	rewrite := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if m, ok := r.Context().Value(peerMemoKey{}).(*peerMemo); ok {
+				mu.Lock()
+				memos[m] = true
+				mu.Unlock()
+			}
+			if a := r.Header.Get("X-Test-Remote"); a != "" {
+				r.RemoteAddr = a
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
+	proxy := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
+	e := newEnv(t, envOptions{proxies: proxy, wrap: rewrite})
+	for _, h := range [][]string{
+		nil, nil, // the loopback peer, twice: the second request reuses the key
+		{"X-Test-Remote", "192.0.2.1:1000"},
+		{"X-Test-Remote", "192.0.2.2:1000"},
+		{"X-Test-Remote", "10.0.0.1:1000", "X-Forwarded-For", "198.51.100.1"},
+		{"X-Test-Remote", "10.0.0.1:1000", "X-Forwarded-For", "198.51.100.2"},
+		nil,
+	} {
+		e.get(t, "/config", h...).decode(t, new(configJSON))
+	}
+	want := []string{"default:ip:127.0.0.1", "default:ip:127.0.0.1", "default:ip:192.0.2.1", "default:ip:192.0.2.2",
+		"default:ip:198.51.100.1", "default:ip:198.51.100.2", "default:ip:127.0.0.1"}
+	if diff := cmp.Diff(want, e.limiter.seen()); diff != "" {
+		t.Errorf("limiter keys (-want +got):\n%s", diff)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(memos) != 1 {
+		t.Fatalf("%d connection memos for requests on one connection, want 1", len(memos))
+	}
+	for m := range memos {
+		if k := m.last.Load(); k == nil || k.key != "default:ip:127.0.0.1" {
+			t.Errorf("the connection keeps %+v", k)
+		}
+	}
+}

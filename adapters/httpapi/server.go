@@ -175,5 +175,6 @@ func newServer(cfg Config, extra []group) (*Server, error) {
 	return s, nil
 }
 
-// Handler returns the http.Handler that serves the API: the Server itself.
+// Handler returns the http.Handler that serves the API: the Server itself. An http.Server
+// running it may set ConnContext, so that a connection's requests share one rate-limit key.
 func (s *Server) Handler() http.Handler { return s }

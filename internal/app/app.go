@@ -147,10 +147,11 @@ func Run(ctx context.Context, cfg Config, log *slog.Logger) error {
 // NewHTTPServer is the HTTP server Serve runs handler in: a slow client's headers and an idle
 // connection are cut by deadline. There is no ReadTimeout or WriteTimeout: the API bounds bodies
 // per request and streams set a deadline per write; either server-wide timeout would cut
-// long-lived streams.
+// long-lived streams. Each connection keeps its client's rate-limit key (httpapi.ConnContext).
 func NewHTTPServer(handler http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           handler,
+		ConnContext:       httpapi.ConnContext, // a connection's client's rate-limit key, kept
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
