@@ -31,26 +31,14 @@ func TestDeploy(t *testing.T) {
 	defer cancel()
 
 	// The devnet mines on demand; a real chain mines by itself.
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-				dev.Mine()
-			}
-		}
-	})
+	stop := dev.MineEvery(5 * time.Millisecond)
 	owner := dev.Accounts[6]
 	var steps []string
 	dep, err := evm.Deploy(ctx, evm.DeployParams{
 		Client: dev.Client, Key: owner.Key, Poll: 5 * time.Millisecond,
 		Progress: func(step string, _ common.Hash) { steps = append(steps, step) },
 	})
-	close(stop)
-	wg.Wait()
+	stop()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,19 +149,7 @@ func TestDeployWaitsForTheHead(t *testing.T) {
 	t.Cleanup(func() { dev.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(5 * time.Millisecond):
-				dev.Mine()
-			}
-		}
-	})
-	defer func() { close(stop); wg.Wait() }()
+	defer dev.MineEvery(5 * time.Millisecond)()
 	if _, err := evm.Deploy(ctx, evm.DeployParams{Client: &laggingHead{Client: dev.Client, t: t}, Key: dev.Accounts[6].Key, Poll: 5 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}

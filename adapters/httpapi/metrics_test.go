@@ -56,17 +56,25 @@ func scrape(t *testing.T, g prometheus.Gatherer) series {
 	return out
 }
 
-// TestMetricsSeries: the counters and the histogram say what was observed, a duration on a
-// bound counts in that bound's bucket (Prometheus's "le"), and a route or status never seen
-// has no series.
-func TestMetricsSeries(t *testing.T) {
+// routeMetricsFor returns metrics registered in a registry of their own, and a route named name
+// that keeps its series, as the server's routes do.
+func routeMetricsFor(t testing.TB, name string) (*metrics, *prometheus.Registry, *route) {
+	t.Helper()
 	reg := prometheus.NewRegistry()
 	m, err := newMetrics(reg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt := &route{full: "GET /tokens"}
-	rt.metrics = m.route(rt.full)
+	rt := &route{full: name}
+	rt.metrics = m.route(name)
+	return m, reg, rt
+}
+
+// TestMetricsSeries: the counters and the histogram say what was observed, a duration on a
+// bound counts in that bound's bucket (Prometheus's "le"), and a route or status never seen
+// has no series.
+func TestMetricsSeries(t *testing.T) {
+	m, reg, rt := routeMetricsFor(t, "GET /tokens")
 	m.route("GET /never") // registered, never requested
 	m.observe(rt, 200, 300*time.Microsecond)
 	m.observe(rt, 200, 3*time.Millisecond)
@@ -94,13 +102,7 @@ func TestMetricsSeries(t *testing.T) {
 // TestMetricsConcurrent: observations from many goroutines at once, spread over the shards,
 // all count.
 func TestMetricsConcurrent(t *testing.T) {
-	reg := prometheus.NewRegistry()
-	m, err := newMetrics(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := &route{full: "GET /config"}
-	rt.metrics = m.route(rt.full)
+	m, reg, rt := routeMetricsFor(t, "GET /config")
 	const workers, each = 8, 5000
 	var wg sync.WaitGroup
 	for range workers {
@@ -144,12 +146,7 @@ func TestMetricsThroughTheServer(t *testing.T) {
 }
 
 func BenchmarkMetricsObserve(b *testing.B) {
-	m, err := newMetrics(prometheus.NewRegistry())
-	if err != nil {
-		b.Fatal(err)
-	}
-	rt := &route{full: "GET /tokens/:address/quote"}
-	rt.metrics = m.route(rt.full)
+	m, _, rt := routeMetricsFor(b, "GET /tokens/:address/quote")
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {

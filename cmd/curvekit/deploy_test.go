@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -36,19 +35,7 @@ func TestDeployThenFollow(t *testing.T) {
 	t.Cleanup(func() { dev.Close() })
 	rpcURL := serveRPC(t, dev)
 	// The devnet mines on demand; a real chain mines by itself.
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-				dev.Mine()
-			}
-		}
-	})
-	t.Cleanup(func() { close(stop); wg.Wait() })
+	t.Cleanup(dev.MineEvery(20 * time.Millisecond))
 
 	deployer := dev.Accounts[6]
 	keyFile := filepath.Join(t.TempDir(), "deployer.key")

@@ -256,6 +256,26 @@ func (d *Devnet) Mine() common.Hash {
 	return d.Backend.Commit()
 }
 
+// MineEvery mines a block every interval until stop is called, as a real chain mines by itself;
+// stop returns once the last block is mined.
+func (d *Devnet) MineEvery(interval time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				d.Mine()
+			}
+		}
+	})
+	return sync.OnceFunc(func() { close(done); wg.Wait() })
+}
+
 // AdjustTime moves the chain's clock forward by d and seals an empty block there. The simulated
 // backend refuses while its transaction pool still holds transactions, which it clears in the
 // background after each block (later on a loaded machine), so AdjustTime tries again for up to
