@@ -17,19 +17,24 @@ import (
 	"github.com/curvekit/curvekit/market"
 )
 
-// TestDeploy deploys a second set of contracts on a devnet from an ordinary funded account, by
-// the same calls a JSON-RPC node answers, then launches a token through the new factory and
-// finds it where the indexer would look: the adapter configured with the deployment's
-// addresses, reading events from its start block.
-func TestDeploy(t *testing.T) {
+// deployChain starts a devnet for a deployment, and a minute to deploy in.
+func deployChain(t *testing.T) (*devnet.Devnet, context.Context) {
 	dev, err := devnet.Start(devnet.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dev.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
+	return dev, ctx
+}
 
+// TestDeploy deploys a second set of contracts on a devnet from an ordinary funded account, by
+// the same calls a JSON-RPC node answers, then launches a token through the new factory and
+// finds it where the indexer would look: the adapter configured with the deployment's
+// addresses, reading events from its start block.
+func TestDeploy(t *testing.T) {
+	dev, ctx := deployChain(t)
 	// The devnet mines on demand; a real chain mines by itself.
 	stop := dev.MineEvery(5 * time.Millisecond)
 	owner := dev.Accounts[6]
@@ -142,13 +147,7 @@ func (c *laggingHead) EstimateGas(ctx context.Context, msg ethereum.CallMsg) (ui
 // TestDeployWaitsForTheHead: each step estimates its gas only once the head holds the step
 // before it.
 func TestDeployWaitsForTheHead(t *testing.T) {
-	dev, err := devnet.Start(devnet.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dev.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	dev, ctx := deployChain(t)
 	defer dev.MineEvery(5 * time.Millisecond)()
 	if _, err := evm.Deploy(ctx, evm.DeployParams{Client: &laggingHead{Client: dev.Client, t: t}, Key: dev.Accounts[6].Key, Poll: 5 * time.Millisecond}); err != nil {
 		t.Fatal(err)
