@@ -16,7 +16,10 @@
 // errors.go maps them to statuses in one table. Bodies are decoded strictly (decode.go: unknown,
 // duplicate and case-variant keys are refused, null is not {}), within a read deadline and a size
 // bound; queries go through one typed binder (params.go) that reports every problem at once.
-// Operations: GET /healthz, GET /readyz (Config.Ready) and Prometheus metrics (Config.Metrics).
+// Operations: GET /healthz, GET /readyz (Config.Ready) and Prometheus metrics (Config.Metrics),
+// counted into shards that a scrape sums (metrics.go), so that cores serving one route do not
+// share a counter's cache line. An http.Server running the API may set ConnContext: a connection
+// then keeps its client's rate-limit key between requests.
 //
 // GET /openapi.json is an OpenAPI 3.1 document built at New from the same table (openapi.go): each
 // route's op in operations (openapi_ops.go) names its query parameters and the Go types of its
