@@ -117,8 +117,15 @@ func chainConfig() *params.ChainConfig {
 // Client returns a client of the chain; it may be used concurrently.
 func (b *Backend) Client() simulated.Client { return b.client }
 
-// Commit seals a block with the pending transactions and returns the new head's hash.
-func (b *Backend) Commit() common.Hash { return b.beacon.Commit() }
+// Commit seals a block with the pending transactions and returns the new head's hash once the
+// transaction pool stands on it. The pool moves to a new head on a thread of its own, and a
+// transaction sent before it has moved is checked against the state before the block: a balance
+// the block just paid reads as absent, a nonce it just used as free.
+func (b *Backend) Commit() common.Hash {
+	h := b.beacon.Commit()
+	_ = b.eth.TxPool().Sync() // fails only once the pool has stopped, when nothing is sent
+	return h
+}
 
 // Head is the chain's current head, read from the chain itself (no JSON-RPC round trip): cheap
 // enough for a clock read on every request.
