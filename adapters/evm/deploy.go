@@ -68,8 +68,8 @@ func DefaultCurveParams(unit *big.Int) bindings.CurveParams {
 
 // Deploy deploys WETH9 (unless one is given), the pool factory, the router and the launch
 // factory, and enables native ETH as a pairing asset, one transaction at a time, each waited
-// for until mined and the client's head holds it. It works on any chain reachable by JSON-RPC; on a chain that mines only on
-// demand (the in-process devnet) something must mine meanwhile.
+// for until mined and the client's head holds it. It works on any chain reachable by JSON-RPC;
+// on a chain that mines only on demand (the in-process devnet) something must mine meanwhile.
 func Deploy(ctx context.Context, p DeployParams) (Deployment, error) {
 	if p.Client == nil || p.Key == nil {
 		return Deployment{}, errors.New("evm: deploy needs a client and a key")
