@@ -59,6 +59,15 @@ type counter []struct {
 	_ [56]byte
 }
 
+// sum is the count over the shards.
+func (c counter) sum() uint64 {
+	var n uint64
+	for i := range c {
+		n += c[i].n.Load()
+	}
+	return n
+}
+
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	m := &metrics{
 		requests: prometheus.NewDesc("curvekit_http_requests_total", "HTTP requests by route and status.", []string{"route", "status"}, nil),
@@ -126,11 +135,7 @@ func (m *metrics) Collect(ch chan<- prometheus.Metric) {
 	m.routes.Range(func(_, v any) bool {
 		rm := v.(*routeMetrics)
 		rm.requests.Range(func(k, c any) bool {
-			var n uint64
-			for i := range c.(counter) {
-				n += c.(counter)[i].n.Load()
-			}
-			ch <- prometheus.MustNewConstMetric(m.requests, prometheus.CounterValue, float64(n), rm.name, strconv.Itoa(k.(int)))
+			ch <- prometheus.MustNewConstMetric(m.requests, prometheus.CounterValue, float64(c.(counter).sum()), rm.name, strconv.Itoa(k.(int)))
 			return true
 		})
 		var (
