@@ -86,6 +86,8 @@ func (c *DevConfig) validate() error {
 type DevProvider struct {
 	cfg    DevConfig
 	prefix string // the issuer's path, trimmed from requests that still carry it
+	// clientOrigin is the redirect URL's origin: where the form's post goes on to.
+	clientOrigin string
 	key    *ecdsa.PrivateKey
 	kid    string
 
@@ -123,9 +125,10 @@ func NewDevProvider(cfg DevConfig) (*DevProvider, error) {
 		return nil, fmt.Errorf("oauth: signing key: %w", err)
 	}
 	iss, _ := url.Parse(cfg.Issuer)
+	ru, _ := url.Parse(cfg.RedirectURL) // both validated
 	cfg.Logger.Warn("development identity provider enabled: anyone who reaches it signs in as any handle; configure a real provider for production", "issuer", cfg.Issuer)
 	return &DevProvider{
-		cfg: cfg, prefix: strings.TrimSuffix(iss.Path, "/"), key: key, kid: randomHex(8),
+		cfg: cfg, prefix: strings.TrimSuffix(iss.Path, "/"), clientOrigin: ru.Scheme + "://" + ru.Host, key: key, kid: randomHex(8),
 		codes: map[string]devCode{}, tokens: map[string]devToken{},
 	}, nil
 }
@@ -220,10 +223,11 @@ var formPage = template.Must(template.New("form").Parse(`<!doctype html>
 <body><h1>Development sign-in</h1>
 <p>This provider signs in any handle. It is for development only.</p>
 {{if .Error}}<p role="alert">{{.Error}}</p>{{end}}
+{{if .Confirm}}<p role="alert">This sign-in was not started from this server's own page. Sign in only if you meant to.</p>{{end}}
 <form method="post" action="{{.Action}}">
 {{range $k, $v := .Hidden}}<input type="hidden" name="{{$k}}" value="{{$v}}">
-{{end}}<label>Handle <input name="login_hint" required pattern="[A-Za-z0-9_.\-]{1,32}" autofocus></label>
-<button type="submit">Sign in</button>
+{{end}}<label>Handle <input name="login_hint" value="{{.Handle}}" required pattern="[A-Za-z0-9_.\-]{1,32}" autofocus></label>
+<button type="submit">{{if .Confirm}}Sign in as this handle{{else}}Sign in{{end}}</button>
 </form></body></html>
 `))
 
@@ -253,21 +257,24 @@ func (p *DevProvider) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	handle := q.Get("login_hint")
-	if handle == "" || !handlePattern.MatchString(handle) {
+	confirm := handle != "" && !p.startedHere(r)
+	if handle == "" || !handlePattern.MatchString(handle) || confirm {
 		hidden := map[string]string{}
 		for _, k := range []string{"client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge", "code_challenge_method"} {
 			if v := q.Get(k); v != "" {
 				hidden[k] = v
 			}
 		}
-		status, msg := http.StatusOK, ""
-		if handle != "" {
+		status, msg, shown := http.StatusOK, "", ""
+		switch {
+		case handle != "" && !handlePattern.MatchString(handle):
 			status, msg = http.StatusBadRequest, "A handle is 1 to 32 letters, digits, dots, dashes or underscores."
+		case confirm:
+			shown = handle
 		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
+		p.pageHeaders(w)
 		w.WriteHeader(status)
-		_ = formPage.Execute(w, map[string]any{"Action": p.cfg.Issuer + "/authorize", "Hidden": hidden, "Error": msg})
+		_ = formPage.Execute(w, map[string]any{"Action": p.cfg.Issuer + "/authorize", "Hidden": hidden, "Error": msg, "Confirm": confirm, "Handle": shown})
 		return
 	}
 	code := randomHex(32)
@@ -288,6 +295,50 @@ func (p *DevProvider) authorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.redirect(w, r, url.Values{"code": {code}}, q.Get("state"))
+}
+
+// startedHere reports whether a sign-in that names its handle may go through without a click:
+// the browser says the request comes from this origin (Sec-Fetch-Site same-origin, which a
+// redirect chain through another site loses) or from no page at all (typed, a bookmark, curl).
+// A navigation from another site would otherwise sign its visitor in as a handle that site
+// chose (login CSRF); the provider asks first. A prompt parameter asks as well (OIDC's
+// prompt=login, consent or select_account). Browsers without Fetch Metadata send a Referer,
+// which must then name the provider's or the client's origin.
+func (p *DevProvider) startedHere(r *http.Request) bool {
+	if prompt := r.Form.Get("prompt"); prompt != "" && prompt != "none" {
+		return false
+	}
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "same-origin", "none":
+		return true
+	case "":
+	default:
+		return false
+	}
+	ref := r.Header.Get("Referer")
+	if ref == "" {
+		return true
+	}
+	u, err := url.Parse(ref)
+	return err == nil && (sameOrigin(u, p.cfg.Issuer) || sameOrigin(u, p.cfg.RedirectURL))
+}
+
+// sameOrigin reports whether u has the origin of the URL other.
+func sameOrigin(u *url.URL, other string) bool {
+	o, err := url.Parse(other)
+	return err == nil && strings.EqualFold(u.Scheme, o.Scheme) && strings.EqualFold(u.Host, o.Host)
+}
+
+// pageHeaders are those of the provider's HTML: no script, no frame around it (a page elsewhere
+// cannot overlay its button), and its form may post only here and go on to the client.
+func (p *DevProvider) pageHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", "default-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self' "+p.clientOrigin)
 }
 
 func (p *DevProvider) redirectError(w http.ResponseWriter, r *http.Request, code, state string) {
@@ -443,6 +494,7 @@ func oauthError(w http.ResponseWriter, status int, code string) {
 func devError(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	_, _ = w.Write([]byte(msg + "\n"))
 }

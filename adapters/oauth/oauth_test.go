@@ -440,3 +440,89 @@ func TestDevProviderBoundsOutstandingCodes(t *testing.T) {
 		t.Fatalf("after the codes expired: %d, want 302", s)
 	}
 }
+
+// A sign-in that another site started (a cross-site navigation to /auth/login?login_hint=mallory
+// reaches the provider with Sec-Fetch-Site: cross-site) is not signed in at once: the provider
+// shows its form with the handle filled in and signs in only when the person submits it from the
+// provider's own page. Sign-ins started here, typed, or from no browser at all go straight through.
+func TestDevProviderAsksBeforeASignInFromAnotherSite(t *testing.T) {
+	e := newDev(t)
+	o := e.client(t, nil)
+	v := oauth2.GenerateVerifier()
+	open := func(header, value string, extra ...string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, o.AuthCodeURL("s", v, "mallory")+strings.Join(extra, ""), nil)
+		if header != "" {
+			req.Header.Set(header, value)
+		}
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	for _, c := range []struct{ header, value string }{
+		{"Sec-Fetch-Site", "cross-site"},
+		{"Sec-Fetch-Site", "same-site"},
+		{"Referer", "https://evil.example/page"},
+	} {
+		resp := open(c.header, c.value)
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || resp.Header.Get("Location") != "" ||
+			!strings.Contains(string(page), `value="mallory"`) || !strings.Contains(string(page), "not started from this server") {
+			t.Fatalf("%s: %s: status %d, Location %q; want the confirmation form:\n%s", c.header, c.value, resp.StatusCode, resp.Header.Get("Location"), page)
+		}
+		csp := resp.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "default-src 'none'") ||
+			resp.Header.Get("X-Frame-Options") != "DENY" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Fatalf("the form's headers: %v", resp.Header)
+		}
+		// The person's own submission, from the provider's page, signs in.
+		form := url.Values{"login_hint": {"mallory"}}
+		for _, m := range hiddenField.FindAllStringSubmatch(string(page), -1) {
+			form.Set(html.UnescapeString(m[1]), html.UnescapeString(m[2]))
+		}
+		req, _ := http.NewRequest(http.MethodPost, e.provider.Issuer()+"/authorize", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		post, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code := callbackQuery(t, post).Get("code")
+		post.Body.Close()
+		if id, err := o.Exchange(t.Context(), code, v); err != nil || id.Handle != "mallory" {
+			t.Fatalf("confirmed sign-in: %+v %v", id, err)
+		}
+	}
+	// The same form posted by another site's page is asked again, not signed in.
+	req, _ := http.NewRequest(http.MethodPost, e.provider.Issuer()+"/authorize", strings.NewReader(url.Values{
+		"login_hint": {"mallory"}, "client_id": {e.provider.ClientID()}, "redirect_uri": {callback}, "response_type": {"code"},
+		"code_challenge_method": {"S256"}, "code_challenge": {oauth2.S256ChallengeFromVerifier(v)}, "state": {"s"},
+	}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err := noFollow.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Location") != "" {
+		t.Fatalf("a cross-site post: status %d, Location %q; want the form again", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	// prompt=login asks as well.
+	resp = open("Sec-Fetch-Site", "same-origin", "&prompt=login")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("prompt=login: status %d, want the form", resp.StatusCode)
+	}
+	// Started here, typed into the address bar, from our own page's referrer, or from curl.
+	for _, c := range []struct{ header, value string }{
+		{"Sec-Fetch-Site", "same-origin"}, {"Sec-Fetch-Site", "none"}, {"Referer", callback}, {"", ""},
+	} {
+		resp := open(c.header, c.value)
+		callbackQuery(t, resp)
+		resp.Body.Close()
+	}
+}
