@@ -31,6 +31,10 @@ var (
 	// now; the call may succeed if retried later. The message names the service, never its
 	// address or the low-level cause, which go to the log.
 	ErrUnavailable = errors.New("unavailable")
+	// ErrThrottled reports that a provider the call needs refuses calls for now because of
+	// their rate (an HTTP 429, a provider's "request rate exceeded"). An error that matches it
+	// also matches ErrUnavailable: the call may succeed if retried later, after a pause.
+	ErrThrottled = errors.New("throttled")
 )
 
 // Side is the direction of a trade, seen from the trader: a buy spends the pairing asset for

@@ -8,13 +8,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
+	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
@@ -44,6 +47,10 @@ type Config struct {
 	// Router, when set, lets Events read a pool swap's final recipient from the router call
 	// (the pair only sees the router when the output is native ETH).
 	Router common.Address
+	// Head is the block Head reports: "latest" (the default), or "safe" or "finalized" where the
+	// node has them (after the merge); a node without them is followed at its latest block.
+	Head   string
+	Logger *slog.Logger
 }
 
 func (c *Config) validate() error {
@@ -53,7 +60,17 @@ func (c *Config) validate() error {
 	if c.Factory == (common.Address{}) {
 		return errors.New("evm: the factory address is required")
 	}
+	if _, ok := headTags[c.Head]; !ok {
+		return fmt.Errorf("evm: head %q is not latest, safe or finalized", c.Head)
+	}
 	return nil
+}
+
+// headTags are the blocks Head may follow, as block-number tags.
+var headTags = map[string]*big.Int{
+	"": nil, "latest": nil,
+	"safe":      big.NewInt(int64(rpc.SafeBlockNumber)),
+	"finalized": big.NewInt(int64(rpc.FinalizedBlockNumber)),
 }
 
 // Chain implements market.Chain and the reads and writes the services need.
@@ -67,6 +84,11 @@ type Chain struct {
 	poolf   *bindings.PoolFactory
 	// routerABI decodes router calls; parsed once.
 	routerABI abi.ABI
+	// logs is the widest range one eth_getLogs covers.
+	logs window
+	// untagged is set once the node answered that it has no safe or finalized block: Head
+	// follows the latest block instead (said once in the log).
+	untagged atomic.Bool
 }
 
 var _ market.Chain = (*Chain)(nil)
@@ -75,6 +97,9 @@ var _ market.Chain = (*Chain)(nil)
 func New(cfg Config) (*Chain, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
 	}
 	return &Chain{
 		cfg:       cfg,
@@ -133,8 +158,21 @@ func ref(h *types.Header) market.BlockRef {
 	return market.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), ParentHash: h.ParentHash, Time: int64(h.Time)}
 }
 
-// Head returns the newest block.
+// Head returns the newest block, or the newest safe or finalized one (Config.Head).
 func (c *Chain) Head(ctx context.Context) (market.BlockRef, error) {
+	tag := headTags[c.cfg.Head]
+	if tag != nil && !c.untagged.Load() {
+		h, err := c.cfg.Client.HeaderByNumber(ctx, tag)
+		if err == nil && h != nil {
+			return ref(h), nil
+		}
+		if classify(err) != failCall && !errors.Is(err, ethereum.NotFound) {
+			return market.BlockRef{}, fmt.Errorf("evm: %s head: %w", c.cfg.Head, err)
+		}
+		// Before the merge, and on development nodes, there is no such block.
+		c.untagged.Store(true)
+		c.cfg.Logger.Warn("the chain node has no "+c.cfg.Head+" block; following its latest block", "err", err)
+	}
 	h, err := c.cfg.Client.HeaderByNumber(ctx, nil)
 	if err != nil {
 		return market.BlockRef{}, fmt.Errorf("evm: head: %w", err)
@@ -181,14 +219,9 @@ func (c *Chain) Events(ctx context.Context, q market.EventQuery) ([]market.Event
 		}
 		want = append(want, t)
 	}
-	logs, err := c.cfg.Client.FilterLogs(ctx, ethereum.FilterQuery{
-		FromBlock: new(big.Int).SetUint64(q.From),
-		ToBlock:   new(big.Int).SetUint64(q.To),
-		Addresses: q.Addresses,
-		Topics:    [][]common.Hash{want},
-	})
+	logs, err := c.filterLogs(ctx, ethereum.FilterQuery{Addresses: q.Addresses, Topics: [][]common.Hash{want}}, q.From, q.To)
 	if err != nil {
-		return nil, fmt.Errorf("evm: logs %d-%d: %w", q.From, q.To, err)
+		return nil, err
 	}
 	times := make(map[common.Hash]int64)
 	events := make([]market.Event, 0, len(logs))

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/curvekit/curvekit"
 )
@@ -71,7 +73,19 @@ var errorTable = []struct {
 	{curvekit.ErrConflict, http.StatusConflict, "conflict with the current state"},
 	{curvekit.ErrTooLarge, http.StatusRequestEntityTooLarge, "request too large"},
 	{curvekit.ErrLimited, http.StatusTooManyRequests, "limit reached"},
+	{curvekit.ErrThrottled, http.StatusServiceUnavailable, "a service this needs is busy; retry later"},
 	{curvekit.ErrUnavailable, http.StatusServiceUnavailable, "a service this needs is unavailable; retry later"},
+}
+
+// outage is a dependency's outage that speaks for itself, as the chain adapter's does: the
+// message for clients (its sentinel may be wrapped under a service's context), the pause to
+// suggest in Retry-After, and whether the adapter logs the outage itself, once rather than per
+// request.
+type outage interface {
+	error
+	ClientMessage() string
+	RetryAfter() time.Duration
+	OutageLogged() bool
 }
 
 // internalMessage is all a client learns about a failure on our side.
@@ -92,6 +106,10 @@ func statusOf(err error, notFound string) (status int, message any, ok bool) {
 	var problems curvekit.Problems
 	if errors.As(err, &problems) && len(problems) > 0 {
 		return http.StatusBadRequest, []string(problems), true
+	}
+	var o outage
+	if errors.As(err, &o) && errors.Is(err, curvekit.ErrUnavailable) {
+		return http.StatusServiceUnavailable, o.ClientMessage(), true
 	}
 	for _, row := range errorTable {
 		if !errors.Is(err, row.sentinel) {
@@ -202,7 +220,16 @@ func (s *Server) writeErr(w http.ResponseWriter, r *http.Request, rt *route, err
 		notFound = rt.notFound
 	}
 	status, msg, ok := statusOf(err, notFound)
-	if ok && status == http.StatusServiceUnavailable {
+	var o outage
+	if ok && status == http.StatusServiceUnavailable && errors.As(err, &o) {
+		if d := o.RetryAfter(); d > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int((d+time.Second-1)/time.Second)))
+		}
+	}
+	if ok && status == http.StatusServiceUnavailable && o != nil && o.OutageLogged() {
+		s.log.DebugContext(r.Context(), "httpapi: a dependency is unavailable", slog.String("method", r.Method),
+			slog.String("route", routeName(rt)), slog.Any("error", err))
+	} else if ok && status == http.StatusServiceUnavailable {
 		// Not the client's fault: the operator needs the cause (a dial error) that the
 		// client's message leaves out.
 		s.log.WarnContext(r.Context(), "httpapi: a dependency is unavailable", slog.String("method", r.Method),
