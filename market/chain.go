@@ -14,6 +14,11 @@ import (
 //
 // Events are decoded but not trusted: the indexer accepts an event only from a contract it knows
 // (the factory, a curve the factory launched, a pool a curve graduated into).
+//
+// A chain whose nodes cannot answer now returns errors matching curvekit.ErrUnavailable, and
+// also curvekit.ErrThrottled when its provider refuses calls at this rate: the indexer says so
+// in its status and retries after a pause. How many nodes stand behind the port, and the limits
+// of their providers, are the adapter's business.
 type Chain interface {
 	// Info identifies the chain and the factory the service follows.
 	Info(ctx context.Context) (ChainInfo, error)

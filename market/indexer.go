@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"sort"
 	"sync"
 	"time"
@@ -125,8 +126,13 @@ type IndexerStatus struct {
 	// success: Failures tells whether the indexer is failing now.
 	LastErr   error
 	LastErrAt time.Time
-	// Failures counts the Syncs that failed in a row; 0 once one succeeds.
-	Failures int
+	// Failures counts the Syncs that failed in a row; 0 once one succeeds. FailingSince is
+	// when the first of them failed; zero while the indexer is not failing.
+	Failures     int
+	FailingSince time.Time
+	// Throttled: the last Sync failed because the chain's provider refuses calls at this rate
+	// for now (curvekit.ErrThrottled); the indexer backs off and retries.
+	Throttled bool
 	// Blocks and Trades count what this Indexer indexed since it was made; Resets how often it
 	// started the store afresh because the chain under it was another one.
 	Blocks, Trades uint64
@@ -145,18 +151,31 @@ func (ix *Indexer) Status() IndexerStatus {
 }
 
 // Check says whether the indexer serves current data: nil when its last Sync succeeded and
-// left it at most maxLag blocks behind the head, else an error that says what is wrong in
-// words fit for a readiness probe.
+// left it at most maxLag blocks behind the head, else an error whose message is Reason and, for
+// a failing indexer, the last error.
 func (s IndexerStatus) Check(maxLag uint64) error {
 	switch {
 	case s.Failures > 0:
-		return fmt.Errorf("indexer failing since %s (%d attempts): %v", s.LastErrAt.UTC().Format(time.RFC3339), s.Failures, s.LastErr)
-	case s.LastSync.IsZero():
-		return errors.New("indexer has not synced yet")
-	case s.Lag > maxLag:
-		return fmt.Errorf("indexer is %d blocks behind the head (block %d of %d)", s.Lag, s.Indexed, s.Head)
+		return fmt.Errorf("%s: %v", s.Reason(), s.LastErr)
+	case s.LastSync.IsZero() || s.Lag > maxLag:
+		return errors.New(s.Reason())
 	}
 	return nil
+}
+
+// Reason says in words fit for a readiness probe how the indexer follows the chain: throttled or
+// failing since the first failure of the current run, not synced yet, or how far behind the
+// head it is. It names no error (an error may carry the node's URL).
+func (s IndexerStatus) Reason() string {
+	switch {
+	case s.Failures > 0 && s.Throttled:
+		return fmt.Sprintf("indexer throttled by the chain's provider since %s (%d attempts)", s.FailingSince.UTC().Format(time.RFC3339), s.Failures)
+	case s.Failures > 0:
+		return fmt.Sprintf("indexer failing since %s (%d attempts)", s.FailingSince.UTC().Format(time.RFC3339), s.Failures)
+	case s.LastSync.IsZero():
+		return "indexer has not synced yet"
+	}
+	return fmt.Sprintf("indexer is %d blocks behind the head (block %d of %d)", s.Lag, s.Indexed, s.Head)
 }
 
 func (ix *Indexer) updateStatus(f func(*IndexerStatus)) {
@@ -268,18 +287,39 @@ func (ix *Indexer) remember(t *Token) {
 }
 
 // Run syncs until ctx ends, then returns nil. Sync logs its errors (see ProgressInterval); each
-// is retried at the next tick.
+// is retried after a pause that doubles with every failure in a row, from PollInterval up to
+// maxRetryPause, jittered so that the replicas of a cluster and the provider's other clients do
+// not retry in step.
 func (ix *Indexer) Run(ctx context.Context) error {
-	t := time.NewTicker(ix.cfg.PollInterval)
+	t := time.NewTimer(0)
 	defer t.Stop()
 	for {
-		_, _ = ix.Sync(ctx)
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
 		}
+		start := time.Now()
+		_, _ = ix.Sync(ctx)
+		wait := ix.cfg.PollInterval - time.Since(start)
+		if f := ix.Status().Failures; f > 0 {
+			wait = retryPause(ix.cfg.PollInterval, f)
+		}
+		t.Reset(max(wait, 0))
 	}
+}
+
+// maxRetryPause bounds the pause between failed syncs.
+const maxRetryPause = 15 * time.Second
+
+// retryPause is the pause after the given number of failed syncs in a row: poll doubled per
+// failure, at most maxRetryPause (or poll when that is longer), between half and all of it.
+func retryPause(poll time.Duration, failures int) time.Duration {
+	d := poll << min(failures-1, 10)
+	if limit := max(maxRetryPause, poll); d > limit || d <= 0 {
+		d = limit
+	}
+	return d/2 + rand.N(d/2+1)
 }
 
 // Sync indexes every block from the cursor to the head (less the confirmation depth), batch by
@@ -350,11 +390,16 @@ func (ix *Indexer) report(err error) {
 	var failed int // failures in a row before this success
 	ix.updateStatus(func(s *IndexerStatus) {
 		if err != nil {
+			if s.Failures == 0 {
+				s.FailingSince = now
+			}
 			s.LastErr, s.LastErrAt = err, now
 			s.Failures++
+			s.Throttled = errors.Is(err, curvekit.ErrThrottled)
 			return
 		}
 		s.LastSync, failed, s.Failures = now, s.Failures, 0
+		s.FailingSince, s.Throttled = time.Time{}, false
 	})
 	st := ix.Status()
 	p := &ix.progress

@@ -398,13 +398,16 @@ func TestIndexerStartsAfreshOnANewChainWithTheSameGenesis(t *testing.T) {
 
 var errInjected = errors.New("injected chain outage")
 
-// flakyChain fails Head while down is set.
+// flakyChain fails Head while down is set, as a provider that throttles while throttled is.
 type flakyChain struct {
 	market.Chain
-	down *atomic.Bool
+	down, throttled *atomic.Bool
 }
 
 func (c flakyChain) Head(ctx context.Context) (market.BlockRef, error) {
+	if c.throttled != nil && c.throttled.Load() {
+		return market.BlockRef{}, fmt.Errorf("%w: %w", curvekit.ErrThrottled, errInjected)
+	}
 	if c.down.Load() {
 		return market.BlockRef{}, errInjected
 	}
@@ -420,14 +423,14 @@ func TestIndexerStatusAndProgress(t *testing.T) {
 	tape := &logTape{}
 	now := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	down := &atomic.Bool{}
+	down, throttled := &atomic.Bool{}, &atomic.Bool{}
 	db, err := bunstore.Open(w.ctx, bunstore.Config{DSN: filepath.Join(t.TempDir(), "status.db")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	ix, err := market.NewIndexer(w.ctx, market.IndexerConfig{
-		Chain: flakyChain{Chain: w.chain, down: down}, Store: db.Market(), Confirmations: 2, BatchBlocks: 4,
+		Chain: flakyChain{Chain: w.chain, down: down, throttled: throttled}, Store: db.Market(), Confirmations: 2, BatchBlocks: 4,
 		Now: clock, Logger: slog.New(tape),
 	})
 	if err != nil {
@@ -508,9 +511,11 @@ func TestIndexerStatusAndProgress(t *testing.T) {
 		t.Fatalf("progress line %v, status %+v", got, st)
 	}
 
-	// An outage: one error line, a reminder per interval, Status says since when and why.
+	// An outage: one error line, a reminder per interval, Status says since when (the first
+	// failure of the run, not the latest) and why.
 	down.Store(true)
 	lastSync := st.LastSync
+	first := now.Add(time.Second)
 	for range 5 {
 		now = now.Add(time.Second)
 		if _, err := ix.Sync(w.ctx); !errors.Is(err, errInjected) {
@@ -518,10 +523,11 @@ func TestIndexerStatusAndProgress(t *testing.T) {
 		}
 	}
 	st = ix.Status()
-	if st.Failures != 5 || !errors.Is(st.LastErr, errInjected) || !st.LastErrAt.Equal(now) || !st.LastSync.Equal(lastSync) {
+	if st.Failures != 5 || !errors.Is(st.LastErr, errInjected) || !st.LastErrAt.Equal(now) || !st.LastSync.Equal(lastSync) ||
+		!st.FailingSince.Equal(first) || st.Throttled {
 		t.Fatalf("status during the outage: %+v", st)
 	}
-	if err := st.Check(100); err == nil || !strings.Contains(err.Error(), "failing since") || !strings.Contains(err.Error(), "5 attempts") {
+	if err := st.Check(100); err == nil || !strings.Contains(err.Error(), "failing since "+first.Format(time.RFC3339)+" (5 attempts)") {
 		t.Fatalf("check during the outage: %v", err)
 	}
 	if diff := cmp.Diff([]string{"ERROR indexer sync failed"}, msgs(tape.take())); diff != "" {
@@ -532,6 +538,17 @@ func TestIndexerStatusAndProgress(t *testing.T) {
 	if diff := cmp.Diff([]string{"ERROR indexer still failing"}, msgs(tape.take())); diff != "" {
 		t.Fatalf("log after an interval of failing (-want +got):\n%s", diff)
 	}
+	// The provider throttles: the same run of failures, said to be throttling.
+	throttled.Store(true)
+	now = now.Add(time.Second)
+	_, _ = ix.Sync(w.ctx)
+	throttled.Store(false)
+	if st = ix.Status(); !st.Throttled || !st.FailingSince.Equal(first) || st.Failures != 7 {
+		t.Fatalf("status while throttled: %+v", st)
+	}
+	if err := st.Check(100); err == nil || !strings.Contains(err.Error(), "indexer throttled by the chain's provider since "+first.Format(time.RFC3339)+" (7 attempts)") {
+		t.Fatalf("check while throttled: %v", err)
+	}
 
 	// The chain falls behind no further: once back, the indexer catches up and says so.
 	for range 5 {
@@ -541,7 +558,7 @@ func TestIndexerStatusAndProgress(t *testing.T) {
 	now = now.Add(time.Second)
 	step()
 	st = ix.Status()
-	if st.Failures != 0 || !st.LastSync.Equal(now) || !errors.Is(st.LastErr, errInjected) || st.Lag != 2 {
+	if st.Failures != 0 || !st.LastSync.Equal(now) || !errors.Is(st.LastErr, errInjected) || st.Lag != 2 || !st.FailingSince.IsZero() || st.Throttled {
 		t.Fatalf("status after the outage: %+v", st)
 	}
 	if err := st.Check(2); err != nil {
@@ -549,7 +566,7 @@ func TestIndexerStatusAndProgress(t *testing.T) {
 	}
 	// The progress line is due too: the last one was 36 s ago.
 	lines = tape.take()
-	if diff := cmp.Diff([]string{"INFO indexer recovered", "INFO indexer progress"}, msgs(lines)); diff != "" || lines[0].Attrs["failures"] != "6" || lines[1].Attrs["blocks"] != "5" {
+	if diff := cmp.Diff([]string{"INFO indexer recovered", "INFO indexer progress"}, msgs(lines)); diff != "" || lines[0].Attrs["failures"] != "7" || lines[1].Attrs["blocks"] != "5" {
 		t.Fatalf("log of the recovery %+v (-want +got):\n%s", lines, diff)
 	}
 }
