@@ -20,16 +20,29 @@ func (a *App) wireChain(ctx context.Context) error {
 		client          evm.Client
 		factory, router common.Address
 	)
-	if a.Config.RPCURL != "" {
+	if urls := a.Config.rpcURLs(); len(urls) > 0 {
 		if !common.IsHexAddress(a.Config.Factory) || !common.IsHexAddress(a.Config.Router) {
 			return errors.New("--factory and --router must be addresses")
 		}
-		c, err := ethclient.DialContext(ctx, a.Config.RPCURL)
-		if err != nil {
-			return fmt.Errorf("dial %s: %w", a.Config.RPCURL, err)
+		// Every URL is one endpoint of the pool, which fails over between them, backs off from
+		// those that throttle and logs an outage once.
+		var endpoints []evm.Endpoint
+		for _, u := range urls {
+			c, err := ethclient.DialContext(ctx, u)
+			if err != nil {
+				return fmt.Errorf("dial %s: %w", endpointName(u), err)
+			}
+			a.onClose(func() error { c.Close(); return nil })
+			endpoints = append(endpoints, evm.Endpoint{Name: endpointName(u), Client: c})
 		}
-		a.onClose(func() error { c.Close(); return nil })
-		client, factory, router = c, common.HexToAddress(a.Config.Factory), common.HexToAddress(a.Config.Router)
+		pool, err := evm.NewPool(evm.PoolConfig{Endpoints: endpoints, Logger: a.Log.With("component", "chain")})
+		if err != nil {
+			return err
+		}
+		if err := pool.Check(ctx); err != nil {
+			return err
+		}
+		client, factory, router = pool, common.HexToAddress(a.Config.Factory), common.HexToAddress(a.Config.Router)
 	} else {
 		// The devnet keeps its chain on disk, so a restart continues it: beside a SQLite file,
 		// or named after a PostgreSQL database in the working directory. Beside in-memory
@@ -55,12 +68,33 @@ func (a *App) wireChain(ctx context.Context) error {
 		a.Log.Info(msg, "chainId", d.ChainID, "dir", dir, "factory", factory, "router", router,
 			"ETH token", d.ETHToken.Token, "TUSD token", d.USDToken.Token, "graduated token", d.GraduatedToken.Token)
 	}
-	chain, err := evm.New(evm.Config{Client: client, Factory: factory, Router: router})
+	chain, err := evm.New(evm.Config{Client: client, Factory: factory, Router: router, Head: a.Config.Head, Logger: a.Log.With("component", "chain")})
 	if err != nil {
 		return err
 	}
 	a.Chain, a.client, a.factory, a.router = chain, client, factory, router
 	return nil
+}
+
+// rpcURLs are the endpoints --rpc-url lists.
+func (c *Config) rpcURLs() []string {
+	var out []string
+	for _, u := range strings.Split(c.RPCURL, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// endpointName names an endpoint in logs and errors by its scheme and host: providers put the
+// key in the path (Infura, Alchemy, QuickNode) or in the user part.
+func endpointName(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "an endpoint of --rpc-url"
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // postgresDSN reports whether dsn names a PostgreSQL database.

@@ -23,7 +23,8 @@ type Config struct {
 	DB             string        `help:"A SQLite path (or file: URI) or a postgres:// DSN; other schemes are refused." default:"curvekit.db" env:"CURVEKIT_DB"`
 	DBConns        int           `name:"db-conns" help:"Connections to the database, opened at start and kept; on PostgreSQL half as many again for the agent's quick writes. 0: 10 for PostgreSQL, 4 for a SQLite file." env:"CURVEKIT_DB_CONNS"`
 	Redis          string        `help:"Redis address for rate limits; in memory without it." env:"CURVEKIT_REDIS"`
-	RPCURL         string        `name:"rpc-url" help:"JSON-RPC URL of a real chain; without it, the in-process devnet." env:"CURVEKIT_RPC_URL"`
+	RPCURL         string        `name:"rpc-url" help:"JSON-RPC URL of a real chain, or several separated by commas (endpoints of one provider or of several): calls go to the healthiest endpoint that has the block they need and fail over; without it, the in-process devnet." env:"CURVEKIT_RPC_URL"`
+	Head           string        `help:"The block the indexer follows on a real chain: latest, or safe or finalized where the node has them (--confirmations counts back from it)." enum:"latest,safe,finalized" default:"latest" env:"CURVEKIT_HEAD"`
 	Factory        string        `help:"LaunchFactory address on the real chain." env:"CURVEKIT_FACTORY"`
 	Router         string        `help:"Router address on the real chain." env:"CURVEKIT_ROUTER"`
 	DevnetDir      string        `help:"Directory of the devnet's chain; default <db>.devnet beside a SQLite file, curvekit-<database name>.devnet in the working directory for a postgres:// DSN, in memory for in-memory SQLite." env:"CURVEKIT_DEVNET_DIR"`
@@ -85,8 +86,12 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("%s %q has no valid port", a.flag, a.v))
 		}
 	}
-	for _, u := range []struct{ flag, v string }{{"--public-url", c.PublicURL}, {"--rpc-url", c.RPCURL}, {"--ipfs-api", c.IPFSAPI}, {"--ipfs-gateway", c.IPFSGateway},
-		{"--llm-base-url", c.LLMBaseURL}, {"--oauth-issuer", c.OAuthIssuer}, {"--oauth-auth-url", c.OAuthAuthURL}, {"--oauth-token-url", c.OAuthTokenURL}, {"--oauth-userinfo-url", c.OAuthUserinfoURL}} {
+	urls := []struct{ flag, v string }{{"--public-url", c.PublicURL}, {"--ipfs-api", c.IPFSAPI}, {"--ipfs-gateway", c.IPFSGateway},
+		{"--llm-base-url", c.LLMBaseURL}, {"--oauth-issuer", c.OAuthIssuer}, {"--oauth-auth-url", c.OAuthAuthURL}, {"--oauth-token-url", c.OAuthTokenURL}, {"--oauth-userinfo-url", c.OAuthUserinfoURL}}
+	for _, u := range c.rpcURLs() {
+		urls = append(urls, struct{ flag, v string }{"--rpc-url", u})
+	}
+	for _, u := range urls {
 		if u.v == "" {
 			continue
 		}
