@@ -250,9 +250,12 @@ type DailyLimit struct {
 	CanLaunch bool
 	// ResetsAt is the next UTC midnight, when the count starts again.
 	ResetsAt time.Time
+	// LaunchTxs are the transactions of the launches counted in Used, in launch order.
+	LaunchTxs []common.Hash
 }
 
 // DailyLimit counts the wallet's indexed launches of the current UTC day against its tier's cap.
+// The custodial wallet counts its own signed launches on top (wallet.Launches).
 func (s *Service) DailyLimit(ctx context.Context, wallet common.Address) (DailyLimit, error) {
 	tier, err := s.cfg.Tiers.Tier(ctx, wallet)
 	if err != nil {
@@ -260,12 +263,12 @@ func (s *Service) DailyLimit(ctx context.Context, wallet common.Address) (DailyL
 	}
 	now := s.cfg.Now().UTC()
 	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	used, err := s.cfg.Store.Launches(ctx, wallet, day.Unix())
+	txs, err := s.cfg.Store.LaunchTxs(ctx, wallet, day.Unix())
 	if err != nil {
 		return DailyLimit{}, err
 	}
-	limit := s.cfg.LaunchesPerDay[tier]
-	d := DailyLimit{Wallet: wallet, Tier: tier, Limit: limit, Used: used, Remaining: max(limit-used, 0), ResetsAt: day.AddDate(0, 0, 1)}
+	limit, used := s.cfg.LaunchesPerDay[tier], len(txs)
+	d := DailyLimit{Wallet: wallet, Tier: tier, Limit: limit, Used: used, Remaining: max(limit-used, 0), ResetsAt: day.AddDate(0, 0, 1), LaunchTxs: txs}
 	d.CanLaunch = d.Remaining > 0
 	return d, nil
 }

@@ -15,8 +15,9 @@ import (
 type Store interface {
 	// Token returns a launched token.
 	Token(ctx context.Context, addr common.Address) (Token, error)
-	// Launches counts the tokens creator launched with CreatedAt >= since (Unix seconds).
-	Launches(ctx context.Context, creator common.Address, since int64) (int, error)
+	// LaunchTxs returns the launch transaction hashes of the tokens creator launched with
+	// CreatedAt >= since (Unix seconds), in launch order; none is nil.
+	LaunchTxs(ctx context.Context, creator common.Address, since int64) ([]common.Hash, error)
 	// CreatorFees returns every token creator launched, oldest first, with the creator fees its
 	// trades accrued and the claims that paid them out: what the curve holds now is the
 	// difference.

@@ -16,4 +16,10 @@
 // submissions never collide; a send the chain did not take gives its nonce back, so no gap
 // stays), signs through the Signer seam and broadcasts through the Broadcaster. An idempotency key makes a retried request return the
 // first answer instead of sending twice.
+//
+// A call of the launch factory's launch counts against the wallet's daily launch limit, which the
+// Launches port tells (the cap and the launches already indexed). ReserveNonce counts the
+// wallet's signed launches not yet indexed in the transaction that reserves the nonce and refuses
+// one beyond the cap (ErrLaunchLimit), so replicas sending at once never sign more than the cap;
+// a released nonce frees its launch's place.
 package wallet

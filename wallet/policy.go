@@ -128,3 +128,12 @@ func ReadCall(to common.Address, data []byte) (Call, error) {
 	}
 	return call, nil
 }
+
+// launchSelector is the factory's launch, the one call that creates a token.
+var launchSelector = [4]byte(contracts.LaunchFactoryABI.Methods["launch"].ID)
+
+// isLaunch reports whether tx calls factory's launch. It reads the selector alone, not the
+// arguments: whatever the factory would run as a launch counts, canonically encoded or not.
+func isLaunch(factory common.Address, tx *Tx) bool {
+	return tx.To == factory && len(tx.Data) >= 4 && [4]byte(tx.Data[:4]) == launchSelector
+}

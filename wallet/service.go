@@ -44,6 +44,10 @@ type Config struct {
 	Keys        KeyWrapper
 	// Signer signs transactions; default ECDSASigner.
 	Signer Signer
+	// Factory is the launch factory: a call of its launch counts against the signing wallet's
+	// daily launch limit, which Launches tells. Without Launches nothing is counted.
+	Factory  common.Address
+	Launches Launches
 	// IdempotencyWait is how long a request waits for an earlier one with the same idempotency
 	// key to finish before it answers curvekit.ErrConflict; default 10s.
 	IdempotencyWait time.Duration
@@ -78,6 +82,9 @@ func (c *Config) withDefaults() {
 func (c *Config) validate() error {
 	if c.Store == nil || c.Broadcaster == nil || c.Keys == nil {
 		return errors.New("wallet: a Store, a Broadcaster and a KeyWrapper are required")
+	}
+	if c.Launches != nil && c.Factory == (common.Address{}) {
+		return errors.New("wallet: counting launches needs the Factory's address")
 	}
 	if c.IdempotencyWait < 0 || c.IdempotencyTTL < 0 {
 		return fmt.Errorf("wallet: IdempotencyWait %s and IdempotencyTTL %s must not be negative", c.IdempotencyWait, c.IdempotencyTTL)
@@ -280,7 +287,10 @@ type Submission struct {
 // SignAndSubmit signs p.Tx with the account's wallet and broadcasts it. A read-only caller, a
 // beneficiary outside a non-empty allowlist, or, under an allowlist, call data the policy cannot
 // read (ReadCall) is curvekit.ErrForbidden before the wallet's key is unsealed; a chain id other than the chain's, gas above MaxGas or oversized data is
-// curvekit.ErrInvalid; the same idempotency key with another request is curvekit.ErrConflict.
+// curvekit.ErrInvalid; the same idempotency key with another request is curvekit.ErrConflict. A
+// launch at the configured factory beyond the wallet's daily launch limit, counting the launches
+// indexed and those signed and still in flight, is ErrLaunchLimit (curvekit.ErrLimited), and
+// nothing is signed.
 func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, error) {
 	if p.ReadOnly {
 		return Submission{}, fmt.Errorf("%w: this API key is read-only and cannot sign", curvekit.ErrForbidden)
@@ -425,6 +435,10 @@ const nonceAttempts = 3
 
 // submit unseals the wallet's key, signs and broadcasts.
 func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, error) {
+	quota, err := s.launchQuota(ctx, w, tx)
+	if err != nil {
+		return Submission{}, err
+	}
 	gas := tx.Gas
 	if gas == 0 {
 		var err error
@@ -449,7 +463,11 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 		if err != nil {
 			return Submission{}, fmt.Errorf("wallet: pending nonce: %w", err)
 		}
-		nonce, err := s.cfg.Store.ReserveNonce(ctx, ReserveNonceParams{WalletID: w.ID, Pending: pending})
+		nonce, err := s.cfg.Store.ReserveNonce(ctx, ReserveNonceParams{WalletID: w.ID, Pending: pending, Launch: quota, At: s.cfg.Now().UTC()})
+		var over *LaunchLimitError
+		if errors.As(err, &over) {
+			return Submission{}, launchRefused(w.Address, quota, over.Used)
+		}
 		if err != nil {
 			return Submission{}, err
 		}
@@ -464,6 +482,10 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 			Data:      tx.Data,
 		})
 		signed, err := s.cfg.Signer.SignTx(ctx, unsigned, key)
+		if err == nil && quota != nil {
+			// Known before it is sent, so the launch counts once however soon it is indexed.
+			err = s.cfg.Store.RecordLaunchTx(ctx, LaunchTxParams{WalletID: w.ID, Nonce: nonce, Hash: signed.Hash()})
+		}
 		if err == nil {
 			err = s.cfg.Broadcaster.Send(ctx, signed)
 		}
@@ -481,6 +503,29 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 			return Submission{}, err
 		}
 	}
+}
+
+// launchQuota is the wallet's launch quota when tx calls the factory's launch, else nil. A quota
+// the indexed launches alone have used up is refused here, before anything is estimated or
+// unsealed; the Store's reservation is what holds under concurrency.
+func (s *Service) launchQuota(ctx context.Context, w *Wallet, tx *Tx) (*LaunchQuota, error) {
+	if s.cfg.Launches == nil || !isLaunch(s.cfg.Factory, tx) {
+		return nil, nil
+	}
+	q, err := s.cfg.Launches.LaunchQuota(ctx, w.Address)
+	if err != nil {
+		return nil, fmt.Errorf("wallet: launch quota of %s: %w", w.Address.Hex(), err)
+	}
+	if len(q.Indexed) >= q.Limit {
+		return nil, launchRefused(w.Address, &q, len(q.Indexed))
+	}
+	return &q, nil
+}
+
+// launchRefused is the client's answer to a launch over the quota q, with used launches counted.
+func launchRefused(addr common.Address, q *LaunchQuota, used int) error {
+	return fmt.Errorf("%w: %s has launched or signed %d of %d launches today (%s tier); the count resets at %s",
+		ErrLaunchLimit, addr.Hex(), used, q.Limit, q.Tier, q.ResetsAt.Format(time.RFC3339))
 }
 
 // giveBack releases a nonce whose transaction the chain did not take. When the chain's pending

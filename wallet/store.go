@@ -24,9 +24,20 @@ type Store interface {
 	// max(the wallet's next nonce, p.Pending), advancing the next nonce past it. Released
 	// nonces below p.Pending are dropped (the chain has used them). Unknown wallet:
 	// curvekit.ErrNotFound.
+	//
+	// With p.Launch set the nonce is a launch's. In the same transaction, serialized with every
+	// other reservation of the wallet, the store counts the launches of the day: the indexed
+	// ones (p.Launch.Indexed) and those the wallet signed at or after p.Launch.Day whose hash is
+	// not among them (in flight, or signed but not yet hashed). When that count reaches
+	// p.Launch.Limit it reserves nothing and returns a *LaunchLimitError; otherwise it records
+	// a signed launch at the nonce, at p.At.
 	ReserveNonce(ctx context.Context, p ReserveNonceParams) (uint64, error)
+	// RecordLaunchTx stores the hash of the transaction signed for the launch reserved at
+	// p.Nonce, so that it counts once when the indexer records it. curvekit.ErrNotFound when no
+	// launch is reserved there.
+	RecordLaunchTx(ctx context.Context, p LaunchTxParams) error
 	// ReleaseNonce gives back a reserved nonce whose transaction the chain did not take, so the
-	// next reservation reuses it and no gap stays.
+	// next reservation reuses it and no gap stays; a launch reserved at it no longer counts.
 	ReleaseNonce(ctx context.Context, walletID string, nonce uint64) error
 	// ClaimIdempotency records a pending request under (p.AccountID, p.Key) when there is none,
 	// or when the one there was created before p.ExpiredBefore, and reports claimed; otherwise
@@ -75,6 +86,17 @@ type ReserveNonceParams struct {
 	WalletID string
 	// Pending is the chain's pending nonce of the wallet: nonces below it are used.
 	Pending uint64
+	// Launch, when set, reserves the nonce for a launch under the wallet's daily quota.
+	Launch *LaunchQuota
+	// At is when the launch is signed, the instant that places it in a day.
+	At time.Time
+}
+
+// LaunchTxParams is the transaction signed for a launch reserved at a nonce.
+type LaunchTxParams struct {
+	WalletID string
+	Nonce    uint64
+	Hash     common.Hash
 }
 
 // ClaimParams claims an idempotency key for a request.

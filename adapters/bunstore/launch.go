@@ -66,14 +66,22 @@ func (s *Launch) Token(ctx context.Context, addr common.Address) (launch.Token, 
 	return row.token(), nil
 }
 
-// Launches counts creator's tokens created at or after since.
-func (s *Launch) Launches(ctx context.Context, creator common.Address, since int64) (int, error) {
-	n, err := s.db.NewSelect().Model((*launchTokenRow)(nil)).
-		Where("t.creator = ?", creator).Where("t.created_at >= ?", since).Count(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("bunstore: launches of %s: %w", creator.Hex(), err)
+// LaunchTxs returns the launch transactions of creator's tokens created at or after since.
+func (s *Launch) LaunchTxs(ctx context.Context, creator common.Address, since int64) ([]common.Hash, error) {
+	var rows []struct {
+		TxHash common.Hash `bun:"launch_tx"`
 	}
-	return int(n), nil
+	err := s.db.NewSelect().Model((*launchTokenRow)(nil)).Column("t.launch_tx").
+		Where("t.creator = ?", creator).Where("t.created_at >= ?", since).
+		Order("t.launch_block", "t.launch_log").Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("bunstore: launches of %s: %w", creator.Hex(), err)
+	}
+	var txs []common.Hash
+	for _, r := range rows {
+		txs = append(txs, r.TxHash)
+	}
+	return txs, nil
 }
 
 // CreatorFees sums the creator fees of every trade and every claim of creator's tokens.

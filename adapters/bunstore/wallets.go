@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -51,6 +52,16 @@ type releasedNonceRow struct {
 
 	WalletID string `bun:"wallet_id,pk"`
 	Nonce    int64  `bun:"nonce,pk"`
+}
+
+// walletLaunchRow is a launch the wallet signed, by the nonce reserved for it.
+type walletLaunchRow struct {
+	bun.BaseModel `bun:"table:wallet_launches"`
+
+	WalletID string       `bun:"wallet_id,pk"`
+	Nonce    int64        `bun:"nonce,pk"`
+	SignedAt int64        `bun:"signed_at"` // Unix nanoseconds
+	TxHash   *common.Hash `bun:"tx_hash"`   // nil until signed
 }
 
 type idempotencyRow struct {
@@ -131,6 +142,13 @@ func (s *Wallets) ReserveNonce(ctx context.Context, p wallet.ReserveNonceParams)
 		} else if err != nil {
 			return err
 		}
+		if p.Launch != nil {
+			// Under the wallet's lock: no other reservation counts between this count and
+			// this launch's record.
+			if err := checkLaunchQuota(ctx, tx, p.WalletID, p.Launch); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.NewDelete().Model((*releasedNonceRow)(nil)).Where("wallet_id = ? AND nonce < ?", p.WalletID, pending).Exec(ctx); err != nil {
 			return err
 		}
@@ -140,15 +158,27 @@ func (s *Wallets) ReserveNonce(ctx context.Context, p wallet.ReserveNonceParams)
 		}
 		if len(released) == 1 {
 			nonce = released[0].Nonce
-			_, err := tx.NewDelete().Model(&released[0]).WherePK().Exec(ctx)
-			return err
+			if _, err := tx.NewDelete().Model(&released[0]).WherePK().Exec(ctx); err != nil {
+				return err
+			}
+		} else {
+			nonce = max(row.NextNonce, pending)
+			if _, err := tx.NewUpdate().Model((*walletRow)(nil)).Set("next_nonce = ?", nonce+1).Where("id = ?", p.WalletID).Exec(ctx); err != nil {
+				return err
+			}
 		}
-		nonce = max(row.NextNonce, pending)
-		_, err := tx.NewUpdate().Model((*walletRow)(nil)).Set("next_nonce = ?", nonce+1).Where("id = ?", p.WalletID).Exec(ctx)
+		if p.Launch == nil {
+			return nil
+		}
+		// A row left at this nonce belongs to a launch whose nonce came back without a
+		// release; the nonce is this launch's now.
+		launch := walletLaunchRow{WalletID: p.WalletID, Nonce: nonce, SignedAt: p.At.UnixNano()}
+		_, err := tx.NewInsert().Model(&launch).
+			On("CONFLICT (wallet_id, nonce) DO UPDATE").Set("signed_at = EXCLUDED.signed_at").Set("tx_hash = NULL").Exec(ctx)
 		return err
 	})
 	if err != nil {
-		if errors.Is(err, curvekit.ErrNotFound) {
+		if errors.Is(err, curvekit.ErrNotFound) || errors.Is(err, wallet.ErrLaunchLimit) {
 			return 0, err
 		}
 		return 0, fmt.Errorf("bunstore: reserve nonce: %w", err)
@@ -156,16 +186,60 @@ func (s *Wallets) ReserveNonce(ctx context.Context, p wallet.ReserveNonceParams)
 	return uint64(nonce), nil
 }
 
+// checkLaunchQuota refuses a launch when the wallet's launches of the day, the indexed ones and
+// those signed since q.Day whose hash is not among them, have reached q.Limit.
+func checkLaunchQuota(ctx context.Context, tx bun.Tx, walletID string, q *wallet.LaunchQuota) error {
+	var signed []walletLaunchRow
+	if err := tx.NewSelect().Model(&signed).Column("tx_hash").
+		Where("wallet_id = ? AND signed_at >= ?", walletID, q.Day.UnixNano()).Scan(ctx); err != nil {
+		return err
+	}
+	used := len(q.Indexed)
+	for _, r := range signed {
+		if r.TxHash == nil || !slices.Contains(q.Indexed, *r.TxHash) {
+			used++
+		}
+	}
+	if used >= q.Limit {
+		return &wallet.LaunchLimitError{Used: used, Limit: q.Limit}
+	}
+	return nil
+}
+
+// RecordLaunchTx stores the hash of the transaction signed for a reserved launch.
+func (s *Wallets) RecordLaunchTx(ctx context.Context, p wallet.LaunchTxParams) error {
+	if p.Nonce > math.MaxInt64 {
+		return fmt.Errorf("%w: no launch reserved at nonce %d", curvekit.ErrNotFound, p.Nonce)
+	}
+	res, err := s.db.NewUpdate().Model((*walletLaunchRow)(nil)).Set("tx_hash = ?", p.Hash).
+		Where("wallet_id = ? AND nonce = ?", p.WalletID, int64(p.Nonce)).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("bunstore: record launch tx: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("bunstore: record launch tx: %w", err)
+	} else if n == 0 {
+		return fmt.Errorf("%w: no launch reserved at nonce %d", curvekit.ErrNotFound, p.Nonce)
+	}
+	return nil
+}
+
 // ReleaseNonce gives back a reserved nonce. A nonce the wallet never handed out is ignored.
 func (s *Wallets) ReleaseNonce(ctx context.Context, walletID string, nonce uint64) error {
 	if nonce > math.MaxInt64 {
 		return nil
 	}
-	// One statement: a nonce at or above next_nonce was never handed out and is not taken back
-	// (it would be handed out twice).
-	_, err := s.db.NewRaw(`INSERT INTO wallet_released_nonces (wallet_id, nonce)
-		SELECT id, ? FROM wallets WHERE id = ? AND next_nonce > ?
-		ON CONFLICT DO NOTHING`, int64(nonce), walletID, int64(nonce)).Exec(ctx)
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewDelete().Model((*walletLaunchRow)(nil)).Where("wallet_id = ? AND nonce = ?", walletID, int64(nonce)).Exec(ctx); err != nil {
+			return err
+		}
+		// A nonce at or above next_nonce was never handed out and is not taken back (it would
+		// be handed out twice).
+		_, err := tx.NewRaw(`INSERT INTO wallet_released_nonces (wallet_id, nonce)
+			SELECT id, ? FROM wallets WHERE id = ? AND next_nonce > ?
+			ON CONFLICT DO NOTHING`, int64(nonce), walletID, int64(nonce)).Exec(ctx)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("bunstore: release nonce: %w", err)
 	}

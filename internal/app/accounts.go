@@ -33,6 +33,7 @@ func (a *App) wireAccounts(ctx context.Context) error {
 	}
 	a.Wallets, err = wallet.New(wallet.Config{
 		Store: a.DB.Wallets(), Broadcaster: bc, Keys: keys, Signer: a.signer,
+		Factory: a.factory, Launches: wallet.LaunchesFunc(a.launchQuota),
 		Logger: a.Log.With("component", "wallet"),
 	})
 	if err != nil {
@@ -58,6 +59,17 @@ func (a *App) wireAccounts(ctx context.Context) error {
 		ProWallets: pro, Logger: a.Log.With("component", "auth"),
 	})
 	return err
+}
+
+// launchQuota tells the custodial wallet the daily launch limit the launch service enforces.
+// The launch service is wired after the wallets (its tiers come from the accounts, which create
+// wallets), so it is looked up when a launch is signed.
+func (a *App) launchQuota(ctx context.Context, w common.Address) (wallet.LaunchQuota, error) {
+	d, err := a.Launch.DailyLimit(ctx, w)
+	if err != nil {
+		return wallet.LaunchQuota{}, err
+	}
+	return wallet.LaunchQuota{Tier: d.Tier, Limit: d.Limit, Day: d.ResetsAt.AddDate(0, 0, -1), ResetsAt: d.ResetsAt, Indexed: d.LaunchTxs}, nil
 }
 
 // sidePath is a file beside the SQLite database (the devnet's state, the master key); on

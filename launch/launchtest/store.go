@@ -182,20 +182,20 @@ func RunStore(t *testing.T, newStores func(t *testing.T) Stores) {
 		}
 	})
 
-	t.Run("Launches", func(t *testing.T) {
+	t.Run("LaunchTxs", func(t *testing.T) {
 		s := newStores(t)
 		f := seed(t, s.Market, rand.New(rand.NewPCG(2, 2)))
 		for _, c := range []common.Address{addr(4, 1), addr(4, 2), addr(4, 3), addr(4, 9)} {
 			for _, since := range []int64{0, day0, day0 + 3600, day0 + 3601, day0 + 5*3600, day0 + 86400} {
-				want := 0
+				var want []common.Hash // seeded in launch order
 				for _, tok := range f.tokens {
 					if tok.Creator == c && tok.CreatedAt >= since {
-						want++
+						want = append(want, tok.LaunchTx)
 					}
 				}
-				got, err := s.Launch.Launches(ctx, c, since)
-				if err != nil || got != want {
-					t.Fatalf("Launches(%s, %d) = %d, %v; want %d", c.Hex(), since, got, err, want)
+				got, err := s.Launch.LaunchTxs(ctx, c, since)
+				if err != nil || !cmp.Equal(want, got) {
+					t.Fatalf("LaunchTxs(%s, %d) = %v, %v; want %v", c.Hex(), since, got, err, want)
 				}
 			}
 		}

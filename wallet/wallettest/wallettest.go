@@ -25,6 +25,9 @@ func Run(t *testing.T, newStore func(t *testing.T) wallet.Store) {
 	t.Run("Rewrap", func(t *testing.T) { t.Parallel(); testRewrap(t, newStore(t)) })
 	t.Run("Nonces", func(t *testing.T) { t.Parallel(); testNonces(t, newStore(t)) })
 	t.Run("ConcurrentNoncesAreDistinct", func(t *testing.T) { t.Parallel(); testNonceRace(t, newStore(t)) })
+	t.Run("LaunchQuota", func(t *testing.T) { t.Parallel(); testLaunchQuota(t, newStore(t)) })
+	t.Run("LaunchQuotaIndexed", func(t *testing.T) { t.Parallel(); testLaunchQuotaIndexed(t, newStore(t)) })
+	t.Run("ConcurrentLaunchesKeepTheCap", func(t *testing.T) { t.Parallel(); testLaunchRace(t, newStore(t)) })
 	t.Run("Idempotency", func(t *testing.T) { t.Parallel(); testIdempotency(t, newStore(t)) })
 	t.Run("IdempotencySingleWinner", func(t *testing.T) { t.Parallel(); testIdempotencyRace(t, newStore(t)) })
 	t.Run("Exports", func(t *testing.T) { t.Parallel(); testExports(t, newStore(t)) })
@@ -391,4 +394,158 @@ func testRewrap(t *testing.T, s wallet.Store) {
 	if err := s.RewrapWallet(ctx, late); !errors.Is(err, curvekit.ErrNotFound) {
 		t.Fatalf("rewrap of an unknown wallet: %v, want ErrNotFound", err)
 	}
+}
+
+// day is the UTC day of at, as a launch quota counts it.
+var day = at.Truncate(24 * time.Hour)
+
+// reserveLaunch reserves a nonce for a launch under q at signedAt.
+func reserveLaunch(s wallet.Store, id string, q *wallet.LaunchQuota, signedAt time.Time) (uint64, error) {
+	return s.ReserveNonce(context.Background(), wallet.ReserveNonceParams{WalletID: id, Launch: q, At: signedAt})
+}
+
+// wantLaunchLimit fails unless err refuses a launch with used of limit.
+func wantLaunchLimit(t *testing.T, err error, used, limit int) {
+	t.Helper()
+	var over *wallet.LaunchLimitError
+	if !errors.As(err, &over) || !errors.Is(err, curvekit.ErrLimited) || over.Used != used || over.Limit != limit {
+		t.Fatalf("launch over the quota: %v; want a LaunchLimitError (ErrLimited) with %d of %d used", err, used, limit)
+	}
+}
+
+func testLaunchQuota(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("mona", 1))
+	other := create(t, s, newWallet("ned", 1))
+	q := &wallet.LaunchQuota{Tier: curvekit.TierFree, Limit: 3, Day: day, ResetsAt: day.Add(24 * time.Hour)}
+	// Yesterday's launches, even unhashed, are not today's.
+	if _, err := reserveLaunch(s, w.ID, q, day.Add(-time.Nanosecond)); err != nil {
+		t.Fatal(err)
+	}
+	// Launches in flight (reserved, signed or not) count up to the cap.
+	for want := uint64(1); want <= 3; want++ {
+		got, err := reserveLaunch(s, w.ID, q, at)
+		if err != nil || got != want {
+			t.Fatalf("launch %d: nonce %d, %v; want nonce %d", want, got, err, want)
+		}
+	}
+	if err := s.RecordLaunchTx(ctx, wallet.LaunchTxParams{WalletID: w.ID, Nonce: 3, Hash: common.Hash{3}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := reserveLaunch(s, w.ID, q, at)
+	wantLaunchLimit(t, err, 3, 3)
+	// The refusal reserved nothing; what is not a launch is not counted.
+	if got := reserve(t, s, w.ID, 0); got != 4 {
+		t.Fatalf("nonce after a refused launch = %d, want 4", got)
+	}
+	// Another wallet has a quota of its own.
+	if got, err := reserveLaunch(s, other.ID, q, at); err != nil || got != 0 {
+		t.Fatalf("another wallet's launch: nonce %d, %v", got, err)
+	}
+	// A launch whose send failed gives its nonce back and frees its slot, once.
+	release(t, s, w.ID, 2)
+	if got, err := reserveLaunch(s, w.ID, q, at); err != nil || got != 2 {
+		t.Fatalf("launch after a release: nonce %d, %v; want the released nonce 2", got, err)
+	}
+	_, err = reserveLaunch(s, w.ID, q, at)
+	wantLaunchLimit(t, err, 3, 3)
+	// A nonce released as a launch's and reserved for something else carries no launch.
+	release(t, s, w.ID, 3)
+	if got := reserve(t, s, w.ID, 0); got != 3 {
+		t.Fatalf("after releasing launch 3: nonce %d, want 3", got)
+	}
+	if got, err := reserveLaunch(s, w.ID, q, at); err != nil || got != 5 {
+		t.Fatalf("launch after its slot went to another call: nonce %d, %v; want 5", got, err)
+	}
+	// The hash of a launch that no longer holds its nonce, or of none, is not found.
+	for _, n := range []uint64{4, 99} {
+		if err := s.RecordLaunchTx(ctx, wallet.LaunchTxParams{WalletID: w.ID, Nonce: n, Hash: common.Hash{9}}); !errors.Is(err, curvekit.ErrNotFound) {
+			t.Fatalf("RecordLaunchTx at nonce %d, no launch there: %v, want ErrNotFound", n, err)
+		}
+	}
+	// A cap of 0 refuses the first launch.
+	_, err = reserveLaunch(s, other.ID, &wallet.LaunchQuota{Day: day}, at)
+	wantLaunchLimit(t, err, 1, 0)
+}
+
+func testLaunchQuotaIndexed(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("olga", 1))
+	q := &wallet.LaunchQuota{Tier: curvekit.TierFree, Limit: 3, Day: day, ResetsAt: day.Add(24 * time.Hour)}
+	for n := range uint64(2) {
+		if got, err := reserveLaunch(s, w.ID, q, at); err != nil || got != n {
+			t.Fatalf("launch %d: nonce %d, %v", n, got, err)
+		}
+		if err := s.RecordLaunchTx(ctx, wallet.LaunchTxParams{WalletID: w.ID, Nonce: n, Hash: common.Hash{byte(n + 1)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Both indexed: signed and indexed count once, so one launch is left.
+	q.Indexed = []common.Hash{{1}, {2}}
+	if got, err := reserveLaunch(s, w.ID, q, at); err != nil || got != 2 {
+		t.Fatalf("third launch with two indexed: nonce %d, %v", got, err)
+	}
+	_, err := reserveLaunch(s, w.ID, q, at)
+	wantLaunchLimit(t, err, 3, 3)
+	// A launch sent from outside the service is indexed without a record: it counts too.
+	release(t, s, w.ID, 2)
+	q.Indexed = []common.Hash{{1}, {0xee}}
+	_, err = reserveLaunch(s, w.ID, q, at)
+	wantLaunchLimit(t, err, 3, 3)
+	// The next day counts afresh: indexed launches of that day only, and nothing signed before.
+	next := &wallet.LaunchQuota{Limit: 1, Day: day.Add(24 * time.Hour), Indexed: []common.Hash{}}
+	if got, err := reserveLaunch(s, w.ID, next, next.Day); err != nil || got != 2 {
+		t.Fatalf("first launch of the next day: nonce %d, %v; want 2", got, err)
+	}
+	_, err = reserveLaunch(s, w.ID, next, next.Day.Add(time.Hour))
+	wantLaunchLimit(t, err, 1, 1)
+}
+
+func testLaunchRace(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("pia", 1))
+	q := &wallet.LaunchQuota{Tier: curvekit.TierPro, Limit: 5, Day: day, ResetsAt: day.Add(24 * time.Hour)}
+	const n = 24
+	nonces := make([]uint64, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			nonces[i], errs[i] = reserveLaunch(s, w.ID, q, at)
+			// Every third one is a send that failed: it gives its nonce and its slot back.
+			if errs[i] == nil && i%3 == 0 {
+				errs[i] = s.ReleaseNonce(ctx, w.ID, nonces[i])
+				nonces[i] = 1 << 62
+			}
+		})
+	}
+	wg.Wait()
+	held := map[uint64]bool{}
+	for i := range n {
+		var over *wallet.LaunchLimitError
+		switch {
+		case errors.As(errs[i], &over):
+			if over.Used < q.Limit {
+				t.Fatalf("launch %d refused with %d of %d used", i, over.Used, over.Limit)
+			}
+		case errs[i] != nil:
+			t.Fatalf("launch %d: %v", i, errs[i])
+		case nonces[i] != 1<<62:
+			if held[nonces[i]] {
+				t.Fatalf("nonce %d reserved for two launches", nonces[i])
+			}
+			held[nonces[i]] = true
+		}
+	}
+	if len(held) > q.Limit {
+		t.Fatalf("%d launches held at once under a cap of %d", len(held), q.Limit)
+	}
+	// What the released ones left free is still there, and no more.
+	for range q.Limit - len(held) {
+		if _, err := reserveLaunch(s, w.ID, q, at); err != nil {
+			t.Fatalf("a slot freed by a release: %v", err)
+		}
+	}
+	_, err := reserveLaunch(s, w.ID, q, at)
+	wantLaunchLimit(t, err, q.Limit, q.Limit)
 }
