@@ -302,6 +302,7 @@ func TestOfflineRefusals(t *testing.T) {
 		"write me a poem":                                "CURVEKIT_LLM_BASE_URL",
 		"buy 0.0000000000000000001 ETH of DETH":          "decimals",
 		"launch a token named Moon Cat with symbol MCAT": "does not offer build launch transaction",
+		"sell 1 DETH to vitalik.eth":                     "CURVEKIT_LLM_BASE_URL",
 	} {
 		res, err := e.svc.Prompt(context.Background(), agent.TurnParams{Wallet: w, Prompt: prompt}, func(agent.Event) error { return nil })
 		if err != nil {

@@ -112,7 +112,7 @@ var (
 	reBuySpend   = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + ` (?:worth )?(?:of|in|into) ` + tok + `$`)
 	reBuyWith    = regexp.MustCompile(`(?i)^(?:please )?buy ` + tok + ` (?:with|for|using) ` + num + ` ` + tok + `$`)
 	reBuyTokens  = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + `$`)
-	reSell       = regexp.MustCompile(`(?i)^(?:please )?sell ` + num + ` (?:of )?` + tok + `(?: (?:for|to|into) \$?[A-Za-z0-9]+)?$`)
+	reSell       = regexp.MustCompile(`(?i)^(?:please )?sell ` + num + ` (?:of )?` + tok + `(?: (?:for|to|into) \$?` + pairingPattern + `)?$`)
 	reSellAll    = regexp.MustCompile(`(?i)^(?:please )?sell (?:all|everything)(?: of)?(?: my)? ` + tok + `$`)
 	reSellPart   = regexp.MustCompile(`(?i)^(?:please )?sell (?:all|everything|half|some|most)\b`)
 	reQuoteBuy   = regexp.MustCompile(`(?i)^(?:quote|price|how many tokens? (?:do i get )?for) (?:buying )?` + num + ` ` + tok + ` (?:worth )?(?:of|in) ` + tok + `$`)
@@ -135,12 +135,62 @@ var (
 	reGraduating = regexp.MustCompile(`(?i)\bclosest to graduat|\babout to graduate|\bgraduating\b`)
 	reList       = regexp.MustCompile(`(?i)^(?:list|show)(?: me)?(?: all| the)? tokens$`)
 	reSpaces     = regexp.MustCompile(`\s+`)
+
+	// An instruction to send anything anywhere: a verb that sends with a destination after it,
+	// an address, or a name of the Ethereum Name Service ("vitalik.eth").
+	reSendTo  = regexp.MustCompile(`(?i)\b(?:send|sending|transfer|transferring|withdraw|forward|deliver|move|give|gift|airdrop|pay out|payout)\b.*\b(?:to|into)\b`)
+	reAddress = regexp.MustCompile(`(?i)\b0x[0-9a-f]{40}\b`)
+	reENSName = regexp.MustCompile(`(?i)\b[a-z0-9-]+\.eth\b`)
 )
 
+// pairingPattern matches the symbol of a pairing asset, what a sell may name as its proceeds.
+var pairingPattern = func() string {
+	names := make([]string, 0, len(pairingAssets))
+	for a := range pairingAssets {
+		names = append(names, a)
+	}
+	slices.Sort(names)
+	return "(?:" + strings.Join(names, "|") + ")"
+}()
+
 // planOffline returns the tool calls a prompt asks for, or a text answer when it asks for none
-// the planner can make.
+// the planner can make. Every tool runs for the caller's wallet and pays out to it, so a prompt
+// that sends anything to another address (a sell's proceeds, a buy's tokens, a transfer) gets
+// the plain help and no call, as does any address other than the one token a call names:
+// dropping the destination would compose a transaction the person did not ask for.
 func planOffline(prompt string, offered []string) ([]ToolCall, string) {
 	p := normalize(prompt)
+	if reSendTo.MatchString(p) || reENSName.MatchString(p) {
+		return nil, offlineHelp(offered)
+	}
+	calls, text := planNormalized(p, offered)
+	var token string
+	if len(calls) == 1 {
+		var args struct {
+			Token string `json:"token"`
+		}
+		_ = json.Unmarshal([]byte(calls[0].Arguments), &args)
+		token = args.Token
+	}
+	for _, a := range reAddress.FindAllString(p, -1) {
+		if !strings.EqualFold(a, token) {
+			return nil, offlineHelp(offered)
+		}
+	}
+	return calls, text
+}
+
+// offlineHelp is OfflineHelp for the tools offered.
+func offlineHelp(offered []string) string {
+	extra := ""
+	if slices.Contains(offered, "build_launch_transaction") {
+		extra = offlineLaunchHelp
+	}
+	return strings.Replace(OfflineHelp, "{launch}", extra, 1)
+}
+
+// planNormalized is planOffline on a normalized prompt, before the check of its addresses.
+func planNormalized(p string, offered []string) ([]ToolCall, string) {
 	call := func(name string, args map[string]any) ([]ToolCall, string) {
 		if !slices.Contains(offered, name) {
 			return nil, fmt.Sprintf("This server does not offer %s, so I cannot do that here.", strings.ReplaceAll(name, "_", " "))
@@ -224,11 +274,7 @@ func planOffline(prompt string, offered []string) ([]ToolCall, string) {
 	case reNewest.MatchString(p), reList.MatchString(p):
 		return call("list_tokens", map[string]any{"sort": "newest"})
 	}
-	extra := ""
-	if slices.Contains(offered, "build_launch_transaction") {
-		extra = offlineLaunchHelp
-	}
-	return nil, strings.Replace(OfflineHelp, "{launch}", extra, 1)
+	return nil, offlineHelp(offered)
 }
 
 // isStopWord rejects words the info patterns would otherwise take for a symbol ("what is up").

@@ -128,3 +128,60 @@ func FuzzOfflinePlan(f *testing.F) {
 		}
 	})
 }
+
+// Every tool pays out to the caller, so a prompt that sends anything to another address gets
+// the plain help and no call (docs/API.md): neither a trade with its destination dropped nor a
+// question back.
+func TestOfflineRefusesOtherRecipients(t *testing.T) {
+	const addr, addr2 = "0x1111111111111111111111111111111111111111", "0x2222222222222222222222222222222222222222"
+	help := offlineHelp(allTools)
+	for _, prompt := range []string{
+		"sell 1 GRAD to " + addr,
+		"sell 1 GRAD to " + addr + ".",
+		"Sell 1 GRAD for ETH to " + addr,
+		"sell all GRAD and send to " + addr,
+		"sell all my GRAD to " + addr,
+		"sell all my GRAD and send the ETH to " + addr,
+		"sell 1 GRAD and send the proceeds to " + addr,
+		"dump 1000 DETH to " + addr,
+		"sell 1000 DETH to bob",
+		"sell 1000 DETH for ETH and send it to my other wallet",
+		"sell 1 GRAD to vitalik.eth",
+		"swap 1000 DETH for ETH to " + addr,
+		"sell 1000 " + addr + " to " + addr2,
+		"sell all my " + addr + " to " + addr2,
+		"quote selling 1000 DETH to " + addr,
+		"buy 0.01 ETH of DETH for " + addr,
+		"buy 0.01 ETH of DETH to " + addr,
+		"buy 0.01 ETH of DETH and send it to " + addr,
+		"buy DETH with 0.01 ETH for " + addr,
+		"swap 0.01 ETH for DETH to " + addr,
+		"buy 0.1 ETH of " + addr + " for " + addr2,
+		"buy 0.01 ETH of DETH for vitalik.eth",
+		"send 1 GRAD to " + addr,
+		"transfer all my DETH to " + addr,
+		"please transfer 1,000 DETH to my friend",
+		"withdraw my ETH to " + addr,
+		"claim my fees to " + addr,
+		"claim fees for DETH and send them to " + addr,
+		"price of DETH and " + addr,
+	} {
+		calls, text := planOffline(prompt, allTools)
+		if len(calls) != 0 || text != help {
+			t.Errorf("%q: calls %v, answer %q; want the help and no call", prompt, calls, text)
+		}
+	}
+	// An address that is the token the request names is no destination.
+	for prompt, tool := range map[string]string{
+		"swap 0.1 ETH for " + addr:      "build_buy_transaction",
+		"sell 1000 " + addr:             "build_sell_transaction",
+		"sell all my " + addr:           "build_sell_transaction",
+		"sell 1000 " + addr + " to ETH": "build_sell_transaction",
+		"claim fees for " + addr:        "build_claim_fees_transaction",
+		"info on " + addr:               "get_token",
+	} {
+		if calls, text := planOffline(prompt, allTools); len(calls) != 1 || calls[0].Name != tool {
+			t.Errorf("%q: calls %v, answer %q; want %s", prompt, calls, text, tool)
+		}
+	}
+}
