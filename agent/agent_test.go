@@ -238,7 +238,7 @@ func (r *recorder) reset() {
 	r.mu.Unlock()
 }
 
-// Turns of one thread see each other; another wallet cannot use the thread.
+// Turns of one thread see each other; the same id in another wallet is another thread.
 func TestThreadsCarryHistory(t *testing.T) {
 	rec := &recorder{}
 	e := newEnv(t, rec)
@@ -268,12 +268,25 @@ func TestThreadsCarryHistory(t *testing.T) {
 	if turns, err := e.db.Agent().Turns(ctx, &agent.TurnsParams{Wallet: w, Thread: "chat-1", Limit: 10}); err != nil || len(turns) != 3 || turns[2].Prompt != "newest tokens" {
 		t.Fatalf("thread after the job: %+v, %v", turns, err)
 	}
-	_, err = e.svc.Prompt(ctx, agent.TurnParams{Wallet: e.dev.Accounts[6].Address, ThreadID: "chat-1", Prompt: "hi"}, func(agent.Event) error { return nil })
-	if !errors.Is(err, curvekit.ErrForbidden) {
-		t.Fatalf("another wallet on the thread: %v", err)
+	// Another wallet's chat-1 is a thread of its own: it starts empty, by a job or a streamed
+	// turn, and neither touches the first wallet's.
+	other := e.dev.Accounts[6].Address
+	rec.reset()
+	if j := e.await(t, other, e.submit(t, other, "price of DETH", "chat-1").ID); j.Status != agent.StatusCompleted {
+		t.Fatalf("another wallet's job on its chat-1: %+v", j)
 	}
-	if _, err := e.svc.Submit(ctx, agent.SubmitParams{Wallet: e.dev.Accounts[6].Address, ThreadID: "chat-1", Prompt: "hi"}); !errors.Is(err, curvekit.ErrForbidden) {
-		t.Fatalf("another wallet submitting on the thread: %v", err)
+	if msgs := rec.first(); len(msgs) != 2 || msgs[1].Content != "price of DETH" {
+		t.Fatalf("another wallet's first turn on its chat-1 saw %+v", msgs)
+	}
+	rec.reset()
+	if _, err := e.svc.Prompt(ctx, agent.TurnParams{Wallet: other, ThreadID: "chat-1", Prompt: "hi"}, func(agent.Event) error { return nil }); err != nil {
+		t.Fatalf("another wallet's turn on its chat-1: %v", err)
+	}
+	if msgs := rec.first(); len(msgs) != 4 || msgs[1].Content != "price of DETH" || msgs[3].Content != "hi" {
+		t.Fatalf("another wallet's second turn saw %+v", msgs)
+	}
+	if turns, err := e.db.Agent().Turns(ctx, &agent.TurnsParams{Wallet: w, Thread: "chat-1", Limit: 10}); err != nil || len(turns) != 3 {
+		t.Fatalf("the first wallet's thread after the other's turns: %+v, %v", turns, err)
 	}
 }
 

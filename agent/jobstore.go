@@ -31,9 +31,9 @@ type JobStore interface {
 	// step; curvekit.ErrConflict when the lease is no longer held.
 	AddStatusUpdates(ctx context.Context, lease Lease, ups []StatusUpdate) error
 	// CompleteJob moves a job held under p.Lease to completed with its answer and its last
-	// status updates and, when p.Turn is set, appends that turn to the job's thread,
-	// atomically; curvekit.ErrConflict when the lease is no longer held (nothing is appended
-	// then).
+	// status updates and, when p.Turn is set, appends that turn to the job's thread (the job
+	// wallet's thread of the job's ThreadID), atomically; curvekit.ErrConflict when the lease is
+	// no longer held (nothing is appended then). The thread never refuses the turn.
 	CompleteJob(ctx context.Context, p *CompleteJobParams) (Job, error)
 	// FailJob moves a job held under p.Lease to failed with its last status updates;
 	// curvekit.ErrConflict when the lease is no longer held.
@@ -50,7 +50,10 @@ type JobStore interface {
 
 // InsertJobParams is a new job. ID, ThreadID, Wallet, Prompt and CreatedAt are required.
 type InsertJobParams struct {
-	ID       string
+	ID string
+	// ThreadID names a thread of Wallet: threads belong to wallets, so the thread the job reads
+	// and joins is settled here, when the job is created, and nothing another wallet does can
+	// make it fail later.
 	ThreadID string
 	Wallet   common.Address
 	// ReadOnly is kept with the job: its turn runs with the caller's restrictions.
@@ -76,7 +79,7 @@ type CompleteJobParams struct {
 	Response string
 	RichData []Transaction
 	At       time.Time
-	// Turn, when set, is appended to the job's thread (for the job's wallet) in the same
+	// Turn, when set, is appended to the job's thread (the job's wallet's) in the same
 	// atomic step: a client that sees the job completed and prompts again on the thread sees
 	// the turn, and no crash can leave one without the other.
 	Turn *Turn

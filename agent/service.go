@@ -187,7 +187,7 @@ type SubmitParams struct {
 	// ReadOnly is set for a read-only API key: the job's turn may not change memory.
 	ReadOnly bool
 	Prompt   string
-	ThreadID string // empty starts a new thread
+	ThreadID string // a thread of Wallet; empty starts a new one
 	History  []Message
 	Model    string
 }
@@ -229,8 +229,9 @@ func (s *Service) check(prompt, thread, model string, history []Message) error {
 	return nil
 }
 
-// Submit validates and stores a pending job for the wallet. A thread of another wallet is
-// curvekit.ErrForbidden; a wallet at its pending cap is curvekit.ErrLimited.
+// Submit validates and stores a pending job for the wallet; a wallet at its pending cap is
+// curvekit.ErrLimited. The thread is the wallet's own thread of that id (threads belong to
+// wallets), so whichever ids other wallets use, an accepted job never fails for its thread.
 func (s *Service) Submit(ctx context.Context, p SubmitParams) (Job, error) {
 	if err := s.check(p.Prompt, p.ThreadID, p.Model, p.History); err != nil {
 		return Job{}, err
@@ -238,8 +239,6 @@ func (s *Service) Submit(ctx context.Context, p SubmitParams) (Job, error) {
 	thread := p.ThreadID
 	if thread == "" {
 		thread = newID("thr_")
-	} else if _, err := s.cfg.Threads.Turns(ctx, &TurnsParams{Wallet: p.Wallet, Thread: thread, Limit: 1}); err != nil {
-		return Job{}, err
 	}
 	mark := s.live.begin()
 	j, err := s.cfg.Jobs.InsertJob(ctx, &InsertJobParams{

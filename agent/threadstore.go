@@ -15,14 +15,16 @@ type Turn struct {
 }
 
 // ThreadStore keeps the turns of conversation threads, so that turns with the same thread id see
-// each other. A thread belongs to the wallet of its first turn. Every method is safe for
-// concurrent use. agenttest.Run is the conformance suite.
+// each other. Threads belong to wallets: a thread is a wallet and an id, so the same id in two
+// wallets is two threads, each seeing only its own turns, and no wallet's use of an id can
+// refuse or change another's. Every method is safe for concurrent use. agenttest.Run is the
+// conformance suite.
 type ThreadStore interface {
-	// AppendTurn adds a turn to p.Thread, creating the thread for p.Wallet on first use. It fails
-	// with curvekit.ErrForbidden when the thread belongs to another wallet.
+	// AppendTurn adds a turn to p.Wallet's thread p.Thread, creating the thread on first use.
+	// Concurrent appends to one thread all land, each numbered after the one before.
 	AppendTurn(ctx context.Context, p *AppendTurnParams) error
-	// Turns returns the last p.Limit turns of a thread, oldest first; an unknown thread has
-	// none. It fails with curvekit.ErrForbidden when the thread belongs to another wallet.
+	// Turns returns the last p.Limit turns of p.Wallet's thread p.Thread, oldest first; an
+	// unknown thread has none.
 	Turns(ctx context.Context, p *TurnsParams) ([]Turn, error)
 }
 
@@ -33,7 +35,7 @@ type TurnsParams struct {
 	Limit  int
 }
 
-// AppendTurnParams is a finished turn to record.
+// AppendTurnParams is a finished turn to record in a wallet's thread.
 type AppendTurnParams struct {
 	Thread string
 	Wallet common.Address

@@ -18,7 +18,7 @@ type TurnParams struct {
 	Wallet common.Address
 	// ReadOnly is set for a read-only API key: the turn may not change memory.
 	ReadOnly bool
-	ThreadID string // empty starts a new thread
+	ThreadID string // a thread of Wallet; empty starts a new one
 	Prompt   string
 	History  []Message
 	Model    string
@@ -72,9 +72,6 @@ func (s *Service) Prompt(ctx context.Context, p TurnParams, emit func(Event) err
 	}
 	if p.ThreadID == "" {
 		p.ThreadID = newID("thr_")
-	} else if _, err := s.cfg.Threads.Turns(ctx, &TurnsParams{Wallet: p.Wallet, Thread: p.ThreadID, Limit: 1}); err != nil {
-		// Refused before the first event, so a surface can still answer with a status.
-		return TurnResult{}, err
 	}
 	res, err := s.turn(ctx, &p, emit)
 	if err == nil {

@@ -82,8 +82,8 @@ func newAgentQueries(db *bun.DB) *agentQueries {
 // a transaction of three to five ran before: SQLite begins a statement that writes with the
 // write lock already taken, so its reads and its write see one state, as under a lock.
 type liteQueries struct {
-	cols                                                                                        string // agentJobRow's, for RETURNING
-	getJob, claim, insertJob, putMemory, memories, threadOwner, turns, insertThread, appendTurn string
+	cols                                                                           string // agentJobRow's, for RETURNING
+	getJob, claim, insertJob, putMemory, memories, turns, insertThread, appendTurn string
 }
 
 func newLiteQueries(db *bun.DB) *liteQueries {
@@ -110,13 +110,11 @@ func newLiteQueries(db *bun.DB) *liteQueries {
 			OR (SELECT count(*) FROM agent_memory WHERE wallet = ?1) < ?5
 		ON CONFLICT (wallet, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
 		memories:     "SELECT key, value, updated_at FROM agent_memory WHERE wallet = ? ORDER BY key",
-		threadOwner:  "SELECT wallet FROM agent_threads WHERE id = ?",
-		turns:        "SELECT prompt, response, at FROM agent_turns WHERE thread_id = ? ORDER BY seq DESC LIMIT ?",
-		insertThread: "INSERT INTO agent_threads (id, wallet, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING",
-		// The turn numbered after the thread's last, if the thread is the wallet's.
-		appendTurn: `INSERT INTO agent_turns (thread_id, seq, prompt, response, at)
-		SELECT ?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM agent_turns WHERE thread_id = ?1), ?2, ?3, ?4
-		WHERE EXISTS (SELECT 1 FROM agent_threads WHERE id = ?1 AND wallet = ?5)`,
+		turns:        "SELECT prompt, response, at FROM agent_turns WHERE wallet = ? AND thread_id = ? ORDER BY seq DESC LIMIT ?",
+		insertThread: "INSERT INTO agent_threads (wallet, id, created_at) VALUES (?, ?, ?) ON CONFLICT (wallet, id) DO NOTHING",
+		// The turn numbered after the last of the wallet's thread.
+		appendTurn: `INSERT INTO agent_turns (wallet, thread_id, seq, prompt, response, at)
+		SELECT ?1, ?2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM agent_turns WHERE wallet = ?1 AND thread_id = ?2), ?3, ?4, ?5`,
 	}
 }
 
@@ -572,9 +570,8 @@ func (s *Agent) completeIntoThreadLite(ctx context.Context, p *agent.CompleteJob
 }
 
 // completeIntoThreadPG is CompleteJob with a turn on PostgreSQL: one prepared call of a function
-// (migration 0009) that creates the job's thread or locks its row, ends the job if its fence
-// holds and the thread is its wallet's, and appends the turn numbered after the thread's last.
-// When the job does not end, a second read tells a lost lease from another wallet's thread.
+// (migrations 0009, 0010) that ends the job if its fence holds, then creates the thread of the
+// job's wallet or locks its row, and appends the turn numbered after the thread's last.
 func (s *Agent) completeIntoThreadPG(ctx context.Context, p *agent.CompleteJobParams, rich string) (agent.Job, error) {
 	var notes *string
 	if len(p.StatusUpdates) > 0 {
@@ -588,21 +585,13 @@ func (s *Agent) completeIntoThreadPG(ctx context.Context, p *agent.CompleteJobPa
 	l, turn := p.Lease, p.Turn
 	var row agentJobRow
 	err := s.prepared.scan(ctx, s.db, &row, s.sql.completeJob, l.JobID, l.Runner, l.Attempt, p.Response, rich, millis(p.At), notes, turn.Prompt, turn.Response, millis(turn.At))
-	if err == nil {
-		return row.job()
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
-	}
-	var thread string
-	err = s.db.NewRaw("SELECT thread_id FROM agent_jobs WHERE "+fence, l.JobID, l.Runner, l.Attempt).Scan(ctx, &thread)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
+	if errors.Is(err, sql.ErrNoRows) {
 		return agent.Job{}, lost(l)
-	case err != nil:
+	}
+	if err != nil {
 		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
 	}
-	return agent.Job{}, otherWallet(thread) // still held: the thread refused it
+	return row.job()
 }
 
 // FailJob ends a held job with an error.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -110,29 +109,18 @@ func (s *Agent) DeleteMemory(ctx context.Context, wallet common.Address, key str
 	return nil
 }
 
-type agentThreadRow struct {
-	bun.BaseModel `bun:"table:agent_threads"`
-
-	ID        string         `bun:"id,pk"`
-	Wallet    common.Address `bun:"wallet"`
-	CreatedAt int64          `bun:"created_at"`
-}
-
 type agentTurnRow struct {
 	bun.BaseModel `bun:"table:agent_turns"`
 
-	ThreadID string `bun:"thread_id,pk"`
-	Seq      int    `bun:"seq,pk"`
-	Prompt   string `bun:"prompt"`
-	Response string `bun:"response"`
-	At       int64  `bun:"at"`
+	Wallet   common.Address `bun:"wallet,pk"`
+	ThreadID string         `bun:"thread_id,pk"`
+	Seq      int            `bun:"seq,pk"`
+	Prompt   string         `bun:"prompt"`
+	Response string         `bun:"response"`
+	At       int64          `bun:"at"`
 }
 
-func otherWallet(thread string) error {
-	return fmt.Errorf("%w: thread %s belongs to another wallet", curvekit.ErrForbidden, thread)
-}
-
-// AppendTurn adds a turn at the end of a thread, creating it for the wallet on first use.
+// AppendTurn adds a turn at the end of the wallet's thread, creating it on first use.
 func (s *Agent) AppendTurn(ctx context.Context, p *agent.AppendTurnParams) error {
 	release, err := s.writing(ctx)
 	if err != nil {
@@ -153,63 +141,41 @@ func (s *Agent) AppendTurn(ctx context.Context, p *agent.AppendTurnParams) error
 }
 
 // appendTurnPG is AppendTurn on PostgreSQL in one message and so one implicit transaction (see
-// pgbatch.go): the thread created if new and its row locked either way, as
-// completeIntoThreadPG does; then, under that lock, the turn numbered after the thread's last if
-// the thread is the wallet's.
+// pgbatch.go): the wallet's thread created if new and its row locked either way, as
+// completeIntoThreadPG does; then, under that lock, the turn numbered after the thread's last.
 func (s *Agent) appendTurnPG(ctx context.Context, p *agent.AppendTurnParams) error {
-	res, err := s.db.ExecContext(ctx, `INSERT INTO agent_threads (id, wallet, created_at) VALUES (?, ?, ?)
-	ON CONFLICT (id) DO UPDATE SET wallet = agent_threads.wallet WHERE false;
-INSERT INTO agent_turns (thread_id, seq, prompt, response, at)
-	SELECT ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM agent_turns WHERE thread_id = ?), ?, ?, ?
-	WHERE EXISTS (SELECT 1 FROM agent_threads WHERE id = ? AND wallet = ?)`,
-		p.Thread, p.Wallet, millis(p.Turn.At),
-		p.Thread, p.Thread, p.Turn.Prompt, p.Turn.Response, millis(p.Turn.At), p.Thread, p.Wallet)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO agent_threads (wallet, id, created_at) VALUES (?, ?, ?)
+	ON CONFLICT (wallet, id) DO UPDATE SET created_at = agent_threads.created_at WHERE false;
+INSERT INTO agent_turns (wallet, thread_id, seq, prompt, response, at)
+	SELECT ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM agent_turns WHERE wallet = ? AND thread_id = ?), ?, ?, ?`,
+		p.Wallet, p.Thread, millis(p.Turn.At),
+		p.Wallet, p.Thread, p.Wallet, p.Thread, p.Turn.Prompt, p.Turn.Response, millis(p.Turn.At))
 	if err != nil {
 		return fmt.Errorf("bunstore: append turn: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return otherWallet(p.Thread)
 	}
 	return nil
 }
 
 // appendTurnLite appends a turn on SQLite with the statements liteQueries.insertThread and
-// appendTurn, bound to one transaction: the thread created if new, then the turn numbered after
-// its last if the thread is the wallet's. The transaction holds SQLite's write lock from its
-// start, so no other append comes between.
+// appendTurn, bound to one transaction: the wallet's thread created if new, then the turn
+// numbered after its last. The transaction holds SQLite's write lock from its start, so no other
+// append comes between.
 func appendTurnLite(ctx context.Context, insertThread, appendTurn *sql.Stmt, p *agent.AppendTurnParams) error {
-	if _, err := insertThread.ExecContext(ctx, p.Thread, p.Wallet, millis(p.Turn.At)); err != nil {
+	if _, err := insertThread.ExecContext(ctx, p.Wallet, p.Thread, millis(p.Turn.At)); err != nil {
 		return err
 	}
-	res, err := appendTurn.ExecContext(ctx, p.Thread, p.Turn.Prompt, p.Turn.Response, millis(p.Turn.At), p.Wallet)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return otherWallet(p.Thread)
-	}
-	return nil
+	_, err := appendTurn.ExecContext(ctx, p.Wallet, p.Thread, p.Turn.Prompt, p.Turn.Response, millis(p.Turn.At))
+	return err
 }
 
-// Turns returns a thread's last turns, oldest first.
+// Turns returns the last turns of the wallet's thread, oldest first.
 func (s *Agent) Turns(ctx context.Context, p *agent.TurnsParams) ([]agent.Turn, error) {
 	if s.lite != nil {
 		return s.turnsLite(ctx, p)
 	}
-	wallet, thread, limit := p.Wallet, p.Thread, p.Limit
-	var th agentThreadRow
-	err := s.db.NewSelect().Model(&th).Where("id = ?", thread).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return []agent.Turn{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("bunstore: turns: %w", err)
-	}
-	if th.Wallet != wallet {
-		return nil, otherWallet(thread)
-	}
 	var rows []agentTurnRow
-	if err := s.db.NewSelect().Model(&rows).Where("thread_id = ?", thread).Order("seq DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+	if err := s.db.NewSelect().Model(&rows).Where("wallet = ? AND thread_id = ?", p.Wallet, p.Thread).
+		Order("seq DESC").Limit(int64(p.Limit)).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("bunstore: turns: %w", err)
 	}
 	out := make([]agent.Turn, len(rows))
@@ -219,24 +185,13 @@ func (s *Agent) Turns(ctx context.Context, p *agent.TurnsParams) ([]agent.Turn, 
 	return out, nil
 }
 
-// turnsLite is Turns on SQLite, in prepared statements.
+// turnsLite is Turns on SQLite, in a prepared statement.
 func (s *Agent) turnsLite(ctx context.Context, p *agent.TurnsParams) ([]agent.Turn, error) {
-	var owner []byte
-	err := s.prepared.scanRow(ctx, s.db, s.lite.threadOwner, []any{&owner}, p.Thread)
-	if errors.Is(err, sql.ErrNoRows) {
-		return []agent.Turn{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("bunstore: turns: %w", err)
-	}
-	if common.BytesToAddress(owner) != p.Wallet {
-		return nil, otherWallet(p.Thread)
-	}
 	limit := p.Limit
 	if limit <= 0 {
 		limit = -1 // SQLite's "no limit", as Turns has on PostgreSQL
 	}
-	rows, err := s.prepared.query(ctx, s.db, s.lite.turns, p.Thread, limit)
+	rows, err := s.prepared.query(ctx, s.db, s.lite.turns, p.Wallet, p.Thread, limit)
 	out, err := scanTimedTexts(rows, err, func(prompt, response string, at time.Time) agent.Turn {
 		return agent.Turn{Prompt: prompt, Response: response, At: at}
 	})
@@ -247,19 +202,19 @@ func (s *Agent) turnsLite(ctx context.Context, p *agent.TurnsParams) ([]agent.Tu
 	return out, nil
 }
 
-// turnContextPG reads a wallet's memory, a thread's owner and, when the thread is the wallet's,
-// its last turns, in one statement: two JSON arrays, oldest turn first.
+// turnContextPG reads a wallet's memory and the last turns of the wallet's thread in one
+// statement: two JSON arrays, oldest turn first.
 const turnContextPG = `SELECT
-	(SELECT wallet FROM agent_threads WHERE id = $1) AS owner,
 	(SELECT COALESCE(json_agg(json_build_object('k', key, 'v', value, 'at', updated_at) ORDER BY key), '[]')
-		FROM agent_memory WHERE wallet = $2)::text AS memory,
+		FROM agent_memory WHERE wallet = $1)::text AS memory,
 	(SELECT COALESCE(json_agg(json_build_object('p', prompt, 'r', response, 'at', at) ORDER BY seq), '[]')
 		FROM (SELECT seq, prompt, response, at FROM agent_turns
-			WHERE thread_id = $1 AND EXISTS (SELECT 1 FROM agent_threads WHERE id = $1 AND wallet = $2)
+			WHERE wallet = $1 AND thread_id = $2
 			ORDER BY seq DESC LIMIT $3) AS last)::text AS turns`
 
-// TurnContext reads a wallet's memory and a thread's last turns: on PostgreSQL in one prepared
-// statement, on SQLite (in process, where a read costs no round trip) as Memories and Turns.
+// TurnContext reads a wallet's memory and the last turns of its thread: on PostgreSQL in one
+// prepared statement, on SQLite (in process, where a read costs no round trip) as Memories and
+// Turns.
 func (s *Agent) TurnContext(ctx context.Context, p *agent.TurnsParams) ([]agent.MemoryEntry, []agent.Turn, error) {
 	if s.dialect != dialectPostgres {
 		mem, err := s.Memories(ctx, p.Wallet)
@@ -272,16 +227,10 @@ func (s *Agent) TurnContext(ctx context.Context, p *agent.TurnsParams) ([]agent.
 		}
 		return mem, turns, nil
 	}
-	var (
-		owner         []byte
-		memory, turns string
-	)
-	err := s.prepared.scanRow(ctx, s.db, s.sql.turnContext, []any{&owner, &memory, &turns}, p.Thread, p.Wallet, p.Limit)
+	var memory, turns string
+	err := s.prepared.scanRow(ctx, s.db, s.sql.turnContext, []any{&memory, &turns}, p.Wallet, p.Thread, p.Limit)
 	if err != nil {
 		return nil, nil, fmt.Errorf("bunstore: turn context: %w", err)
-	}
-	if owner != nil && common.BytesToAddress(owner) != p.Wallet {
-		return nil, nil, otherWallet(p.Thread)
 	}
 	var mrows []struct {
 		K  string `json:"k"`

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,6 +42,7 @@ var (
 	readOnlyKey   = "svc_" + strings.Repeat("7b", 24)
 	nobodyKey     = "svc_" + strings.Repeat("0d", 24)
 	traderSession = "session-of-the-trader"
+	nobodySession = "session-of-nobody"
 )
 
 type agentEnv struct {
@@ -98,6 +100,7 @@ func newAgentEnvWith(t testing.TB, run bool, llm agent.LLM) *agentEnv {
 		readOnlyKey:   {AccountID: "acc-trader", Wallet: trader, Kind: auth.KindKey, KeyID: "k2", ReadOnly: true},
 		nobodyKey:     {AccountID: "acc-nobody", Wallet: nobody, Kind: auth.KindKey, KeyID: "k3"},
 		traderSession: {AccountID: "acc-trader", Wallet: trader, Kind: auth.KindSession, SessionID: "s1"},
+		nobodySession: {AccountID: "acc-nobody", Wallet: nobody, Kind: auth.KindSession, SessionID: "s2"},
 	}
 	s, err := newServer(Config{
 		Market: mkt, Agent: svc, Auth: who, Limiter: newCountLimiter(), Policy: auth.DefaultPolicy(auth.Every(100_000, time.Minute)),
@@ -349,5 +352,83 @@ func TestAgentPromptHeartbeats(t *testing.T) {
 	}
 	if !strings.Contains(string(body), "event: done") {
 		t.Fatalf("the turn did not finish:\n%s", body)
+	}
+}
+
+// echoLLM answers every prompt with the user prompts it was shown, the thread's included.
+type echoLLM struct{}
+
+func (echoLLM) Complete(_ context.Context, r *agent.Request) (agent.Reply, error) {
+	var seen []string
+	for _, m := range r.Messages {
+		if m.Role == agent.RoleUser {
+			seen = append(seen, m.Content)
+		}
+	}
+	text := strings.Join(seen, " | ")
+	if r.OnText != nil {
+		r.OnText(text)
+	}
+	return agent.Reply{Text: text}, nil
+}
+
+// Threads belong to accounts: two accounts that pick the same threadId at once both get their
+// job accepted and completed, and each sees only its own turns, by job and by streamed turn.
+func TestAgentThreadsPerAccountOverHTTP(t *testing.T) {
+	t.Parallel()
+	e := newAgentEnvWith(t, true, echoLLM{})
+	submit := func(key, prompt string) string {
+		r := e.do(t, http.MethodPost, "/agent/job", `{"prompt":"`+prompt+`","threadId":"chat-1"}`, "X-API-Key", key)
+		if r.status != http.StatusAccepted {
+			t.Errorf("%s: %d %s", prompt, r.status, r.body)
+			return ""
+		}
+		var sub struct{ JobID, ThreadID string }
+		r.decode(t, &sub)
+		if sub.ThreadID != "chat-1" {
+			t.Errorf("%s: accepted on thread %q", prompt, sub.ThreadID)
+		}
+		return sub.JobID
+	}
+	keys := map[string]string{"trader": traderKey, "nobody": nobodyKey}
+	ids := map[string]string{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for who, key := range keys {
+		wg.Go(func() {
+			id := submit(key, who+" first")
+			mu.Lock()
+			ids[who] = id
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	for who, key := range keys {
+		if j := e.poll(t, ids[who], key); j.Status != agent.StatusCompleted || j.Response != who+" first" {
+			t.Fatalf("%s's first job: %s %q %q", who, j.Status, j.Response, j.Error)
+		}
+	}
+	for who, key := range keys {
+		if j := e.poll(t, submit(key, who+" second"), key); j.Status != agent.StatusCompleted || j.Response != who+" first | "+who+" second" {
+			t.Fatalf("%s's second job: %s %q %q", who, j.Status, j.Response, j.Error)
+		}
+	}
+	for who, session := range map[string]string{"trader": traderSession, "nobody": nobodySession} {
+		r := e.do(t, http.MethodPost, "/agent/prompt", `{"prompt":"`+who+` streamed","threadId":"chat-1"}`, "Cookie", sessionCookie+"="+session)
+		want := who + " first | " + who + " second | " + who + " streamed"
+		var text strings.Builder
+		for _, ev := range readAgentSSE(t, strings.NewReader(string(r.body))) {
+			if ev.name == "text_delta" {
+				var d struct{ Text string }
+				json.Unmarshal([]byte(ev.data), &d)
+				text.WriteString(d.Text)
+			}
+		}
+		if r.status != http.StatusOK || !strings.Contains(string(r.body), "event: done") || text.String() != want {
+			t.Fatalf("%s's streamed turn: %d, text %q, want %q:\n%s", who, r.status, text.String(), want, r.body)
+		}
 	}
 }

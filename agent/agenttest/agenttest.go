@@ -7,9 +7,10 @@
 //	}
 //
 // It checks what the ports document - the job status machine, the claim's compare-and-set, the
-// lease fencing, the rescue, the caps counted atomically, wallet scoping - and a property test
-// that drives two runners through random claims, heartbeats, cancels, completions and expiries
-// against a model. It never asks which implementation it runs on.
+// lease fencing, the rescue, the caps counted atomically, wallet scoping (of jobs, memory and
+// threads) - and a property test that drives two runners through random claims, heartbeats,
+// cancels, completions and expiries against a model. It never asks which implementation it
+// runs on.
 package agenttest
 
 import (
@@ -36,8 +37,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 	}{
 		{"JobLifecycle", testJobLifecycle},
 		{"JobFailure", testJobFailure},
-		{"CompletionIntoForeignThread", testCompletionIntoForeignThread},
-		{"ConcurrentCompletionsIntoOneThread", testConcurrentCompletions},
+		{"ConcurrentFirstUseOfOneThreadID", testConcurrentCompletions},
 		{"ClaimOrderAndEmpty", testClaimOrder},
 		{"InsertDuplicate", testInsertDuplicate},
 		{"PendingCap", testPendingCap},
@@ -51,6 +51,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"Memory", testMemory},
 		{"MemoryCapConcurrent", testMemoryCapConcurrent},
 		{"Threads", testThreads},
+		{"ThreadsPerWallet", testThreadsPerWallet},
 		{"TurnContext", testTurnContext},
 	}
 	for _, tc := range tests {
