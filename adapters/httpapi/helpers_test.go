@@ -189,6 +189,7 @@ type envOptions struct {
 	bodyTimeout time.Duration
 	mounts      []Mount
 	metrics     prometheus.Registerer
+	ready       []ReadyCheck
 }
 
 func newEnv(t testing.TB, o envOptions) *testEnv {
@@ -223,7 +224,7 @@ func newEnv(t testing.TB, o envOptions) *testEnv {
 	logs := &bytes.Buffer{}
 	s, err := newServer(Config{
 		Market: svc, Limiter: limiter, Policy: o.policy, TrustedProxies: o.proxies, Auth: o.auth, BodyTimeout: o.bodyTimeout,
-		Mounts: o.mounts, Metrics: o.metrics,
+		Mounts: o.mounts, Metrics: o.metrics, Ready: o.ready,
 		Terms: fixedTerms{},
 		Settings: Settings{
 			Contracts:   Contracts{PoolFactory: poolFactory},

@@ -679,6 +679,7 @@ func (s *Server) serveOpenAPI(w http.ResponseWriter, _ bunrouter.Request) error 
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "public, max-age=300")
+	h["X-Content-Type-Options"] = nosniff
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(s.openapi)
 	return err

@@ -113,6 +113,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.router.ServeHTTP(sw, r)
 	if info.stream != nil {
+		if r.Method == http.MethodHead {
+			info.stream.Close() // the headers are the answer
+			return
+		}
 		s.runStream(sw, r.URL.Path)
 	}
 }
@@ -222,6 +226,10 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 		}
 		if p != nil {
 			req = req.WithContext(context.WithValue(r.Context(), principalKey{}, p))
+		}
+		if rt.access != Public {
+			// An answer for one account (its keys, memory, wallet) is never kept by a cache.
+			w.Header()["Cache-Control"] = noStore
 		}
 		if err := rt.handle(w, req); err != nil {
 			s.writeErr(w, req.Request, rt, err)

@@ -166,7 +166,7 @@ func TestRateLimitCountsMisses(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{policy: policy(3)})
 	e.get(t, "/nope").want(t, http.StatusNotFound, `{"statusCode": 404, "message": "route GET /nope not found"}`)
-	e.do(t, http.MethodPost, "/config", "").want(t, http.StatusMethodNotAllowed, `{"statusCode": 405, "message": "method POST not allowed; allowed: GET"}`)
+	e.do(t, http.MethodPost, "/config", "").want(t, http.StatusMethodNotAllowed, `{"statusCode": 405, "message": "method POST not allowed; allowed: GET, HEAD"}`)
 	e.get(t, "/config%00").want(t, http.StatusNotFound, `{"statusCode": 404, "message": "route not found"}`)
 	e.get(t, "/config").want(t, http.StatusTooManyRequests, throttled)
 	want := []string{"default:ip:127.0.0.1", "default:ip:127.0.0.1", "default:ip:127.0.0.1", "default:ip:127.0.0.1"}

@@ -121,6 +121,7 @@ func (s *Server) mountRoutes() []group {
 		for _, method := range m.Methods {
 			routes = append(routes, route{method: method, path: m.Path, access: m.Access, class: m.Class, bearer: m.Bearer, doc: m.Doc.op(method),
 				handle: func(w http.ResponseWriter, req bunrouter.Request) error {
+					w.Header()["X-Content-Type-Options"] = nosniff // as every answer of the API
 					h.ServeHTTP(w, req.Request)
 					return nil
 				}})
@@ -175,6 +176,19 @@ func (s *Server) register(groups []group, own int) *bunrouter.Router {
 			}
 			bg.Handle(rt.method, rt.path, s.pipeline(&rt))
 			s.endpoints = append(s.endpoints, endpoint{method: rt.method, path: splitPath(g.prefix + rt.path)})
+			if rt.method != http.MethodGet {
+				continue
+			}
+			// HTTP: a server that serves GET serves HEAD, the same answer without its body
+			// (net/http drops what a handler writes to a HEAD). It runs the same pipeline and
+			// class; the OpenAPI document lists the GET only.
+			head := rt
+			head.method, head.full = http.MethodHead, http.MethodHead+strings.TrimPrefix(rt.full, http.MethodGet)
+			if s.metrics != nil {
+				head.metrics = s.metrics.route(head.full)
+			}
+			bg.Handle(head.method, head.path, s.pipeline(&head))
+			s.endpoints = append(s.endpoints, endpoint{method: head.method, path: splitPath(g.prefix + head.path)})
 		}
 	}
 	return r

@@ -92,16 +92,16 @@ func TestWrongMethod(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	tok := "/tokens/" + ethToken.Hex()
 	for _, tc := range []struct{ method, path, allow string }{
-		{http.MethodPost, "/config", "GET"},
-		{http.MethodDelete, "/config", "GET"},
-		{http.MethodPost, "/tokens", "GET"},
-		{http.MethodPut, tok, "GET"},
+		{http.MethodPost, "/config", "GET, HEAD"},
+		{http.MethodDelete, "/config", "GET, HEAD"},
+		{http.MethodPost, "/tokens", "GET, HEAD"},
+		{http.MethodPut, tok, "GET, HEAD"},
 		// bunrouter calls these "not found"; the route table knows better.
-		{http.MethodPost, tok + "/quote", "GET"},
+		{http.MethodPost, tok + "/quote", "GET, HEAD"},
 		{http.MethodGet, tok + "/build-tx", "POST"},
-		{http.MethodDelete, tok + "/trades", "GET"},
-		{http.MethodPost, tok + "/candles", "GET"},
-		{http.MethodPatch, tok + "/stats", "GET"},
+		{http.MethodDelete, tok + "/trades", "GET, HEAD"},
+		{http.MethodPost, tok + "/candles", "GET, HEAD"},
+		{http.MethodPatch, tok + "/stats", "GET, HEAD"},
 		// Whatever the address looks like, the path exists.
 		{http.MethodGet, "/tokens/frog/build-tx", "POST"},
 	} {

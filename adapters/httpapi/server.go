@@ -144,6 +144,7 @@ type Server struct {
 	origin    *http.CrossOriginProtection
 	routes    []route // the API's own, described in openapi
 	openapi   []byte  // GET /openapi.json
+	ready     readyLog
 }
 
 // New returns a Server for cfg.

@@ -91,6 +91,7 @@ func (s *Server) serveStream(w http.ResponseWriter, req bunrouter.Request, conn 
 var (
 	eventStream = []string{"text/event-stream"}
 	noCache     = []string{"no-cache"}
+	noStore     = []string{"no-store"}
 	no          = []string{"no"}
 	nosniff     = []string{"nosniff"}
 	heartbeat   = []byte(stream.Heartbeat)

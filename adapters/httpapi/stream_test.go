@@ -237,7 +237,7 @@ func TestStreamErrorsBeforeTheStream(t *testing.T) {
 	te.get(t, "/tokens/"+ethToken.Hex()+"/stream?res=1m&res=5m").want(t, http.StatusBadRequest,
 		`{"statusCode": 400, "message": "res given more than once"}`)
 	r := te.do(t, http.MethodPost, "/tokens/stream", "")
-	if r.status != http.StatusMethodNotAllowed || r.header.Get("Allow") != "GET" {
+	if r.status != http.StatusMethodNotAllowed || r.header.Get("Allow") != "GET, HEAD" {
 		t.Fatalf("POST /tokens/stream: %d %q", r.status, r.header.Get("Allow"))
 	}
 	if n := e.hub.Subscribers(stream.TokenTopic(nobody)); n != 0 {

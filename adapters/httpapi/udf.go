@@ -98,8 +98,10 @@ func (s *Server) udfConfig(w http.ResponseWriter, _ bunrouter.Request) error {
 
 // GET /udf/time: the server's clock, Unix seconds, as text.
 func (s *Server) udfTime(w http.ResponseWriter, _ bunrouter.Request) error {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h["X-Content-Type-Options"] = nosniff
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(strconv.AppendInt(nil, s.cfg.Market.Now().Unix(), 10))
 	return err
@@ -310,6 +312,9 @@ func (s *Server) udfHistory(w http.ResponseWriter, req bunrouter.Request) error 
 	}
 	cq := market.CandleQuery{Token: v.Address, Resolution: res, To: to - 1}
 	switch {
+	case cq.To == 0:
+		// to=1 asks for what precedes the first second; candles' To=0 would mean "now".
+		return writeJSON(w, http.StatusOK, udfHistoryJSON{S: "no_data"})
 	case countback > 0:
 		cq.Limit = int(min(countback, market.MaxBars))
 	case from >= to:

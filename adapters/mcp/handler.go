@@ -20,8 +20,9 @@ import (
 // HandlerConfig configures NewHandler. Exactly one of API and BaseURL says where tool calls go.
 type HandlerConfig struct {
 	// API, when set, serves the tool calls in process: each is a request to this handler (the
-	// reference server's own API) carrying the MCP caller's key and network address, so the
-	// key's allowedIps and every other restriction apply to the caller as over HTTP.
+	// reference server's own API) carrying the MCP caller's key and network address (its peer
+	// and X-Forwarded-For), so the key's allowedIps and every other restriction apply to the
+	// caller as over HTTP, behind a trusted proxy too.
 	API http.Handler
 	// BaseURL sends the tool calls over the network to this server instead. The caller's
 	// address is appended to X-Forwarded-For; the server sees it only if it trusts this
@@ -62,7 +63,7 @@ func NewHandler(cfg HandlerConfig) (http.Handler, error) {
 			if r.Host == "" {
 				ccfg.BaseURL = "http://localhost"
 			}
-			ccfg.HTTPClient = &http.Client{Transport: inProcess{api: cfg.API, remote: r.RemoteAddr}}
+			ccfg.HTTPClient = &http.Client{Transport: inProcess{api: cfg.API, remote: r.RemoteAddr, forwarded: r.Header.Values("X-Forwarded-For")}}
 		} else {
 			ccfg.Header = http.Header{"X-Forwarded-For": {forwardedFor(r)}}
 		}
@@ -167,15 +168,23 @@ func forwardedFor(r *http.Request) string {
 }
 
 // inProcess is an http.RoundTripper that serves a request with the API handler directly, as
-// if it had arrived from remote. API answers are small JSON documents, buffered whole.
+// if it had arrived from remote: from the MCP request's peer with its X-Forwarded-For, so that
+// behind a trusted proxy the API sees the same client address it authorized /mcp for (and
+// from an untrusted peer ignores the header, as it did then). API answers are small JSON
+// documents, buffered whole.
 type inProcess struct {
-	api    http.Handler
-	remote string
+	api       http.Handler
+	remote    string
+	forwarded []string
 }
 
 func (t inProcess) RoundTrip(r *http.Request) (*http.Response, error) {
 	in := r.Clone(r.Context())
 	in.RemoteAddr = t.remote
+	in.Header.Del("X-Forwarded-For")
+	for _, v := range t.forwarded {
+		in.Header.Add("X-Forwarded-For", v)
+	}
 	in.RequestURI = r.URL.RequestURI()
 	if in.Body == nil {
 		in.Body = http.NoBody

@@ -443,3 +443,43 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+b.key)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// Behind a trusted proxy, remote MCP checks a key's allowedIps against the client the proxy
+// names, for /mcp and for every call its tools make through the API in process; a client
+// outside the list is refused, and a forged X-Forwarded-For from an untrusted peer counts for
+// nothing.
+func TestRemoteMCPBehindATrustedProxy(t *testing.T) {
+	srv := apptest.Start(t, []string{"--trusted-proxies", "127.0.0.1/32"})
+	s := &server{app: srv.App, base: srv.Base, signer: srv.Signer}
+	key := s.apiKey(t, "mcp-proxied", `{"allowedIps":["203.0.113.7"]}`)
+	connect := func(client string) (*sdk.ClientSession, error) {
+		hc := &http.Client{Transport: forwarded{bearer: bearer{key: key}, client: client}}
+		return sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).
+			Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: s.base + "/mcp", HTTPClient: hc}, nil)
+	}
+	cs, err := connect("203.0.113.7")
+	if err != nil {
+		t.Fatalf("the allowed client, named by the proxy: %v", err)
+	}
+	defer cs.Close()
+	var q toolResult
+	callTool(t, cs, "quote", map[string]any{"token": s.app.Devnet.ETHToken.Token.Hex(), "side": "buy", "amount": "0.01"}, &q)
+	if q.Data["amountOut"] == nil {
+		t.Errorf("quote through the proxy: %+v", q)
+	}
+	if _, err := connect("198.51.100.1"); err == nil || !strings.Contains(err.Error(), "Forbidden") {
+		t.Errorf("a client outside allowedIps connected: %v", err)
+	}
+}
+
+// forwarded sends what a proxy in front of the server adds: the client's address.
+type forwarded struct {
+	bearer
+	client string
+}
+
+func (f forwarded) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("X-Forwarded-For", f.client)
+	return f.bearer.RoundTrip(r)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/go-redis/redis_rate/v10"
@@ -19,9 +20,10 @@ var _ auth.Limiter = (*Redis)(nil)
 type RedisConfig struct {
 	// Client is a caller-owned client (single node, cluster or sentinel); Close leaves it open.
 	Client redis.UniversalClient
-	// Addr ("host:port") makes a client that the limiter owns, with short timeouts and one retry:
-	// a limiter must answer quickly or fail, so that the endpoint class's fail mode applies
-	// (go-redis's defaults take about 1.7 s to give up on a Redis that is down).
+	// Addr ("host:port", or a redis:// or rediss:// URL with a user, password and database)
+	// makes a client that the limiter owns, with short timeouts and one retry: a limiter must
+	// answer quickly or fail, so that the endpoint class's fail mode applies (go-redis's
+	// defaults take about 1.7 s to give up on a Redis that is down).
 	Addr string
 	// Prefix goes before every key, after redis_rate's own "rate:": the TAT of key k lives at
 	// "rate:" + Prefix + k. Default "curvekit:". Give each deployment or test its own.
@@ -58,14 +60,17 @@ func NewRedis(cfg RedisConfig) (*Redis, error) {
 	r := &Redis{prefix: cfg.Prefix}
 	client := cfg.Client
 	if client == nil {
-		client = redis.NewClient(&redis.Options{
-			Addr:          cfg.Addr,
-			DialTimeout:   redisDialTimeout,
-			ReadTimeout:   redisIOTimeout,
-			WriteTimeout:  redisIOTimeout,
-			MaxRetries:    1,
-			DialerRetries: 1,
-		})
+		opt := &redis.Options{Addr: cfg.Addr}
+		if strings.Contains(cfg.Addr, "://") {
+			var err error
+			if opt, err = redis.ParseURL(cfg.Addr); err != nil {
+				// The error would quote the URL, password included.
+				return nil, fmt.Errorf("%w: ratelimit: the Redis URL does not parse", curvekit.ErrInvalid)
+			}
+		}
+		opt.DialTimeout, opt.ReadTimeout, opt.WriteTimeout = redisDialTimeout, redisIOTimeout, redisIOTimeout
+		opt.MaxRetries, opt.DialerRetries = 1, 1
+		client = redis.NewClient(opt)
 		r.owned = client
 	}
 	r.limiter = redis_rate.NewLimiter(client)

@@ -70,6 +70,10 @@ func (a *App) wireAgent(ctx context.Context) (err error) {
 	if planner == "" {
 		planner = agent.OfflineModel
 	}
-	a.Log.Info("agent", "planner", planner, "workers", runner.Workers())
+	if a.Config.LLMBaseURL != "" {
+		a.Log.Info("agent", "planner", planner, "workers", runner.Workers(), "llm", a.Config.LLMBaseURL)
+	} else {
+		a.Log.Info("agent", "planner", planner, "workers", runner.Workers())
+	}
 	return nil
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/httpapi"
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/internal/redact"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/stream"
@@ -101,6 +102,8 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	// No credential of a URL or DSN reaches the log, whoever logs it (a dial error names the URL).
+	log = slog.New(redact.Handler(log.Handler()))
 	a := &App{Config: cfg, Log: log, Metrics: prometheus.NewRegistry()}
 	for _, o := range opts {
 		o(a)
@@ -203,7 +206,11 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 			errc <- err
 		}
 	}()
-	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", a.Config.DB, "redis", a.Config.Redis != "")
+	chain := "devnet"
+	if a.Config.RPCURL != "" {
+		chain = a.Config.RPCURL
+	}
+	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", a.Config.DB, "redis", a.Config.Redis, "chain", chain, "ipfs", a.Config.IPFSAPI)
 	var failed error
 	select {
 	case <-ctx.Done():

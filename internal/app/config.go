@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/curvekit/curvekit/internal/redact"
 )
 
 // Config is every setting of the reference server. Each field is a flag and an environment
@@ -22,7 +24,7 @@ type Config struct {
 	Addr           string        `help:"Listen address of the API." default:"127.0.0.1:8080" env:"CURVEKIT_ADDR"`
 	DB             string        `help:"A SQLite path (or file: URI) or a postgres:// DSN; other schemes are refused." default:"curvekit.db" env:"CURVEKIT_DB"`
 	DBConns        int           `name:"db-conns" help:"Connections to the database, opened at start and kept; on PostgreSQL half as many again for the agent's quick writes. 0: 10 for PostgreSQL, 4 for a SQLite file." env:"CURVEKIT_DB_CONNS"`
-	Redis          string        `help:"Redis address for rate limits; in memory without it." env:"CURVEKIT_REDIS"`
+	Redis          string        `help:"Redis for rate limits: host:port, or a redis:// (rediss://) URL with a user, password and database; in memory without it." env:"CURVEKIT_REDIS"`
 	RPCURL         string        `name:"rpc-url" help:"JSON-RPC URL of a real chain, or several separated by commas (endpoints of one provider or of several): calls go to the healthiest endpoint that has the block they need and fail over; without it, the in-process devnet." env:"CURVEKIT_RPC_URL"`
 	Head           string        `help:"The block the indexer follows on a real chain: latest, or safe or finalized where the node has them (--confirmations counts back from it)." enum:"latest,safe,finalized" default:"latest" env:"CURVEKIT_HEAD"`
 	Factory        string        `help:"LaunchFactory address on the real chain." env:"CURVEKIT_FACTORY"`
@@ -80,10 +82,16 @@ func (c *Config) Validate() error {
 		if a.v == "" && a.flag != "--addr" {
 			continue
 		}
+		if a.flag == "--redis" && strings.Contains(a.v, "://") {
+			if u, err := url.Parse(a.v); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+				errs = append(errs, fmt.Errorf("--redis %q is neither host:port nor a redis:// or rediss:// URL", redact.Text(a.v)))
+			}
+			continue
+		}
 		if _, port, err := net.SplitHostPort(a.v); err != nil || port == "" {
-			errs = append(errs, fmt.Errorf("%s %q is not a host:port address (e.g. 127.0.0.1:8080)", a.flag, a.v))
+			errs = append(errs, fmt.Errorf("%s %q is not a host:port address (e.g. 127.0.0.1:8080)", a.flag, redact.Text(a.v)))
 		} else if n, err := strconv.ParseUint(port, 10, 16); err != nil || (n == 0 && a.flag == "--redis") {
-			errs = append(errs, fmt.Errorf("%s %q has no valid port", a.flag, a.v))
+			errs = append(errs, fmt.Errorf("%s %q has no valid port", a.flag, redact.Text(a.v)))
 		}
 	}
 	urls := []struct{ flag, v string }{{"--public-url", c.PublicURL}, {"--ipfs-api", c.IPFSAPI}, {"--ipfs-gateway", c.IPFSGateway},
@@ -101,11 +109,11 @@ func (c *Config) Validate() error {
 			schemes = append(schemes, "ws", "wss")
 		}
 		if err != nil || !slices.Contains(schemes, parsed.Scheme) || parsed.Host == "" {
-			errs = append(errs, fmt.Errorf("%s %q is not an %s URL", u.flag, u.v, strings.Join(schemes, "/")))
+			errs = append(errs, fmt.Errorf("%s %q is not an %s URL", u.flag, redact.Text(u.v), strings.Join(schemes, "/")))
 		}
 	}
 	if scheme, _, ok := strings.Cut(c.DB, "://"); ok && scheme != "postgres" && scheme != "postgresql" {
-		errs = append(errs, fmt.Errorf("--db %q: unknown scheme %s://; give a SQLite file path or a postgres:// DSN", c.DB, scheme))
+		errs = append(errs, fmt.Errorf("--db %q: unknown scheme %s://; give a SQLite file path or a postgres:// DSN", redact.Text(c.DB), scheme))
 	}
 	if c.RPCURL != "" && (c.Factory == "" || c.Router == "") {
 		errs = append(errs, errors.New("--rpc-url needs --factory and --router"))
@@ -171,5 +179,5 @@ func NewLogger(level string) (*slog.Logger, error) {
 	if err := l.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("--log-level: %w", err)
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l})), nil
+	return slog.New(redact.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))), nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/ratelimit"
 	"github.com/curvekit/curvekit/adapters/web"
 	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/internal/redact"
 	"github.com/curvekit/curvekit/market"
 )
 
@@ -37,7 +38,7 @@ func (a *App) wireLimiter(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := r.Ping(ctx); err != nil {
-		return fmt.Errorf("--redis %s: %w", a.Config.Redis, err)
+		return fmt.Errorf("--redis %s: %w", redact.Text(a.Config.Redis), err)
 	}
 	a.limiter = r
 	return nil
@@ -121,28 +122,37 @@ func (a *App) wireHTTP(ctx context.Context) error {
 // readyChecks are what GET /readyz checks: the store answers, and the data served follows the
 // chain within ReadyLag blocks, so a server whose data went stale stops being ready instead of
 // serving it silently. The leader checks its indexer; a follower that it keeps up with the store
-// and that the store keeps up with the chain (its leader, wherever it runs, indexes).
+// and that the store keeps up with the chain (its leader, wherever it runs, indexes). Each
+// failure says what failed in words (httpapi.Unready); its error goes to the log only.
 func (a *App) readyChecks() []httpapi.ReadyCheck {
 	return append([]httpapi.ReadyCheck{
-		{Name: "store", Check: a.DB.Ping},
+		{Name: "store", Check: func(ctx context.Context) error {
+			if err := a.DB.Ping(ctx); err != nil {
+				return &httpapi.Unready{Reason: "database unreachable", Err: err}
+			}
+			return nil
+		}},
 		{Name: "indexer", Check: func(ctx context.Context) error {
 			st := a.Replica.Status()
 			if st.Leading {
-				return st.Indexer.Check(a.Config.ReadyLag)
+				if err := st.Indexer.Check(a.Config.ReadyLag); err != nil {
+					return &httpapi.Unready{Reason: st.Indexer.Reason(), Err: err}
+				}
+				return nil
 			}
 			if f := st.Follower; f.Failures > 0 {
-				return fmt.Errorf("following the store failed %d times in a row: %v", f.Failures, f.LastErr)
+				return &httpapi.Unready{Reason: fmt.Sprintf("following the store failed %d times in a row", f.Failures), Err: f.LastErr}
 			}
 			cur, err := a.Store.Cursor(ctx)
 			if err != nil {
-				return err
+				return &httpapi.Unready{Reason: "database unreachable", Err: err}
 			}
 			head, err := a.Chain.Head(ctx)
 			if err != nil {
-				return fmt.Errorf("chain head: %w", err)
+				return &httpapi.Unready{Reason: "chain node unreachable", Err: err}
 			}
 			if head.Number > cur.Block+a.Config.Confirmations+a.Config.ReadyLag {
-				return fmt.Errorf("the indexer (another replica) is %d blocks behind the head (block %d of %d)", head.Number-cur.Block, cur.Block, head.Number)
+				return &httpapi.Unready{Reason: fmt.Sprintf("the indexer (another replica) is %d blocks behind the head (block %d of %d)", head.Number-cur.Block, cur.Block, head.Number)}
 			}
 			return nil
 		}},
@@ -152,7 +162,7 @@ func (a *App) readyChecks() []httpapi.ReadyCheck {
 // replicaInfo is this server's part among replicas, as GET /readyz shows it.
 func (a *App) replicaInfo() httpapi.Replica {
 	st := a.Replica.Status()
-	r := httpapi.Replica{Role: "follower", Holder: st.Holder, Block: st.Position.Block}
+	r := httpapi.Replica{Role: "follower", Holder: publicHolder(st.Holder), Block: st.Position.Block}
 	switch {
 	case st.Leading:
 		r.Role, r.Term, r.LeaderSince = "leader", st.Term, new(st.Since.UTC())
@@ -160,6 +170,12 @@ func (a *App) replicaInfo() httpapi.Replica {
 		r.Role = "api-only"
 	}
 	return r
+}
+
+// publicHolder is the part of a replica's lease name that GET /readyz shows: its random suffix,
+// without the host name and process id before it.
+func publicHolder(holder string) string {
+	return holder[strings.LastIndexByte(holder, ':')+1:]
 }
 
 // registerMarketMetrics adds the indexer's, the replica's and the streams' gauges, read at scrape

@@ -29,7 +29,12 @@ func (a *App) wireLaunch(ctx context.Context) error {
 			return err
 		}
 		pinner = k
-		a.ready = append(a.ready, httpapi.ReadyCheck{Name: "ipfs", Check: k.Ping})
+		a.ready = append(a.ready, httpapi.ReadyCheck{Name: "ipfs", Check: func(ctx context.Context) error {
+			if err := k.Ping(ctx); err != nil {
+				return &httpapi.Unready{Reason: "IPFS node unreachable", Err: err}
+			}
+			return nil
+		}})
 	} else {
 		dir := a.Config.IPFSDir
 		if dir == "" {
