@@ -39,7 +39,8 @@ func TestDeployThenFollow(t *testing.T) {
 
 	deployer := dev.Accounts[6]
 	keyFile := filepath.Join(t.TempDir(), "deployer.key")
-	if err := os.WriteFile(keyFile, []byte(hex.EncodeToString(crypto.FromECDSA(deployer.Key))+"\n"), 0o600); err != nil {
+	// Written as cast and ethers export keys: with 0x.
+	if err := os.WriteFile(keyFile, []byte("0x"+hex.EncodeToString(crypto.FromECDSA(deployer.Key))+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r := run(t, "", nil, "deploy", "--rpc-url", rpcURL, "--key-file", keyFile, "--poll", "50ms", "--json")
@@ -58,6 +59,14 @@ func TestDeployThenFollow(t *testing.T) {
 	}
 	if d.Deployer != deployer.Address || d.Factory == dev.Addrs.Factory || d.StartBlock == 0 || !strings.Contains(r.stderr, "deploy LaunchFactory: 0x") {
 		t.Fatalf("deployment %+v\n%s", d, r.stderr)
+	}
+	// Every address is checksummed, in --json as in the text.
+	var raw map[string]any
+	_ = json.Unmarshal([]byte(r.stdout), &raw)
+	for _, k := range []string{"deployer", "weth", "poolFactory", "router", "factory"} {
+		if s, _ := raw[k].(string); s != common.HexToAddress(s).Hex() {
+			t.Errorf("deploy --json: %s is %q, not checksummed", k, s)
+		}
 	}
 
 	s := startServer(t, "--rpc-url", rpcURL, "--factory", d.Factory.Hex(), "--router", d.Router.Hex(),
@@ -152,4 +161,16 @@ func serveRPC(t *testing.T, dev *devnet.Devnet) string {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// A key file that holds no key is refused with a message that does not quote the file.
+func TestDeployRefusesABadKeyFile(t *testing.T) {
+	keyFile := filepath.Join(t.TempDir(), "deployer.key")
+	if err := os.WriteFile(keyFile, []byte("0xSECRETNOTAKEY\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, "", nil, "deploy", "--rpc-url", "http://127.0.0.1:1", "--key-file", keyFile)
+	if r.code == 0 || !strings.Contains(r.stderr, "64 hex digits") || strings.Contains(r.stdout+r.stderr, "SECRET") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -16,7 +18,7 @@ import (
 
 type deployCmd struct {
 	RPCURL       string        `name:"rpc-url" required:"" help:"JSON-RPC URL of the chain." env:"CURVEKIT_RPC_URL"`
-	KeyFile      string        `required:"" type:"existingfile" help:"File holding the deployer's private key in hex; its account pays the gas and owns the factory."`
+	KeyFile      string        `required:"" type:"existingfile" help:"File holding the deployer's private key in hex (with or without 0x); its account pays the gas and owns the factory."`
 	FeeRecipient string        `help:"Address receiving launch and protocol fees (default: the deployer)."`
 	WETH         string        `name:"weth" help:"An existing WETH9 to use instead of deploying one."`
 	PoolFeeBps   uint16        `help:"Swap fee of graduated pools, in basis points." default:"30"`
@@ -25,9 +27,9 @@ type deployCmd struct {
 }
 
 func (c *deployCmd) Run(e *env) error {
-	key, err := crypto.LoadECDSA(c.KeyFile)
+	key, err := loadKey(c.KeyFile)
 	if err != nil {
-		return fmt.Errorf("--key-file: want a hex private key: %w", err)
+		return err
 	}
 	p := evm.DeployParams{Key: key, PoolFeeBps: c.PoolFeeBps, Poll: c.Poll, Progress: func(step string, tx common.Hash) {
 		fmt.Fprintf(e.err, "%s: %s\n", step, tx.Hex())
@@ -61,9 +63,44 @@ func (c *deployCmd) Run(e *env) error {
 		return err
 	}
 	if e.root.JSON {
-		return e.printJSON(d)
+		return e.printJSON(deploymentJSON{
+			ChainID: d.ChainID, Deployer: d.Deployer.Hex(), WETH: d.WETH.Hex(), PoolFactory: d.PoolFactory.Hex(),
+			Router: d.Router.Hex(), Factory: d.Factory.Hex(), StartBlock: d.StartBlock,
+		})
 	}
 	return printDeployment(e, d, c.RPCURL)
+}
+
+// deploymentJSON is a deployment as --json prints it: addresses checksummed (EIP-55), as the
+// text output has them.
+type deploymentJSON struct {
+	ChainID     uint64 `json:"chainId"`
+	Deployer    string `json:"deployer"`
+	WETH        string `json:"weth"`
+	PoolFactory string `json:"poolFactory"`
+	Router      string `json:"router"`
+	Factory     string `json:"factory"`
+	StartBlock  uint64 `json:"startBlock"`
+}
+
+// loadKey reads a private key written in hex, with or without 0x (cast and ethers write it with)
+// and surrounding whitespace. Its error never quotes the file's content.
+func loadKey(path string) (*ecdsa.PrivateKey, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--key-file: %w", err)
+	}
+	text := strings.TrimSpace(string(raw))
+	if t, ok := strings.CutPrefix(text, "0x"); ok {
+		text = t
+	} else {
+		text = strings.TrimPrefix(text, "0X")
+	}
+	key, err := crypto.HexToECDSA(text)
+	if err != nil {
+		return nil, errors.New("--key-file: want a private key of 64 hex digits, with or without 0x")
+	}
+	return key, nil
 }
 
 func printDeployment(e *env, d evm.Deployment, rpc string) error {
