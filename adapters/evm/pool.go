@@ -219,8 +219,10 @@ func failover[T any](ctx context.Context, p *Pool, n need, f func(Client) (T, er
 			switch {
 			case notFound != nil && !behind:
 				return zero, notFound
-			case wait > 0 && lastKind == failThrottled && !p.cfg.Now().Add(wait).After(deadline):
-				// Every endpoint is throttled: wait for the first to be free, within MaxWait.
+			case wait > 0 && (lastKind == failThrottled || lastKind == failDown && !refused(last)) && !p.cfg.Now().Add(wait).After(deadline):
+				// Every endpoint is throttled or failed transiently (a cut answer, a timeout,
+				// a 5xx): wait for the first to be free, within MaxWait. A refused
+				// connection is a node that is down: the call fails at once.
 				select {
 				case <-ctx.Done():
 					return zero, ctx.Err()
@@ -279,18 +281,15 @@ func (p *Pool) pick(n need, tried map[*endpoint]bool) (e *endpoint, wait time.Du
 			throttled = throttled || e.kind == failThrottled
 			continue
 		}
-		if tried[e] {
-			continue
+		if tried[e] || n.hasBlock && e.head > 0 && e.head < n.block {
+			continue // an endpoint known to be behind the block might answer without it
 		}
-		// Rank: endpoints known to have the block, then those whose head is unknown, then
-		// those known to be behind it; among them, the up-to-date before the lagging, then
-		// the fewest recent failures; the configured order breaks ties.
+		// Rank: endpoints known to have the block, then those whose head is unknown; among
+		// them, the up-to-date before the lagging, then the fewest recent failures; the
+		// configured order breaks ties.
 		rank := 0
 		if n.hasBlock && e.head < n.block {
-			rank += 4
-			if e.head == 0 {
-				rank -= 2
-			}
+			rank += 2
 		}
 		if e.head+p.cfg.LagTolerance < p.best {
 			rank++

@@ -127,6 +127,13 @@ func classify(err error) failure {
 	return lookup(0, err.Error())
 }
 
+// refused reports an endpoint that refuses connections or has no address: a node that is down,
+// not one that failed once.
+func refused(err error) bool {
+	var dns *net.DNSError
+	return err != nil && (errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dns) || strings.Contains(err.Error(), "connection refused"))
+}
+
 var (
 	// suggested: a range the provider proposes, "[0x123, 0x456]" (Alchemy, Infura) or
 	// "retry with the range 100-200" (reth, Erigon).
