@@ -191,6 +191,12 @@ func (a *App) registerMarketMetrics() {
 		gauge("head_block", "The chain's head as the indexer last saw it.", func(s market.ReplicaStatus) float64 { return float64(s.Indexer.Head) }),
 		gauge("lag_blocks", "Blocks between the head and the last indexed block.", func(s market.ReplicaStatus) float64 { return float64(s.Indexer.Lag) }),
 		gauge("failures", "Syncs failed in a row.", func(s market.ReplicaStatus) float64 { return float64(s.Indexer.Failures) }),
+		gauge("throttled", "1 while the indexer's syncs fail because the chain's provider throttles it (it backs off), else 0.", func(s market.ReplicaStatus) float64 {
+			if s.Indexer.Failures > 0 && s.Indexer.Throttled {
+				return 1
+			}
+			return 0
+		}),
 		gauge("leader", "1 while this replica leads the indexer, else 0.", func(s market.ReplicaStatus) float64 {
 			if s.Leading {
 				return 1
