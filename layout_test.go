@@ -18,6 +18,7 @@ var impure = []string{
 	"github.com/curvekit/curvekit/internal/testworld",
 	"github.com/curvekit/curvekit/internal/openapitest",
 	"github.com/curvekit/curvekit/internal/pgtest",
+	"github.com/curvekit/curvekit/internal/gethtest",
 	"github.com/curvekit/curvekit/contracts/bindings",
 	"github.com/curvekit/curvekit/contracts/internal/",
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gethtest
+
+const raceDetector = false
