@@ -13,6 +13,8 @@ type Store interface {
 	// CreateWallet stores w unless its account already has a wallet, and returns the account's
 	// wallet either way (created reports which): one wallet per account, whoever wins a race.
 	CreateWallet(ctx context.Context, w Wallet) (stored Wallet, created bool, err error)
+	// Wallet returns the wallet with the id, or curvekit.ErrNotFound.
+	Wallet(ctx context.Context, id string) (Wallet, error)
 	// WalletByAccount returns the account's wallet, or curvekit.ErrNotFound.
 	WalletByAccount(ctx context.Context, accountID string) (Wallet, error)
 	// RewrapWallet replaces a wallet's sealed key material when its key version is still
@@ -37,8 +39,31 @@ type Store interface {
 	// launch is reserved there.
 	RecordLaunchTx(ctx context.Context, p LaunchTxParams) error
 	// ReleaseNonce gives back a reserved nonce whose transaction the chain did not take, so the
-	// next reservation reuses it and no gap stays; a launch reserved at it no longer counts.
+	// next reservation reuses it and no gap stays; a launch reserved at it no longer counts, and
+	// a transaction recorded at it that was never replaced is forgotten.
 	ReleaseNonce(ctx context.Context, walletID string, nonce uint64) error
+	// RecordTransaction stores a transaction signed by a wallet before it is broadcast, in state
+	// pending with its one hash. Unknown wallet: curvekit.ErrNotFound.
+	RecordTransaction(ctx context.Context, t Transaction) error
+	// Transactions returns a page of a wallet's transactions, newest first (by SentAt, then
+	// ID). A cursor the store did not return is curvekit.ErrInvalid.
+	Transactions(ctx context.Context, q TransactionQuery) (TransactionPage, error)
+	// OpenTransactions returns up to limit transactions of every wallet in an open state
+	// (pending, replaced), oldest first.
+	OpenTransactions(ctx context.Context, limit int) ([]Transaction, error)
+	// ClaimTransaction claims an open transaction for replacement when its current hash is
+	// still p.Hash and no other owner holds an unexpired claim (a compare-and-set, so one
+	// replica replaces it); else curvekit.ErrConflict. Unknown: curvekit.ErrNotFound.
+	ClaimTransaction(ctx context.Context, p ClaimTxParams) error
+	// ReplaceTransaction records a replacement sent under p.Owner's claim: p.Hash becomes the
+	// current hash, appended to the hashes, with its fees and block; the state is replaced
+	// and the claim is let go. curvekit.ErrConflict when the claim is not p.Owner's or the
+	// transaction is no longer open.
+	ReplaceTransaction(ctx context.Context, p ReplaceTxParams) error
+	// SettleTransaction moves an open transaction to a final state (mined and failed with the
+	// mined hash, which must be one of its hashes, and its receipt; dropped). curvekit.ErrConflict
+	// when it is no longer open; curvekit.ErrInvalid for a hash not its own or a state not final.
+	SettleTransaction(ctx context.Context, p SettleTxParams) error
 	// ClaimIdempotency records a pending request under (p.AccountID, p.Key) when there is none,
 	// or when the one there was created before p.ExpiredBefore, and reports claimed; otherwise
 	// it returns the existing record untouched.

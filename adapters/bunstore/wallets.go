@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 	"github.com/uptrace/bun"
 
 	"github.com/curvekit/curvekit"
@@ -112,8 +116,17 @@ func (s *Wallets) CreateWallet(ctx context.Context, w wallet.Wallet) (wallet.Wal
 
 // WalletByAccount returns the account's wallet, or curvekit.ErrNotFound.
 func (s *Wallets) WalletByAccount(ctx context.Context, accountID string) (wallet.Wallet, error) {
+	return s.walletWhere(ctx, "account_id = ?", accountID)
+}
+
+// Wallet returns the wallet with the id, or curvekit.ErrNotFound.
+func (s *Wallets) Wallet(ctx context.Context, id string) (wallet.Wallet, error) {
+	return s.walletWhere(ctx, "id = ?", id)
+}
+
+func (s *Wallets) walletWhere(ctx context.Context, where string, arg string) (wallet.Wallet, error) {
 	var row walletRow
-	err := s.db.NewSelect().Model(&row).Where("account_id = ?", accountID).Scan(ctx)
+	err := s.db.NewSelect().Model(&row).Where(where, arg).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return wallet.Wallet{}, fmt.Errorf("%w: no wallet for this account", curvekit.ErrNotFound)
 	}
@@ -231,6 +244,11 @@ func (s *Wallets) ReleaseNonce(ctx context.Context, walletID string, nonce uint6
 	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewDelete().Model((*walletLaunchRow)(nil)).Where("wallet_id = ? AND nonce = ?", walletID, int64(nonce)).Exec(ctx); err != nil {
+			return err
+		}
+		// Sent once and refused: the chain never saw it. A replaced one was seen, and stays.
+		if _, err := tx.NewDelete().Model((*walletTxRow)(nil)).
+			Where("wallet_id = ? AND nonce = ? AND state = ?", walletID, int64(nonce), string(wallet.TxPending)).Exec(ctx); err != nil {
 			return err
 		}
 		// A nonce at or above next_nonce was never handed out and is not taken back (it would
@@ -372,4 +390,234 @@ func (s *Wallets) RewrapWallet(ctx context.Context, p wallet.RewrapParams) error
 		return fmt.Errorf("%w: wallet %s", curvekit.ErrNotFound, p.WalletID)
 	}
 	return fmt.Errorf("%w: wallet %s is no longer under key version %d", curvekit.ErrConflict, p.WalletID, p.FromVersion)
+}
+
+// walletTxRow is a transaction a wallet sent (migration 0012).
+type walletTxRow struct {
+	bun.BaseModel `bun:"table:wallet_transactions"`
+
+	ID           string         `bun:"id,pk"`
+	WalletID     string         `bun:"wallet_id"`
+	From         common.Address `bun:"from_address"`
+	Nonce        int64          `bun:"nonce"`
+	ChainID      int64          `bun:"chain_id"`
+	To           common.Address `bun:"to_address"`
+	Value        string         `bun:"value"`
+	Data         []byte         `bun:"data"`
+	Gas          int64          `bun:"gas"`
+	MaxFee       string         `bun:"max_fee"`
+	MaxTip       string         `bun:"max_tip"`
+	Hash         common.Hash    `bun:"hash"`
+	Hashes       []byte         `bun:"hashes"` // 32 bytes each, oldest first
+	State        string         `bun:"state"`
+	SentAt       int64          `bun:"sent_at"`
+	SentBlock    int64          `bun:"sent_block"`
+	Block        int64          `bun:"block_number"`
+	GasUsed      int64          `bun:"gas_used"`
+	GasPrice     string         `bun:"gas_price"`
+	ClaimedBy    string         `bun:"claimed_by"`
+	ClaimedUntil int64          `bun:"claimed_until"`
+	UpdatedAt    int64          `bun:"updated_at"`
+}
+
+func (r *walletTxRow) transaction() (wallet.Transaction, error) {
+	t := wallet.Transaction{
+		ID: r.ID, WalletID: r.WalletID, From: r.From, Nonce: uint64(r.Nonce), ChainID: uint64(r.ChainID), To: r.To,
+		Data: r.Data, Gas: uint64(r.Gas), Hash: r.Hash, State: wallet.TxState(r.State),
+		SentAt: time.Unix(0, r.SentAt).UTC(), SentBlock: uint64(r.SentBlock), Block: uint64(r.Block), GasUsed: uint64(r.GasUsed),
+		UpdatedAt: time.Unix(0, r.UpdatedAt).UTC(),
+	}
+	t.Hashes = splitHashes(r.Hashes)
+	var fee, tip uint256.Int
+	for _, f := range []struct {
+		dst *uint256.Int
+		src string
+	}{{&t.Value, r.Value}, {&t.GasPrice, r.GasPrice}, {&fee, r.MaxFee}, {&tip, r.MaxTip}} {
+		if err := f.dst.SetFromDecimal(f.src); err != nil {
+			return wallet.Transaction{}, fmt.Errorf("bunstore: transaction %s: %w", r.ID, err)
+		}
+	}
+	t.Fees = wallet.Fees{MaxFeePerGas: fee.ToBig(), MaxPriorityFeePerGas: tip.ToBig()}
+	return t, nil
+}
+
+// decimal is a fee as stored: a decimal string, "0" for none.
+func decimal(b *big.Int) string {
+	if b == nil {
+		return "0"
+	}
+	return b.String()
+}
+
+// RecordTransaction stores a signed transaction, pending, before it is broadcast.
+func (s *Wallets) RecordTransaction(ctx context.Context, t wallet.Transaction) error {
+	if t.ID == "" || t.Nonce > math.MaxInt64 || t.ChainID > math.MaxInt64 || t.Gas > math.MaxInt64 {
+		return fmt.Errorf("%w: transaction without id or out of range", curvekit.ErrInvalid)
+	}
+	row := walletTxRow{
+		ID: t.ID, WalletID: t.WalletID, From: t.From, Nonce: int64(t.Nonce), ChainID: int64(t.ChainID), To: t.To,
+		Value: t.Value.Dec(), Data: t.Data, Gas: int64(t.Gas), MaxFee: decimal(t.Fees.MaxFeePerGas), MaxTip: decimal(t.Fees.MaxPriorityFeePerGas),
+		Hash: t.Hash, Hashes: t.Hash.Bytes(), State: string(wallet.TxPending), SentAt: t.SentAt.UnixNano(),
+		SentBlock: int64(min(t.SentBlock, math.MaxInt64)), GasPrice: "0", UpdatedAt: t.SentAt.UnixNano(),
+	}
+	_, err := s.db.NewRaw(`INSERT INTO wallet_transactions (id, wallet_id, from_address, nonce, chain_id, to_address, value, data, gas,
+			max_fee, max_tip, hash, hashes, state, sent_at, sent_block, updated_at)
+		SELECT ?, id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM wallets WHERE id = ?`,
+		row.ID, row.From, row.Nonce, row.ChainID, row.To, row.Value, row.Data, row.Gas, row.MaxFee, row.MaxTip,
+		row.Hash, row.Hashes, row.State, row.SentAt, row.SentBlock, row.UpdatedAt, row.WalletID).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("bunstore: record transaction: %w", err)
+	}
+	var n int64
+	if n, err = s.db.NewSelect().Model((*walletTxRow)(nil)).Where("id = ?", t.ID).Count(ctx); err != nil {
+		return fmt.Errorf("bunstore: record transaction: %w", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: wallet %s", curvekit.ErrNotFound, t.WalletID)
+	}
+	return nil
+}
+
+// Transactions returns a page of a wallet's transactions, newest first.
+func (s *Wallets) Transactions(ctx context.Context, q wallet.TransactionQuery) (wallet.TransactionPage, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	sel := s.db.NewSelect().Model((*walletTxRow)(nil)).Where("wallet_id = ?", q.WalletID)
+	if q.Cursor != "" {
+		at, id, ok := strings.Cut(q.Cursor, ".")
+		sentAt, err := strconv.ParseInt(at, 10, 64)
+		if !ok || err != nil || id == "" {
+			return wallet.TransactionPage{}, fmt.Errorf("%w: cursor: not one this list returned", curvekit.ErrInvalid)
+		}
+		sel.Where("(sent_at < ? OR (sent_at = ? AND id < ?))", sentAt, sentAt, id)
+	}
+	var rows []walletTxRow
+	if err := sel.OrderExpr("sent_at DESC, id DESC").Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
+		return wallet.TransactionPage{}, fmt.Errorf("bunstore: transactions: %w", err)
+	}
+	var page wallet.TransactionPage
+	if len(rows) > limit {
+		rows = rows[:limit]
+		last := rows[limit-1]
+		page.Next = strconv.FormatInt(last.SentAt, 10) + "." + last.ID
+	}
+	for i := range rows {
+		t, err := rows[i].transaction()
+		if err != nil {
+			return wallet.TransactionPage{}, err
+		}
+		page.Transactions = append(page.Transactions, t)
+	}
+	return page, nil
+}
+
+// OpenTransactions returns up to limit pending or replaced transactions, oldest first.
+func (s *Wallets) OpenTransactions(ctx context.Context, limit int) ([]wallet.Transaction, error) {
+	var rows []walletTxRow
+	if err := s.db.NewSelect().Model(&rows).Where("state IN (?, ?)", string(wallet.TxPending), string(wallet.TxReplaced)).
+		OrderExpr("sent_at, id").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("bunstore: open transactions: %w", err)
+	}
+	out := make([]wallet.Transaction, 0, len(rows))
+	for i := range rows {
+		t, err := rows[i].transaction()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// changed turns an UPDATE's count into ErrConflict (it matched nothing) or ErrNotFound (there is
+// no transaction id).
+func (s *Wallets) changed(ctx context.Context, res sql.Result, err error, id, what string) error {
+	if err != nil {
+		return fmt.Errorf("bunstore: %s: %w", what, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("bunstore: %s: %w", what, err)
+	} else if n == 1 {
+		return nil
+	}
+	if n, err := s.db.NewSelect().Model((*walletTxRow)(nil)).Where("id = ?", id).Count(ctx); err != nil {
+		return fmt.Errorf("bunstore: %s: %w", what, err)
+	} else if n == 0 {
+		return fmt.Errorf("%w: transaction %s", curvekit.ErrNotFound, id)
+	}
+	return fmt.Errorf("%w: transaction %s changed meanwhile", curvekit.ErrConflict, id)
+}
+
+// ClaimTransaction claims an open transaction for replacement (compare-and-set on its hash and
+// the claim).
+func (s *Wallets) ClaimTransaction(ctx context.Context, p wallet.ClaimTxParams) error {
+	res, err := s.db.NewUpdate().Model((*walletTxRow)(nil)).
+		Set("claimed_by = ?", p.Owner).Set("claimed_until = ?", p.Until.UnixNano()).
+		Where("id = ? AND hash = ? AND state IN (?, ?)", p.ID, p.Hash, string(wallet.TxPending), string(wallet.TxReplaced)).
+		Where("(claimed_by = ? OR claimed_by = '' OR claimed_until < ?)", p.Owner, p.Now.UnixNano()).Exec(ctx)
+	return s.changed(ctx, res, err, p.ID, "claim transaction")
+}
+
+// ReplaceTransaction records a replacement sent under the caller's claim.
+func (s *Wallets) ReplaceTransaction(ctx context.Context, p wallet.ReplaceTxParams) error {
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var row walletTxRow
+		if err := tx.NewSelect().Model(&row).Column("hashes", "claimed_by", "state").Where("id = ?", p.ID).Scan(ctx); errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: transaction %s", curvekit.ErrNotFound, p.ID)
+		} else if err != nil {
+			return err
+		}
+		if row.ClaimedBy != p.Owner || !wallet.TxState(row.State).Open() {
+			return fmt.Errorf("%w: transaction %s is not claimed by %s or no longer open", curvekit.ErrConflict, p.ID, p.Owner)
+		}
+		hashes := row.Hashes
+		if !slices.Contains(splitHashes(hashes), p.Hash) {
+			hashes = append(hashes, p.Hash.Bytes()...)
+		}
+		res, err := tx.NewUpdate().Model((*walletTxRow)(nil)).
+			Set("hash = ?", p.Hash).Set("hashes = ?", hashes).Set("state = ?", string(wallet.TxReplaced)).
+			Set("max_fee = ?", decimal(p.Fees.MaxFeePerGas)).Set("max_tip = ?", decimal(p.Fees.MaxPriorityFeePerGas)).
+			Set("sent_block = ?", int64(min(p.SentBlock, math.MaxInt64))).Set("claimed_by = ''").Set("claimed_until = 0").
+			Set("updated_at = ?", p.At.UnixNano()).
+			Where("id = ? AND claimed_by = ? AND state IN (?, ?)", p.ID, p.Owner, string(wallet.TxPending), string(wallet.TxReplaced)).Exec(ctx)
+		return s.changed(ctx, res, err, p.ID, "replace transaction")
+	})
+	if err != nil && !errors.Is(err, curvekit.ErrConflict) && !errors.Is(err, curvekit.ErrNotFound) {
+		return fmt.Errorf("bunstore: replace transaction: %w", err)
+	}
+	return err
+}
+
+func splitHashes(b []byte) []common.Hash {
+	var out []common.Hash
+	for i := 0; i+common.HashLength <= len(b); i += common.HashLength {
+		out = append(out, common.BytesToHash(b[i:i+common.HashLength]))
+	}
+	return out
+}
+
+// SettleTransaction moves an open transaction to its final state.
+func (s *Wallets) SettleTransaction(ctx context.Context, p wallet.SettleTxParams) error {
+	if p.State.Open() || p.State == "" || p.Block > math.MaxInt64 || p.GasUsed > math.MaxInt64 {
+		return fmt.Errorf("%w: %q is not a final state", curvekit.ErrInvalid, p.State)
+	}
+	q := s.db.NewUpdate().Model((*walletTxRow)(nil)).Set("state = ?", string(p.State)).
+		Set("claimed_by = ''").Set("claimed_until = 0").Set("updated_at = ?", p.At.UnixNano()).
+		Where("id = ? AND state IN (?, ?)", p.ID, string(wallet.TxPending), string(wallet.TxReplaced))
+	if p.State != wallet.TxDropped {
+		var row walletTxRow
+		if err := s.db.NewSelect().Model(&row).Column("hashes").Where("id = ?", p.ID).Scan(ctx); errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: transaction %s", curvekit.ErrNotFound, p.ID)
+		} else if err != nil {
+			return fmt.Errorf("bunstore: settle transaction: %w", err)
+		}
+		if !slices.Contains(splitHashes(row.Hashes), p.Hash) {
+			return fmt.Errorf("%w: %s is not a hash of transaction %s", curvekit.ErrInvalid, p.Hash, p.ID)
+		}
+		q.Set("hash = ?", p.Hash).Set("block_number = ?", int64(p.Block)).Set("gas_used = ?", int64(p.GasUsed)).Set("gas_price = ?", decimal(p.GasPrice))
+	}
+	res, err := q.Exec(ctx)
+	return s.changed(ctx, res, err, p.ID, "settle transaction")
 }

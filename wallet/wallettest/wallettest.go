@@ -7,12 +7,15 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math/big"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/wallet"
@@ -31,6 +34,9 @@ func Run(t *testing.T, newStore func(t *testing.T) wallet.Store) {
 	t.Run("Idempotency", func(t *testing.T) { t.Parallel(); testIdempotency(t, newStore(t)) })
 	t.Run("IdempotencySingleWinner", func(t *testing.T) { t.Parallel(); testIdempotencyRace(t, newStore(t)) })
 	t.Run("Exports", func(t *testing.T) { t.Parallel(); testExports(t, newStore(t)) })
+	t.Run("Transactions", func(t *testing.T) { t.Parallel(); testTransactions(t, newStore(t)) })
+	t.Run("TransactionLifecycle", func(t *testing.T) { t.Parallel(); testTransactionLifecycle(t, newStore(t)) })
+	t.Run("OneReplicaClaimsATransaction", func(t *testing.T) { t.Parallel(); testClaimRace(t, newStore(t)) })
 }
 
 // at is a fixed instant with sub-second precision, to catch stores that round times.
@@ -78,6 +84,16 @@ func testWallets(t *testing.T, s wallet.Store) {
 	}
 	if diff := cmp.Diff(w, read); diff != "" {
 		t.Fatalf("WalletByAccount (-want +got):\n%s", diff)
+	}
+	byID, err := s.Wallet(ctx, w.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(w, byID); diff != "" {
+		t.Fatalf("Wallet (-want +got):\n%s", diff)
+	}
+	if _, err := s.Wallet(ctx, "missing"); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("Wallet of an unknown id: %v, want ErrNotFound", err)
 	}
 	// A second wallet for the account is not stored: the first one comes back.
 	again, created, err := s.CreateWallet(ctx, newWallet("alice", 2))
@@ -548,4 +564,226 @@ func testLaunchRace(t *testing.T, s wallet.Store) {
 	}
 	_, err := reserveLaunch(s, w.ID, q, at)
 	wantLaunchLimit(t, err, q.Limit, q.Limit)
+}
+
+// sentTx is the n-th transaction of w as the service records it before broadcasting.
+func sentTx(w wallet.Wallet, nonce uint64, sentAt time.Time) wallet.Transaction {
+	h := sha256.Sum256(fmt.Appendf(nil, "%s/%d", w.ID, nonce))
+	return wallet.Transaction{
+		ID: fmt.Sprintf("%x", h[:16]), WalletID: w.ID, From: w.Address, Nonce: nonce, ChainID: 1337,
+		To: common.HexToAddress("0x00000000000000000000000000000000000000aa"), Value: *uint256.NewInt(nonce + 1),
+		Data: []byte{0xde, 0xad, byte(nonce)}, Gas: 21_000 + nonce,
+		Fees: wallet.Fees{MaxFeePerGas: big.NewInt(2_000_000_000), MaxPriorityFeePerGas: big.NewInt(1_000_000)},
+		Hash: h, Hashes: []common.Hash{h}, State: wallet.TxPending, SentAt: sentAt, SentBlock: 10 + nonce, UpdatedAt: sentAt,
+		GasPrice: uint256.Int{},
+	}
+}
+
+var cmpTx = cmp.Options{cmp.Comparer(func(a, b *big.Int) bool { return a.Cmp(b) == 0 }), cmpopts.EquateEmpty()}
+
+func testTransactions(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("alice", 1))
+	other := create(t, s, newWallet("bob", 1))
+	var sent []wallet.Transaction
+	for n := range uint64(5) {
+		tx := sentTx(w, n, at.Add(time.Duration(n/2)*time.Second)) // two share each instant
+		if err := s.RecordTransaction(ctx, tx); err != nil {
+			t.Fatalf("RecordTransaction: %v", err)
+		}
+		sent = append(sent, tx)
+	}
+	if err := s.RecordTransaction(ctx, sentTx(other, 0, at)); err != nil {
+		t.Fatal(err)
+	}
+	unknown := sentTx(newWallet("carol", 1), 0, at)
+	if err := s.RecordTransaction(ctx, unknown); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("RecordTransaction of an unknown wallet: %v, want ErrNotFound", err)
+	}
+	// Newest first, two a page, the ties broken by id.
+	var got []wallet.Transaction
+	q := wallet.TransactionQuery{WalletID: w.ID, Limit: 2}
+	for pages := 0; ; pages++ {
+		page, err := s.Transactions(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Transactions) > 2 || pages > 3 {
+			t.Fatalf("page %d: %d transactions", pages, len(page.Transactions))
+		}
+		got = append(got, page.Transactions...)
+		if page.Next == "" {
+			break
+		}
+		q.Cursor = page.Next
+	}
+	if len(got) != len(sent) {
+		t.Fatalf("listed %d transactions, want %d", len(got), len(sent))
+	}
+	for i := 1; i < len(got); i++ {
+		a, b := got[i-1], got[i]
+		if a.SentAt.Before(b.SentAt) || (a.SentAt.Equal(b.SentAt) && a.ID < b.ID) {
+			t.Fatalf("not newest first: %v %s before %v %s", a.SentAt, a.ID, b.SentAt, b.ID)
+		}
+	}
+	byNonce := map[uint64]wallet.Transaction{}
+	for _, tx := range got {
+		byNonce[tx.Nonce] = tx
+	}
+	for _, want := range sent {
+		if diff := cmp.Diff(want, byNonce[want.Nonce], cmpTx); diff != "" {
+			t.Errorf("transaction %d (-recorded +listed):\n%s", want.Nonce, diff)
+		}
+	}
+	if _, err := s.Transactions(ctx, wallet.TransactionQuery{WalletID: w.ID, Cursor: "nonsense"}); !errors.Is(err, curvekit.ErrInvalid) {
+		t.Errorf("a cursor the store did not return: %v, want ErrInvalid", err)
+	}
+	// A released nonce forgets the transaction the chain refused.
+	reserve(t, s, w.ID, 5)
+	release(t, s, w.ID, 4)
+	page, err := s.Transactions(ctx, wallet.TransactionQuery{WalletID: w.ID, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Transactions) != 4 {
+		t.Errorf("after releasing nonce 4: %d transactions, want 4", len(page.Transactions))
+	}
+	open, err := s.OpenTransactions(ctx, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(open) != 5 || open[0].SentAt.After(open[4].SentAt) {
+		t.Errorf("OpenTransactions: %d, want 5, oldest first", len(open))
+	}
+}
+
+func testTransactionLifecycle(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("alice", 1))
+	tx := sentTx(w, 0, at)
+	if err := s.RecordTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	claim := wallet.ClaimTxParams{ID: tx.ID, Hash: tx.Hash, Owner: "replica-a", Now: at, Until: at.Add(time.Minute)}
+	if err := s.ClaimTransaction(ctx, claim); err != nil {
+		t.Fatalf("ClaimTransaction: %v", err)
+	}
+	if err := s.ClaimTransaction(ctx, claim); err != nil {
+		t.Fatalf("the owner claims again: %v", err)
+	}
+	b := claim
+	b.Owner, b.Now = "replica-b", at.Add(30*time.Second)
+	if err := s.ClaimTransaction(ctx, b); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("another owner within the claim: %v, want ErrConflict", err)
+	}
+	if err := s.ReplaceTransaction(ctx, wallet.ReplaceTxParams{ID: tx.ID, Owner: "replica-b", Hash: common.Hash{1}}); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("replacing without the claim: %v, want ErrConflict", err)
+	}
+	bumped := wallet.Fees{MaxFeePerGas: big.NewInt(2_200_000_000), MaxPriorityFeePerGas: big.NewInt(1_100_000)}
+	second := common.Hash{0x22}
+	if err := s.ReplaceTransaction(ctx, wallet.ReplaceTxParams{ID: tx.ID, Owner: "replica-a", Hash: second, Fees: bumped, SentBlock: 14, At: at.Add(time.Second)}); err != nil {
+		t.Fatalf("ReplaceTransaction: %v", err)
+	}
+	if err := s.ClaimTransaction(ctx, claim); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("a claim on the replaced hash: %v, want ErrConflict", err)
+	}
+	b.Hash, b.Now = second, at.Add(2*time.Second)
+	if err := s.ClaimTransaction(ctx, b); err != nil {
+		t.Fatalf("a claim after the replacement let go: %v", err)
+	}
+	a := claim
+	a.Hash, a.Now = second, b.Until.Add(time.Nanosecond)
+	a.Until = a.Now.Add(time.Minute)
+	if err := s.ClaimTransaction(ctx, a); err != nil {
+		t.Fatalf("a claim after another's expired: %v", err)
+	}
+	if err := s.ClaimTransaction(ctx, wallet.ClaimTxParams{ID: "missing", Hash: second, Owner: "x", Now: at, Until: at}); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("claiming an unknown transaction: %v, want ErrNotFound", err)
+	}
+	settle := wallet.SettleTxParams{ID: tx.ID, State: wallet.TxMined, Hash: common.Hash{0x99}, Block: 15, GasUsed: 21_000, GasPrice: big.NewInt(1_000_500_000), At: at.Add(3 * time.Second)}
+	if err := s.SettleTransaction(ctx, settle); !errors.Is(err, curvekit.ErrInvalid) {
+		t.Fatalf("settling under a hash not its own: %v, want ErrInvalid", err)
+	}
+	settle.Hash = tx.Hash // the first send is the one mined
+	if err := s.SettleTransaction(ctx, settle); err != nil {
+		t.Fatalf("SettleTransaction: %v", err)
+	}
+	if err := s.SettleTransaction(ctx, wallet.SettleTxParams{ID: tx.ID, State: wallet.TxDropped, At: at}); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("settling twice: %v, want ErrConflict", err)
+	}
+	if err := s.SettleTransaction(ctx, wallet.SettleTxParams{ID: tx.ID, State: wallet.TxReplaced}); !errors.Is(err, curvekit.ErrInvalid) {
+		t.Fatalf("settling to an open state: %v, want ErrInvalid", err)
+	}
+	page, err := s.Transactions(ctx, wallet.TransactionQuery{WalletID: w.ID})
+	if err != nil || len(page.Transactions) != 1 {
+		t.Fatalf("Transactions: %v, %d", err, len(page.Transactions))
+	}
+	want := tx
+	want.State, want.Hash, want.Hashes = wallet.TxMined, tx.Hash, []common.Hash{tx.Hash, second}
+	want.Fees, want.SentBlock, want.Block, want.GasUsed = bumped, 14, 15, 21_000
+	want.GasPrice = *uint256.NewInt(1_000_500_000)
+	want.UpdatedAt = settle.At
+	if diff := cmp.Diff(want, page.Transactions[0], cmpTx); diff != "" {
+		t.Errorf("mined transaction (-want +got):\n%s", diff)
+	}
+	if fee := page.Transactions[0].FeePaid(); fee.Uint64() != 21_000*1_000_500_000 {
+		t.Errorf("FeePaid %s", fee.Dec())
+	}
+	if open, err := s.OpenTransactions(ctx, 10); err != nil || len(open) != 0 {
+		t.Errorf("OpenTransactions after it was mined: %v, %d", err, len(open))
+	}
+	// A transaction sent once, then used by another: dropped.
+	d := sentTx(w, 1, at)
+	if err := s.RecordTransaction(ctx, d); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SettleTransaction(ctx, wallet.SettleTxParams{ID: d.ID, State: wallet.TxDropped, At: at}); err != nil {
+		t.Fatalf("dropping: %v", err)
+	}
+	// A replaced transaction stays when its nonce is released: the chain saw it.
+	r := sentTx(w, 2, at)
+	if err := s.RecordTransaction(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	reserve(t, s, w.ID, 3)
+	if err := s.ClaimTransaction(ctx, wallet.ClaimTxParams{ID: r.ID, Hash: r.Hash, Owner: "a", Now: at, Until: at.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReplaceTransaction(ctx, wallet.ReplaceTxParams{ID: r.ID, Owner: "a", Hash: common.Hash{0x33}, Fees: bumped, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	release(t, s, w.ID, 2)
+	if open, err := s.OpenTransactions(ctx, 10); err != nil || len(open) != 1 || open[0].State != wallet.TxReplaced {
+		t.Errorf("OpenTransactions after releasing a replaced one's nonce: %v, %+v", err, open)
+	}
+}
+
+func testClaimRace(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("alice", 1))
+	tx := sentTx(w, 0, at)
+	if err := s.RecordTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	const replicas = 8
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won := 0
+	for i := range replicas {
+		wg.Go(func() {
+			err := s.ClaimTransaction(ctx, wallet.ClaimTxParams{ID: tx.ID, Hash: tx.Hash, Owner: fmt.Sprint("replica-", i), Now: at, Until: at.Add(time.Minute)})
+			if err != nil && !errors.Is(err, curvekit.ErrConflict) {
+				t.Errorf("ClaimTransaction: %v", err)
+			}
+			if err == nil {
+				mu.Lock()
+				won++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if won != 1 {
+		t.Fatalf("%d replicas claimed the transaction, want 1", won)
+	}
 }
