@@ -43,7 +43,8 @@ func TestDeployThenFollow(t *testing.T) {
 	if err := os.WriteFile(keyFile, []byte("0x"+hex.EncodeToString(crypto.FromECDSA(deployer.Key))+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := run(t, "", nil, "deploy", "--rpc-url", rpcURL, "--key-file", keyFile, "--poll", "50ms", "--json")
+	profile := filepath.Join(t.TempDir(), "chain.json")
+	r := run(t, "", nil, "deploy", "--rpc-url", rpcURL, "--key-file", keyFile, "--poll", "50ms", "--json", "--out", profile)
 	if r.code != 0 {
 		t.Fatalf("deploy: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -69,8 +70,22 @@ func TestDeployThenFollow(t *testing.T) {
 		}
 	}
 
-	s := startServer(t, "--rpc-url", rpcURL, "--factory", d.Factory.Hex(), "--router", d.Router.Hex(),
-		"--start-block", big.NewInt(int64(d.StartBlock)).String())
+	// The profile holds what the separate flags would say, checksummed, readable by its owner only.
+	if fi, err := os.Stat(profile); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("chain profile: %v %v", fi, err)
+	}
+	var p struct {
+		ChainID    uint64   `json:"chainId"`
+		RPCURLs    []string `json:"rpcUrls"`
+		Contracts  struct{ Factory, Router, PoolFactory, WETH string }
+		StartBlock uint64 `json:"startBlock"`
+	}
+	doc, _ := os.ReadFile(profile)
+	if err := json.Unmarshal(doc, &p); err != nil || p.ChainID != d.ChainID || len(p.RPCURLs) != 1 || p.RPCURLs[0] != rpcURL ||
+		p.Contracts.Factory != d.Factory.Hex() || p.Contracts.Router != d.Router.Hex() || p.StartBlock != d.StartBlock {
+		t.Fatalf("chain profile %s: %+v %v", doc, p, err)
+	}
+	s := startServer(t, "--chain", profile)
 	lf := bindings.NewLaunchFactory()
 	creator := dev.Accounts[7]
 	if _, err := dev.Send(context.Background(), creator.Key, &d.Factory, big.NewInt(1e16),

@@ -15,6 +15,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -29,13 +30,13 @@ import (
 // Exit codes.
 const (
 	exitFailed = 1 // the server failed while starting or running
-	exitConfig = 2 // bad configuration, from a flag or the environment alike
+	exitConfig = 2 // bad configuration, from a flag, the environment or a chain profile alike
 )
 
 func main() {
 	var cfg app.Config
 	parser, err := kong.New(&cfg, kong.Name("server"),
-		kong.Description("The curvekit reference server. Exit codes: 0 stopped cleanly, 1 failed while starting or running, 2 bad configuration (a flag or an environment variable)."))
+		kong.Description("The curvekit reference server. Exit codes: 0 stopped cleanly, 1 failed while starting or running, 2 bad configuration (a flag, an environment variable or a chain profile at odds with its node)."))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "server:", err)
 		os.Exit(exitFailed)
@@ -57,6 +58,10 @@ func main() {
 	defer stop()
 	if err := app.Run(ctx, cfg, log); err != nil {
 		log.Error("server stopped", "err", err)
+		var bad *app.ConfigError
+		if errors.As(err, &bad) {
+			os.Exit(exitConfig) // a chain profile at odds with its node
+		}
 		os.Exit(exitFailed)
 	}
 }

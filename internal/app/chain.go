@@ -42,6 +42,9 @@ func (a *App) wireChain(ctx context.Context) error {
 		if err := pool.Check(ctx); err != nil {
 			return err
 		}
+		if err := a.checkProfile(ctx, pool); err != nil {
+			return err
+		}
 		client, factory, router = pool, common.HexToAddress(a.Config.Factory), common.HexToAddress(a.Config.Router)
 	} else {
 		// The devnet keeps its chain on disk, so a restart continues it: beside a SQLite file,

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/internal/redact"
 )
 
@@ -27,6 +28,7 @@ type Config struct {
 	Redis          string        `help:"Redis for rate limits: host:port, or a redis:// (rediss://) URL with a user, password and database; in memory without it." env:"CURVEKIT_REDIS"`
 	RPCURL         string        `name:"rpc-url" help:"JSON-RPC URL of a real chain, or several separated by commas (endpoints of one provider or of several): calls go to the healthiest endpoint that has the block they need and fail over; without it, the in-process devnet." env:"CURVEKIT_RPC_URL"`
 	Head           string        `help:"The block the indexer follows on a real chain: latest, or safe or finalized where the node has them (--confirmations counts back from it)." enum:"latest,safe,finalized" default:"latest" env:"CURVEKIT_HEAD"`
+	Chain          string        `name:"chain" type:"path" help:"A chain profile (curvekit deploy --out chain.json) in place of --rpc-url, --factory, --router and --start-block; checked against the node at start." env:"CURVEKIT_CHAIN"`
 	Factory        string        `help:"LaunchFactory address on the real chain." env:"CURVEKIT_FACTORY"`
 	Router         string        `help:"Router address on the real chain." env:"CURVEKIT_ROUTER"`
 	DevnetDir      string        `help:"Directory of the devnet's chain; default <db>.devnet beside a SQLite file, curvekit-<database name>.devnet in the working directory for a postgres:// DSN, in memory for in-memory SQLite." env:"CURVEKIT_DEVNET_DIR"`
@@ -71,12 +73,18 @@ type Config struct {
 	DevOAuthPublic    bool     `name:"dev-oauth-public" help:"Allow the development identity provider on a non-loopback address (anyone could sign in as anyone)." env:"CURVEKIT_DEV_OAUTH_PUBLIC"`
 	DevnetRPCPublic   bool     `name:"devnet-rpc-public" help:"Allow --devnet-rpc-addr on a non-loopback address (the devnet's keys are public: anyone who reaches it can send transactions)." env:"CURVEKIT_DEVNET_RPC_PUBLIC"`
 	Web               bool     `help:"Serve the web front-end at / (--no-web turns it off; the API is unchanged)." default:"true" negatable:"" env:"CURVEKIT_WEB"`
+
+	// profile is --chain's profile once read into the fields it stands for.
+	profile *evm.Profile
 }
 
 // Validate checks what the flag library cannot: shapes of addresses and URLs, combinations and
 // ranges. It runs before anything is created, so a bad value leaves no file, key or connection
 // behind.
 func (c *Config) Validate() error {
+	if err := c.useProfile(); err != nil {
+		return err
+	}
 	var errs []error
 	for _, a := range []struct{ flag, v string }{{"--addr", c.Addr}, {"--metrics-addr", c.MetricsAddr}, {"--devnet-rpc-addr", c.DevnetRPCAddr}, {"--redis", c.Redis}} {
 		if a.v == "" && a.flag != "--addr" {

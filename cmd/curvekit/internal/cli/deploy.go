@@ -24,6 +24,7 @@ type deployCmd struct {
 	PoolFeeBps   uint16        `help:"Swap fee of graduated pools, in basis points." default:"30"`
 	Poll         time.Duration `help:"How often to look for each transaction's receipt." default:"1s"`
 	Wait         time.Duration `help:"Give up after this long." default:"10m"`
+	Out          string        `type:"path" help:"Write the chain profile here (chain id, RPC URL, every contract, start block), for the server's --chain; readable by its owner only."`
 }
 
 func (c *deployCmd) Run(e *env) error {
@@ -62,13 +63,19 @@ func (c *deployCmd) Run(e *env) error {
 		}
 		return err
 	}
+	if c.Out != "" {
+		if err := evm.WriteProfile(c.Out, evm.ProfileFromDeployment(d, []string{c.RPCURL})); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		fmt.Fprintf(e.err, "chain profile: %s\n", c.Out)
+	}
 	if e.root.JSON {
 		return e.printJSON(deploymentJSON{
 			ChainID: d.ChainID, Deployer: d.Deployer.Hex(), WETH: d.WETH.Hex(), PoolFactory: d.PoolFactory.Hex(),
 			Router: d.Router.Hex(), Factory: d.Factory.Hex(), StartBlock: d.StartBlock,
 		})
 	}
-	return printDeployment(e, d, c.RPCURL)
+	return printDeployment(e, d, c.RPCURL, c.Out)
 }
 
 // deploymentJSON is a deployment as --json prints it: addresses checksummed (EIP-55), as the
@@ -103,7 +110,7 @@ func loadKey(path string) (*ecdsa.PrivateKey, error) {
 	return key, nil
 }
 
-func printDeployment(e *env, d evm.Deployment, rpc string) error {
+func printDeployment(e *env, d evm.Deployment, rpc, profile string) error {
 	if err := table(e, [][2]string{
 		{"chainId", fmt.Sprint(d.ChainID)},
 		{"deployer", d.Deployer.Hex()},
@@ -114,6 +121,10 @@ func printDeployment(e *env, d evm.Deployment, rpc string) error {
 		{"startBlock", fmt.Sprint(d.StartBlock)},
 	}); err != nil {
 		return err
+	}
+	if profile != "" {
+		fmt.Fprintf(e.out, "\nRun the server on this chain with:\n  --chain %s\n", profile)
+		return nil
 	}
 	fmt.Fprintf(e.out, "\nRun the server on this chain with:\n  --rpc-url %s --factory %s --router %s --start-block %d\n", rpc, d.Factory.Hex(), d.Router.Hex(), d.StartBlock)
 	return nil
