@@ -54,6 +54,19 @@ type Config struct {
 	// IdempotencyTTL is how long an idempotency key keeps its request: a key reused later is a
 	// new request; default 24h (as Stripe keeps them).
 	IdempotencyTTL time.Duration
+	// MaxFeePerGas is the ceiling of the fee cap, in wei per gas: nothing is sent, or
+	// replaced, above it (ErrFeeCeiling). Nil: no ceiling.
+	MaxFeePerGas *big.Int
+	// ReplaceAfter is how many blocks a sent transaction may stay unmined before the tracker
+	// replaces it with higher fees; default 3.
+	ReplaceAfter uint64
+	// TrackEvery is how often Track looks at the transactions in flight; default 2s.
+	TrackEvery time.Duration
+	// ClaimFor is how long a replica holds a transaction it replaces before another may;
+	// default 1m.
+	ClaimFor time.Duration
+	// Replica names this process in the claims it makes; default random.
+	Replica string
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives failures the caller does not see; default slog.Default(). Keys never
@@ -74,6 +87,18 @@ func (c *Config) withDefaults() {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.ReplaceAfter == 0 {
+		c.ReplaceAfter = 3
+	}
+	if c.TrackEvery == 0 {
+		c.TrackEvery = 2 * time.Second
+	}
+	if c.ClaimFor == 0 {
+		c.ClaimFor = time.Minute
+	}
+	if c.Replica == "" {
+		c.Replica = randomID()
+	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
@@ -85,6 +110,12 @@ func (c *Config) validate() error {
 	}
 	if c.Launches != nil && c.Factory == (common.Address{}) {
 		return errors.New("wallet: counting launches needs the Factory's address")
+	}
+	if c.MaxFeePerGas != nil && c.MaxFeePerGas.Sign() <= 0 {
+		return fmt.Errorf("wallet: MaxFeePerGas %s must be positive", c.MaxFeePerGas)
+	}
+	if c.TrackEvery < 0 || c.ClaimFor < 0 {
+		return fmt.Errorf("wallet: TrackEvery %s and ClaimFor %s must not be negative", c.TrackEvery, c.ClaimFor)
 	}
 	if c.IdempotencyWait < 0 || c.IdempotencyTTL < 0 {
 		return fmt.Errorf("wallet: IdempotencyWait %s and IdempotencyTTL %s must not be negative", c.IdempotencyWait, c.IdempotencyTTL)
@@ -133,15 +164,11 @@ func (s *Service) Create(ctx context.Context, accountID string) (common.Address,
 
 // newWallet makes a key and seals it for a wallet of accountID.
 func (s *Service) newWallet(ctx context.Context, accountID string) (Wallet, error) {
-	var id [16]byte
-	if _, err := rand.Read(id[:]); err != nil {
-		return Wallet{}, err
-	}
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		return Wallet{}, fmt.Errorf("wallet: generate key: %w", err)
 	}
-	w := Wallet{ID: hex.EncodeToString(id[:]), AccountID: accountID, Address: crypto.PubkeyToAddress(key.PublicKey), CreatedAt: s.cfg.Now().UTC()}
+	w := Wallet{ID: randomID(), AccountID: accountID, Address: crypto.PubkeyToAddress(key.PublicKey), CreatedAt: s.cfg.Now().UTC()}
 	raw := crypto.FromECDSA(key)
 	defer clear(raw)
 	if err := s.sealKey(ctx, &w, raw); err != nil {
@@ -449,9 +476,13 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 			return Submission{}, fmt.Errorf("%w: the transaction needs %d gas, more than %d", curvekit.ErrInvalid, gas, MaxGas)
 		}
 	}
-	fees, err := s.cfg.Broadcaster.SuggestFees(ctx)
+	fees, err := s.price(ctx)
 	if err != nil {
-		return Submission{}, fmt.Errorf("wallet: fees: %w", err)
+		return Submission{}, err
+	}
+	head, err := s.cfg.Broadcaster.BlockNumber(ctx)
+	if err != nil {
+		return Submission{}, fmt.Errorf("wallet: head: %w", err)
 	}
 	key, err := s.unseal(ctx, w)
 	if err != nil {
@@ -487,6 +518,15 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 			err = s.cfg.Store.RecordLaunchTx(ctx, LaunchTxParams{WalletID: w.ID, Nonce: nonce, Hash: signed.Hash()})
 		}
 		if err == nil {
+			// Recorded before it is sent, so the tracker follows it even if this process
+			// stops right after the broadcast; a refused send releases the nonce and the record.
+			err = s.cfg.Store.RecordTransaction(ctx, Transaction{
+				ID: randomID(), WalletID: w.ID, From: w.Address, Nonce: nonce, ChainID: tx.ChainID, To: to, Value: tx.Value,
+				Data: tx.Data, Gas: gas, Fees: fees, Hash: signed.Hash(), Hashes: []common.Hash{signed.Hash()}, State: TxPending,
+				SentAt: s.cfg.Now().UTC(), SentBlock: head,
+			})
+		}
+		if err == nil {
 			err = s.cfg.Broadcaster.Send(ctx, signed)
 		}
 		if err == nil {
@@ -503,6 +543,22 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 			return Submission{}, err
 		}
 	}
+}
+
+// price asks the chain for fees and fits them under the ceiling.
+func (s *Service) price(ctx context.Context) (Fees, error) {
+	suggested, err := s.cfg.Broadcaster.SuggestFees(ctx)
+	if err != nil {
+		return Fees{}, fmt.Errorf("wallet: fees: %w", err)
+	}
+	return Cap(suggested, s.cfg.MaxFeePerGas)
+}
+
+// randomID is 16 random bytes in hex.
+func randomID() string {
+	var id [16]byte
+	_, _ = rand.Read(id[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(id[:])
 }
 
 // launchQuota is the wallet's launch quota when tx calls the factory's launch, else nil. A quota

@@ -59,23 +59,89 @@ func (b *Broadcaster) PendingNonce(ctx context.Context, account common.Address) 
 	return n, nil
 }
 
-// SuggestFees suggests the node's tip and a fee cap of twice the head's base fee plus that tip,
-// which stays valid through several blocks of rising base fee.
+// SuggestFees prices a transaction from the node's fee market: the tip the node suggests
+// (eth_maxPriorityFeePerGas), the next block's base fee from eth_feeHistory (the head's, raised by
+// the most one block can add, where the node lacks it), and a fee cap of twice that base fee plus
+// the tip, which stays valid through several blocks of rising base fee.
 func (b *Broadcaster) SuggestFees(ctx context.Context) (wallet.Fees, error) {
 	tip, err := b.client.SuggestGasTipCap(ctx)
 	if err != nil {
 		return wallet.Fees{}, fmt.Errorf("evm: tip cap: %w", err)
 	}
-	head, err := b.client.HeaderByNumber(ctx, nil)
+	base, err := b.nextBaseFee(ctx)
 	if err != nil {
-		return wallet.Fees{}, fmt.Errorf("evm: head: %w", err)
-	}
-	base := head.BaseFee
-	if base == nil {
-		base = new(big.Int)
+		return wallet.Fees{}, err
 	}
 	feeCap := new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), tip)
-	return wallet.Fees{MaxFeePerGas: feeCap, MaxPriorityFeePerGas: tip}, nil
+	return wallet.Fees{MaxFeePerGas: feeCap, MaxPriorityFeePerGas: tip, BaseFee: base}, nil
+}
+
+// nextBaseFee is the base fee of the block after the head.
+func (b *Broadcaster) nextBaseFee(ctx context.Context) (*big.Int, error) {
+	if fh, ok := b.client.(ethereum.FeeHistoryReader); ok {
+		// The last base fee of a history is the next block's.
+		h, err := fh.FeeHistory(ctx, 1, nil, nil)
+		if err == nil && len(h.BaseFee) > 0 && h.BaseFee[len(h.BaseFee)-1] != nil {
+			return h.BaseFee[len(h.BaseFee)-1], nil
+		}
+	}
+	head, err := b.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("evm: head: %w", err)
+	}
+	if head.BaseFee == nil {
+		return new(big.Int), nil
+	}
+	// A full block raises the base fee by at most an eighth (EIP-1559).
+	next := new(big.Int).Mul(head.BaseFee, big.NewInt(9))
+	return next.Quo(next.Add(next, big.NewInt(7)), big.NewInt(8)), nil
+}
+
+// BlockNumber returns the number of the chain's head.
+func (b *Broadcaster) BlockNumber(ctx context.Context) (uint64, error) {
+	n, err := b.client.BlockNumber(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("evm: block number: %w", err)
+	}
+	return n, nil
+}
+
+// nonceReader is what reads an account's nonce at a block; go-ethereum's clients have it.
+type nonceReader interface {
+	NonceAt(ctx context.Context, account common.Address, block *big.Int) (uint64, error)
+}
+
+// Nonce returns the account's nonce at the head; errors.ErrUnsupported when the client cannot
+// read it.
+func (b *Broadcaster) Nonce(ctx context.Context, account common.Address) (uint64, error) {
+	r, ok := b.client.(nonceReader)
+	if !ok {
+		return 0, fmt.Errorf("evm: nonce of %s: %w", account, errors.ErrUnsupported)
+	}
+	n, err := r.NonceAt(ctx, account, nil)
+	if err != nil {
+		return 0, fmt.Errorf("evm: nonce of %s: %w", account, err)
+	}
+	return n, nil
+}
+
+// Receipt returns the receipt of a mined transaction, or curvekit.ErrNotFound.
+func (b *Broadcaster) Receipt(ctx context.Context, hash common.Hash) (wallet.Receipt, error) {
+	r, err := b.client.TransactionReceipt(ctx, hash)
+	if errors.Is(err, ethereum.NotFound) {
+		return wallet.Receipt{}, fmt.Errorf("%w: transaction %s is not mined", curvekit.ErrNotFound, hash)
+	}
+	if err != nil {
+		return wallet.Receipt{}, fmt.Errorf("evm: receipt of %s: %w", hash, err)
+	}
+	out := wallet.Receipt{Status: r.Status, GasUsed: r.GasUsed, GasPrice: r.EffectiveGasPrice}
+	if r.BlockNumber != nil {
+		out.Block = r.BlockNumber.Uint64()
+	}
+	if out.GasPrice == nil {
+		out.GasPrice = new(big.Int)
+	}
+	return out, nil
 }
 
 // EstimateGas estimates tx sent from from; a call that would revert or that the sender cannot

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -554,6 +555,161 @@ func TestCustodialNonceTakenMeanwhileIsRetried(t *testing.T) {
 	c.mined(outside, sub.Hash)
 	if got, err := c.dev.Client.NonceAt(c.ctx, addr, nil); err != nil || got != 2 {
 		t.Fatalf("chain nonce %d, %v; want 2", got, err)
+	}
+	// The refused send at nonce 0 stayed recorded (the chain's pending nonce had passed it):
+	// the tracker finds the nonce used by another and drops it; the other is mined.
+	if err := svc.TrackOnce(c.ctx); err != nil {
+		t.Fatal(err)
+	}
+	page, err := svc.Transactions(c.ctx, "acct-race-nonce", "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[uint64]wallet.TxState{}
+	for _, tx := range page.Transactions {
+		states[tx.Nonce] = tx.State
+	}
+	if want := map[uint64]wallet.TxState{0: wallet.TxDropped, 1: wallet.TxMined}; !maps.Equal(states, want) {
+		t.Fatalf("states by nonce %v, want %v", states, want)
+	}
+}
+
+// lowFees prices the first sends at a quarter of the next base fee, so they wait in the pool
+// unmined (empty blocks lower the base fee by an eighth at most); after them it asks the node.
+type lowFees struct {
+	*evm.Broadcaster
+	low atomic.Int64
+}
+
+func (l *lowFees) SuggestFees(ctx context.Context) (wallet.Fees, error) {
+	fees, err := l.Broadcaster.SuggestFees(ctx)
+	if err != nil || l.low.Add(-1) < 0 {
+		return fees, err
+	}
+	feeCap := new(big.Int).Quo(fees.BaseFee, big.NewInt(4))
+	return wallet.Fees{MaxFeePerGas: feeCap, MaxPriorityFeePerGas: new(big.Int).Quo(feeCap, big.NewInt(2))}, nil
+}
+
+// A transaction priced under the base fee is not mined; once it has waited ReplaceAfter blocks
+// the tracker sends it again with the same nonce and fees bumped, and the replacement is mined:
+// one record, state mined, two hashes. The tracker that replaces it is another Service on the
+// same store, as after a restart or on another replica, and a third one racing it does nothing.
+func TestCustodialUnderpricedTransactionIsReplaced(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	addr := c.wallet("acct-slow", 1)
+	c.mined()
+	bc, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: c.dev.Client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	low := &lowFees{Broadcaster: bc}
+	low.low.Store(1)
+	cfg := wallet.Config{Store: c.store, Broadcaster: low, Keys: c.keys, Signer: c.signer, ReplaceAfter: 2, MaxFeePerGas: big.NewInt(50_000_000_000)}
+	sender, err := wallet.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := c.dev.Accounts[4].Address
+	sub, err := sender.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-slow", Tx: c.transfer(to, 5, 21_000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trackers := make([]*wallet.Service, 2)
+	for i := range trackers {
+		cfg.Replica = fmt.Sprint("replica-", i)
+		if trackers[i], err = wallet.New(cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	only := func() wallet.Transaction {
+		t.Helper()
+		page, err := trackers[0].Transactions(c.ctx, "acct-slow", "", 10)
+		if err != nil || len(page.Transactions) != 1 {
+			t.Fatalf("Transactions = %d, %v; want one record", len(page.Transactions), err)
+		}
+		return page.Transactions[0]
+	}
+	// Not mined, and not replaced before ReplaceAfter blocks.
+	c.dev.Mine()
+	if err := trackers[0].TrackOnce(c.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := only(); got.State != wallet.TxPending || len(got.Hashes) != 1 || got.Hash != sub.Hash {
+		t.Fatalf("after one block: %s with %d hashes, want pending with the first", got.State, len(got.Hashes))
+	}
+	c.dev.Mine()
+	c.dev.Mine()
+	var wg sync.WaitGroup
+	for _, tr := range trackers {
+		wg.Go(func() {
+			if err := tr.TrackOnce(c.ctx); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	replaced := only()
+	if replaced.State != wallet.TxReplaced || len(replaced.Hashes) != 2 || replaced.Hashes[0] != sub.Hash || replaced.Hash != replaced.Hashes[1] {
+		t.Fatalf("after ReplaceAfter blocks: %s, hashes %v; want replaced with two hashes", replaced.State, replaced.Hashes)
+	}
+	for _, f := range []struct{ old, now *big.Int }{{sub.MaxFeePerGas.ToBig(), replaced.Fees.MaxFeePerGas}, {sub.MaxPriorityFeePerGas.ToBig(), replaced.Fees.MaxPriorityFeePerGas}} {
+		if min := new(big.Int).Quo(new(big.Int).Mul(f.old, big.NewInt(110)), big.NewInt(100)); f.now.Cmp(min) < 0 {
+			t.Errorf("replacement fee %s, less than 110%% of %s", f.now, f.old)
+		}
+	}
+	receipts := c.mined(replaced.Hash)
+	if err := trackers[1].TrackOnce(c.ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := only()
+	if got.State != wallet.TxMined || got.Hash != replaced.Hash || len(got.Hashes) != 2 || got.Block != receipts[0].BlockNumber.Uint64() {
+		t.Fatalf("after mining: %s under %s in block %d; want mined under the replacement %s in block %d", got.State, got.Hash, got.Block, replaced.Hash, receipts[0].BlockNumber)
+	}
+	fee := got.FeePaid()
+	if want := new(big.Int).Mul(new(big.Int).SetUint64(receipts[0].GasUsed), receipts[0].EffectiveGasPrice); fee.ToBig().Cmp(want) != 0 || got.GasUsed != 21_000 {
+		t.Fatalf("fee paid %s, want %s", fee.Dec(), want)
+	}
+	if n, err := c.dev.Client.NonceAt(c.ctx, addr, nil); err != nil || n != 1 {
+		t.Fatalf("chain nonce %d, %v; want 1: mined once", n, err)
+	}
+	if signed := c.signer.n.Load(); signed != 2 {
+		t.Fatalf("signed %d times, want 2: the send and one replacement", signed)
+	}
+	// Nothing left to follow.
+	if err := trackers[0].TrackOnce(c.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if again := only(); again.State != wallet.TxMined || len(again.Hashes) != 2 {
+		t.Fatalf("a later round changed it: %+v", again)
+	}
+}
+
+// Above the fee ceiling nothing is signed, and the error says why.
+func TestCustodialFeeCeiling(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	c.wallet("acct-ceiling", 1)
+	c.mined()
+	bc, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: c.dev.Client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fees, err := bc.SuggestFees(c.ctx)
+	if err != nil || fees.BaseFee == nil || fees.BaseFee.Sign() <= 0 || fees.MaxFeePerGas.Cmp(new(big.Int).Add(fees.BaseFee, fees.MaxPriorityFeePerGas)) <= 0 {
+		t.Fatalf("SuggestFees = %+v, %v; want the next base fee and a cap above base fee plus tip", fees, err)
+	}
+	// The base fee alone is above this ceiling.
+	svc, err := wallet.New(wallet.Config{Store: c.store, Broadcaster: bc, Keys: c.keys, Signer: c.signer, MaxFeePerGas: new(big.Int).Quo(fees.BaseFee, big.NewInt(2))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-ceiling", Tx: c.transfer(c.dev.Accounts[4].Address, 5, 21_000)})
+	if !errors.Is(err, wallet.ErrFeeCeiling) || !errors.Is(err, curvekit.ErrUnavailable) || !strings.Contains(err.Error(), "above this server's ceiling of") {
+		t.Fatalf("send above the ceiling: %v, want ErrFeeCeiling", err)
+	}
+	if c.signer.n.Load() != 0 {
+		t.Fatalf("signed %d times above the ceiling", c.signer.n.Load())
 	}
 }
 
