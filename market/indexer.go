@@ -491,7 +491,9 @@ func (ix *Indexer) reorg(ctx context.Context, stale Cursor) (Cursor, error) {
 		return Cursor{}, fmt.Errorf("market: roll back to block %d: %w", to.Block, err)
 	}
 	ix.updateStatus(func(s *IndexerStatus) { s.Indexed = to.Block })
-	ix.cfg.Logger.Warn("chain reorganized; rolled back", "to", to.Block, "tokens", len(touched))
+	ix.cfg.Logger.Warn("chain reorganized; rolled back", "oldHead", stale.Block, "oldHash", stale.Hash, "to", to.Block, "toHash", to.Hash,
+		"depth", stale.Block-to.Block, "tradesRemoved", r.Removed.Trades, "launchesRemoved", r.Removed.Launches,
+		"claimsRemoved", r.Removed.Claims, "tokens", len(touched))
 	if err := ix.load(ctx); err != nil {
 		return Cursor{}, err
 	}

@@ -2,7 +2,10 @@ package market_test
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 
@@ -87,7 +90,8 @@ func TestIndexerFollowsAReorganization(t *testing.T) {
 	w := newWorld(t, "")
 	var mu sync.Mutex
 	reorged := map[common.Address]bool{}
-	ix, err := market.NewIndexer(w.ctx, market.IndexerConfig{Chain: w.chain, Store: w.store, BatchBlocks: 2, OnSync: func(s market.Sync) {
+	tape := &logTape{}
+	ix, err := market.NewIndexer(w.ctx, market.IndexerConfig{Chain: w.chain, Store: w.store, BatchBlocks: 2, Logger: slog.New(tape), OnSync: func(s market.Sync) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, a := range s.Reorged {
@@ -147,6 +151,40 @@ func TestIndexerFollowsAReorganization(t *testing.T) {
 		t.Fatalf("store after the reorg differs from a fresh index of the canonical chain (-fresh +store):\n%s", diff)
 	}
 	w.checkAgainstChain()
+	// The log says which head was left, how deep the reorganization went and what it removed.
+	var line *logLine
+	for _, l := range tape.take() {
+		if l.Msg == "chain reorganized; rolled back" {
+			line = &l
+		}
+	}
+	if line == nil {
+		t.Fatal("no line about the reorganization")
+	}
+	back, _ := strconv.ParseUint(line.Attrs["to"], 10, 64)
+	removed, launches := 0, 0
+	for _, trades := range before.Trades {
+		for _, tr := range trades {
+			if tr.Block > back {
+				removed++
+			}
+		}
+	}
+	for _, tk := range before.Tokens {
+		if tk.LaunchBlock > back {
+			launches++
+		}
+	}
+	want := map[string]string{"oldHead": fmt.Sprint(before.Cursor.Block), "oldHash": before.Cursor.Hash.Hex(), "depth": fmt.Sprint(before.Cursor.Block - back),
+		"tradesRemoved": fmt.Sprint(removed), "launchesRemoved": fmt.Sprint(launches)}
+	for k, v := range want {
+		if line.Attrs[k] != v {
+			t.Errorf("the reorganization's log line: %s=%s, want %s (%v)", k, line.Attrs[k], v, line.Attrs)
+		}
+	}
+	if removed < 3 || launches != 1 || back != fork.Number {
+		t.Errorf("removed %d trades and %d launches back to %d (fork at %d)", removed, launches, back, fork.Number)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	for _, tk := range []common.Address{w.dev.ETHToken.Token, w.dev.USDToken.Token, w.dev.GraduatedToken.Token} {

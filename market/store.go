@@ -41,8 +41,8 @@ type Store interface {
 	Touched(ctx context.Context, after uint64) ([]common.Address, error)
 	// Rollback undoes everything written for blocks after r.To in one transaction: it deletes
 	// those blocks' launches (with their tokens), trades, claims and recorded cursors, stores the
-	// given token states, recomputes those tokens' LastTradeAt from the trades left, and moves the
-	// cursor to r.To.
+	// given token states, recomputes those tokens' LastTradeAt from the trades left, moves the
+	// cursor to r.To, and counts what it deleted in r.Removed.
 	Rollback(ctx context.Context, r *Rollback) error
 
 	Token(ctx context.Context, addr common.Address) (Token, error)
@@ -89,6 +89,13 @@ type Rollback struct {
 	// Tokens are the states at To of the tokens launched at or before To that Touched reported;
 	// only the fields an Update may change are used.
 	Tokens []Token
+	// Removed is set by Rollback: what it deleted.
+	Removed Removed
+}
+
+// Removed counts what a Rollback deleted.
+type Removed struct {
+	Launches, Trades, Claims int
 }
 
 // TokenSort orders a token list. Every order is descending, and ties (tokens without trades in

@@ -249,16 +249,29 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 		if err := s.checkFence(ctx, tx); err != nil {
 			return err
 		}
-		for _, q := range []*bun.DeleteQuery{
-			tx.NewDelete().Model((*tradeRow)(nil)).Where("block_number > ?", to),
-			tx.NewDelete().Model((*claimRow)(nil)).Where("block_number > ?", to),
-			tx.NewDelete().Model((*tokenRow)(nil)).Where("launch_block > ?", to),
-			tx.NewDelete().Model((*blockRow)(nil)).Where("block_number > ?", to),
+		var removed market.Removed
+		for _, d := range []struct {
+			q     *bun.DeleteQuery
+			count *int
+		}{
+			{tx.NewDelete().Model((*tradeRow)(nil)).Where("block_number > ?", to), &removed.Trades},
+			{tx.NewDelete().Model((*claimRow)(nil)).Where("block_number > ?", to), &removed.Claims},
+			{tx.NewDelete().Model((*tokenRow)(nil)).Where("launch_block > ?", to), &removed.Launches},
+			{tx.NewDelete().Model((*blockRow)(nil)).Where("block_number > ?", to), nil},
 		} {
-			if _, err := q.Exec(ctx); err != nil {
+			res, err := d.q.Exec(ctx)
+			if err != nil {
 				return fmt.Errorf("delete: %w", err)
 			}
+			if d.count != nil {
+				n, err := res.RowsAffected()
+				if err != nil {
+					return fmt.Errorf("delete: %w", err)
+				}
+				*d.count = int(n)
+			}
 		}
+		r.Removed = removed
 		if len(states) > 0 {
 			var n int
 			if err := tx.NewSelect().Model((*tokenRow)(nil)).ColumnExpr("count(*)").

@@ -74,8 +74,12 @@ func testRollback(t *testing.T, s market.Store) {
 	// Roll back to block 1001 with the states the chain had there: a traded once, b untouched
 	// (its LastTradeAt in the stored row is stale on purpose; the store recomputes it).
 	staleB := traded(b, 0, now-1)
-	if err := s.Rollback(ctx, &market.Rollback{To: first.Cursor, Tokens: []market.Token{traded(a, 1, now-500), staleB}}); err != nil {
+	rb := &market.Rollback{To: first.Cursor, Tokens: []market.Token{traded(a, 1, now-500), staleB}}
+	if err := s.Rollback(ctx, rb); err != nil {
 		t.Fatal(err)
+	}
+	if diff := cmp.Diff(market.Removed{Launches: 1, Trades: 3, Claims: 1}, rb.Removed); diff != "" {
+		t.Fatalf("what the rollback removed (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(after1, takeSnapshot(t, s, []common.Address{a.Address, b.Address}), cmpOpts...); diff != "" {
 		t.Fatalf("after rollback (-after first batch +now):\n%s", diff)
