@@ -386,11 +386,9 @@ func (p *Pool) observe(e *endpoint, h *types.Header, head bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if head {
-		e.head = n
-	} else if n > e.head {
-		e.head = n
+		e.head = n // only a head it reported: a block it served is a lower bound
 	}
-	p.best = max(p.best, e.head)
+	p.best = max(p.best, n)
 	p.seen[n] = h.Hash()
 	if len(p.seen) > seenBlocks {
 		for k := range p.seen {
