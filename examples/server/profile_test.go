@@ -57,11 +57,24 @@ func TestChainProfileRefusedAtStart(t *testing.T) {
 			t.Errorf("%s: %v\n%s\nwant exit code 2 naming %q", c.name, err, out, c.want)
 		}
 	}
-	// The good profile serves.
+	// The good profile serves, and /config says what the chain says: the factory's pool factory
+	// and the pairing assets it enables.
 	s := startProcess(t, "--chain", write("good.json", good))
-	var cfg struct{ ChainID uint64 }
+	var cfg struct {
+		ChainID   uint64 `json:"chainId"`
+		Contracts struct {
+			PoolFactory *string `json:"poolFactory"`
+		} `json:"contracts"`
+		QuoteAssets []struct {
+			Address  *string `json:"address"`
+			Symbol   string  `json:"symbol"`
+			Decimals uint8   `json:"decimals"`
+		} `json:"quoteAssets"`
+	}
 	s.get("/config", &cfg)
-	if cfg.ChainID != good.ChainID {
+	if cfg.ChainID != good.ChainID || cfg.Contracts.PoolFactory == nil || *cfg.Contracts.PoolFactory != dev.Addrs.PoolFactory.Hex() ||
+		len(cfg.QuoteAssets) != 2 || cfg.QuoteAssets[0].Address != nil || cfg.QuoteAssets[0].Symbol != "ETH" ||
+		cfg.QuoteAssets[1].Address == nil || *cfg.QuoteAssets[1].Address != dev.Addrs.USD.Hex() || cfg.QuoteAssets[1].Symbol != "TUSD" || cfg.QuoteAssets[1].Decimals != 6 {
 		t.Errorf("/config on the profile: %+v", cfg)
 	}
 }

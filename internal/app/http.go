@@ -242,22 +242,22 @@ func (a *App) metricsHandler() http.Handler {
 	return mux
 }
 
-// settingsFor describes the deployment for GET /config: the pairing assets from the chain (tiers
-// and fees come from the launch service, which enforces them).
+// settingsFor describes the deployment for GET /config, read from the chain on the devnet and on
+// a real chain alike: the factory's pool factory and the pairing assets it enables (tiers and
+// fees come from the launch service, which enforces them).
 func settingsFor(ctx context.Context, a *App) (httpapi.Settings, error) {
 	var st httpapi.Settings
-	eth, err := a.Chain.Asset(ctx, common.Address{})
+	pf, err := a.Chain.PoolFactory(ctx)
 	if err != nil {
 		return st, err
 	}
-	st.QuoteAssets = []market.Asset{eth}
+	if pf != (common.Address{}) {
+		st.Contracts.PoolFactory = pf
+	}
+	if st.QuoteAssets, err = a.Chain.PairingAssets(ctx, a.Config.StartBlock); err != nil {
+		return st, err
+	}
 	if a.Devnet != nil {
-		usd, err := a.Chain.Asset(ctx, a.Devnet.Addrs.USD)
-		if err != nil {
-			return st, err
-		}
-		st.QuoteAssets = append(st.QuoteAssets, usd)
-		st.Contracts.PoolFactory = a.Devnet.Addrs.PoolFactory
 		st.RPCURL = a.DevnetRPCURL()
 	}
 	return st, nil
