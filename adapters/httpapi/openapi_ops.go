@@ -7,6 +7,7 @@ import (
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/wallet"
 )
 
 // apiVersion is the version of the API the document describes.
@@ -95,6 +96,11 @@ var operations = map[string]op{
 		body: signBody{}, resp: submissionJSON{}},
 	"POST /wallet/export-key": {id: "exportKey", summary: "The custodial wallet's private key (a recent sign-in required)", body: emptyBody{},
 		resp: exportedKeyJSON{}},
+	"GET /wallet/transactions": {id: "listWalletTransactions", summary: "The custodial wallet's sent transactions with their hashes, state and fees paid, newest first, a page at a time",
+		resp: walletTxListJSON{}, query: []param{
+			strParam("cursor", "The nextCursor of the previous page."),
+			intParam("limit", "Transactions per page (default 50).", 1, wallet.MaxTransactions),
+		}},
 
 	"POST /agent/job": {id: "submitAgentJob", summary: "Submits a prompt as a job; poll GET /agent/job/{id}", body: promptBody{},
 		status: http.StatusAccepted, resp: jobAcceptedJSON{}},

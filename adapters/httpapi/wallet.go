@@ -29,6 +29,7 @@ func (s *Server) walletRoutes() []group {
 	return []group{{prefix: "/wallet", routes: []route{
 		{method: http.MethodPost, path: "/sign-and-submit", access: SessionOrKey, class: auth.ClassSigning, handle: s.signAndSubmit, notFound: "wallet not found", precheck: s.signingPolicy},
 		{method: http.MethodPost, path: "/export-key", access: Session, class: auth.ClassKeyExport, handle: s.exportKey, notFound: "wallet not found"},
+		{method: http.MethodGet, path: "/transactions", access: SessionOrKey, class: auth.ClassDefault, handle: s.listWalletTxs, notFound: "wallet not found"},
 	}}}
 }
 
@@ -210,4 +211,69 @@ type exportedKeyJSON struct {
 	Wallet     string `json:"wallet"`
 	PrivateKey string `json:"privateKey"`
 	Warning    string `json:"warning"`
+}
+
+// walletTxJSON is a transaction the custodial wallet sent. Amounts are wei decimal strings.
+type walletTxJSON struct {
+	ID string `json:"id"`
+	// Hash is the latest send, or the one mined; Hashes every hash it was sent under, oldest
+	// first (a replacement keeps the nonce and adds a hash).
+	Hash                 string   `json:"hash"`
+	Hashes               []string `json:"hashes"`
+	State                string   `json:"state"`
+	From                 string   `json:"from"`
+	To                   string   `json:"to"`
+	Nonce                uint64   `json:"nonce"`
+	ChainID              uint64   `json:"chainId"`
+	Value                string   `json:"value"`
+	Gas                  string   `json:"gas"`
+	MaxFeePerGas         string   `json:"maxFeePerGas"`
+	MaxPriorityFeePerGas string   `json:"maxPriorityFeePerGas"`
+	SubmittedAt          int64    `json:"submittedAt"`
+	// BlockNumber, GasUsed, EffectiveGasPrice and FeePaid are null until mined (or failed).
+	BlockNumber       *uint64 `json:"blockNumber"`
+	GasUsed           *string `json:"gasUsed"`
+	EffectiveGasPrice *string `json:"effectiveGasPrice"`
+	FeePaid           *string `json:"feePaid"`
+}
+
+type walletTxListJSON struct {
+	Transactions []walletTxJSON `json:"transactions"`
+	NextCursor   *string        `json:"nextCursor"`
+}
+
+func walletTxOf(t *wallet.Transaction) walletTxJSON {
+	out := walletTxJSON{
+		ID: t.ID, Hash: t.Hash.Hex(), Hashes: make([]string, len(t.Hashes)), State: string(t.State), From: t.From.Hex(), To: t.To.Hex(),
+		Nonce: t.Nonce, ChainID: t.ChainID, Value: t.Value.Dec(), Gas: strconv.FormatUint(t.Gas, 10),
+		MaxFeePerGas: t.Fees.MaxFeePerGas.String(), MaxPriorityFeePerGas: t.Fees.MaxPriorityFeePerGas.String(), SubmittedAt: t.SentAt.Unix(),
+	}
+	for i, h := range t.Hashes {
+		out.Hashes[i] = h.Hex()
+	}
+	if t.State == wallet.TxMined || t.State == wallet.TxFailed {
+		block, used, price, fee := t.Block, strconv.FormatUint(t.GasUsed, 10), t.GasPrice.Dec(), t.FeePaid()
+		feeDec := fee.Dec()
+		out.BlockNumber, out.GasUsed, out.EffectiveGasPrice, out.FeePaid = &block, &used, &price, &feeDec
+	}
+	return out
+}
+
+// GET /wallet/transactions: what the custodial wallet sent, newest first, a page at a time.
+func (s *Server) listWalletTxs(w http.ResponseWriter, req bunrouter.Request) error {
+	q := newQuery(req.URL)
+	cursor := q.str("cursor", "")
+	limit := int(q.intIn("limit", 50, 1, wallet.MaxTransactions))
+	if err := q.err(); err != nil {
+		return err
+	}
+	page, err := s.cfg.Wallet.Transactions(req.Context(), principalOf(req).AccountID, cursor, limit)
+	if err != nil {
+		return err
+	}
+	out := walletTxListJSON{Transactions: make([]walletTxJSON, len(page.Transactions)), NextCursor: cursorOrNull(page.Next)}
+	for i := range page.Transactions {
+		out.Transactions[i] = walletTxOf(&page.Transactions[i])
+	}
+	return writeJSON(w, http.StatusOK, out)
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -34,6 +35,7 @@ func (a *App) wireAccounts(ctx context.Context) error {
 	a.Wallets, err = wallet.New(wallet.Config{
 		Store: a.DB.Wallets(), Broadcaster: bc, Keys: keys, Signer: a.signer,
 		Factory: a.factory, Launches: wallet.LaunchesFunc(a.launchQuota),
+		MaxFeePerGas: gweiToWei(a.Config.MaxFeeGwei), ReplaceAfter: a.Config.ReplaceAfter,
 		Logger: a.Log.With("component", "wallet"),
 	})
 	if err != nil {
@@ -59,6 +61,15 @@ func (a *App) wireAccounts(ctx context.Context) error {
 		ProWallets: pro, Logger: a.Log.With("component", "auth"),
 	})
 	return err
+}
+
+// gweiToWei is --max-fee-gwei in wei (to the wei below); nil for 0, no ceiling.
+func gweiToWei(gwei float64) *big.Int {
+	if gwei <= 0 {
+		return nil
+	}
+	wei, _ := new(big.Float).Mul(big.NewFloat(gwei), big.NewFloat(1e9)).Int(nil)
+	return wei
 }
 
 // launchQuota tells the custodial wallet the daily launch limit the launch service enforces.

@@ -179,6 +179,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	// so that Close never closes the database under an indexer sync or a simulated trade.
 	var work sync.WaitGroup
 	work.Go(func() { errc <- a.Replica.Run(ctx) })
+	work.Go(func() { a.Wallets.Track(ctx) }) // every replica: a replacement is claimed in the store
 	a.serveDevnetRPC(ctx, &work, errc)
 	if a.Devnet != nil && a.Config.Simulate > 0 {
 		sim, err := newSimulator(a.Devnet, a.Chain, a.Builder, log.With("component", "simulator"))

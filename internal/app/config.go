@@ -37,6 +37,8 @@ type Config struct {
 	Confirmations  uint64        `help:"Blocks the indexer stays behind the head." env:"CURVEKIT_CONFIRMATIONS"`
 	Simulate       time.Duration `help:"Interval of simulated devnet trades; 0 turns them off." default:"2s" env:"CURVEKIT_SIMULATE"`
 	Poll           time.Duration `help:"Indexer poll interval." default:"500ms" env:"CURVEKIT_POLL"`
+	MaxFeeGwei     float64       `name:"max-fee-gwei" help:"Ceiling of the custodial wallets' fee cap, in gwei per gas: a send that needs more (base fee plus tip) is refused, and no replacement goes above it. 0: no ceiling." env:"CURVEKIT_MAX_FEE_GWEI"`
+	ReplaceAfter   uint64        `name:"replace-after" help:"Blocks a custodial wallet's transaction may stay unmined before it is sent again with the same nonce and fees bumped by at least 10%." default:"3" env:"CURVEKIT_REPLACE_AFTER"`
 	ReadyLag       uint64        `help:"Blocks the indexer may trail the head before GET /readyz fails." default:"20" env:"CURVEKIT_READY_LAG"`
 	Indexer        bool          `help:"Take part in the election of the one replica that indexes the chain (--no-indexer: an API-only replica, which follows the store)." default:"true" negatable:"" env:"CURVEKIT_INDEXER"`
 	Lease          time.Duration `help:"How long the indexer's lease lasts unrenewed: the longest a dead or frozen leader holds up indexing before another replica takes over." default:"10s" env:"CURVEKIT_LEASE"`
@@ -134,6 +136,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Lease < 300*time.Millisecond {
 		errs = append(errs, errors.New("--lease must be at least 300ms"))
+	}
+	if c.MaxFeeGwei < 0 || c.ReplaceAfter == 0 {
+		errs = append(errs, errors.New("--max-fee-gwei must not be negative and --replace-after must be at least 1"))
 	}
 	if c.Poll <= 0 || c.Simulate < 0 {
 		errs = append(errs, errors.New("--poll must be positive and --simulate not negative"))
