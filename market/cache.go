@@ -100,8 +100,11 @@ func (c *tokenCache) observe(s Sync) {
 }
 
 // Observe lets the service follow the indexer in the same process: pass it as (or call it from)
-// IndexerConfig.OnSync. With ServiceConfig.CacheTokens, token reads are then served from memory.
+// IndexerConfig.OnSync. With ServiceConfig.CacheTokens, token reads are then served from memory;
+// the counts of namesakes follow the syncs in any case, instead of checking the store's cursor
+// at each read.
 func (s *Service) Observe(sync Sync) {
+	s.names.observe(sync)
 	if s.cache != nil {
 		s.cache.observe(sync)
 	}

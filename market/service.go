@@ -36,6 +36,7 @@ type ServiceConfig struct {
 type Service struct {
 	cfg   ServiceConfig
 	cache *tokenCache // nil without CacheTokens
+	names namesakeIndex
 }
 
 // NewService returns a Service for cfg.
@@ -76,6 +77,9 @@ type View struct {
 	Liquidity uint256.Int
 	// Activity over the last 24 hours.
 	Day Activity
+	// Namesakes are the other tokens a reader could take this one for. Like Day, only the
+	// service's Token and Tokens fill them in.
+	Namesakes Namesakes
 	// hexes are Address, Curve, Creator, Quote.Address and Pool in their EIP-55 forms, 42 bytes
 	// each, computed once with the view (see AddressHex).
 	hexes string
@@ -152,11 +156,14 @@ func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) 
 	if err != nil {
 		return View{}, err
 	}
-	out := *v
-	if out.Day, err = s.activity(ctx, addr); err != nil {
+	out := [1]View{*v}
+	if out[0].Day, err = s.activity(ctx, addr); err != nil {
 		return View{}, err
 	}
-	return out, nil
+	if err := s.names.fill(ctx, s.cfg.Store, out[:]); err != nil {
+		return View{}, err
+	}
+	return out[0], nil
 }
 
 // ListPage is a page of token views.
@@ -226,6 +233,9 @@ func (s *Service) Tokens(ctx context.Context, q TokenQuery) (ListPage, error) {
 	out := ListPage{Tokens: make([]View, len(page.Tokens)), Next: page.Next}
 	for i, t := range page.Tokens {
 		out.Tokens[i] = s.view(t, act[t.Address])
+	}
+	if err := s.names.fill(ctx, s.cfg.Store, out.Tokens); err != nil {
+		return ListPage{}, err
 	}
 	return out, nil
 }

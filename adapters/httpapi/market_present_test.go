@@ -2,7 +2,10 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 	"testing"
+
+	"github.com/curvekit/curvekit/market"
 )
 
 // GET /tokens?quote= with an address no token pairs with is 404 (SPEC 7), not an empty list.
@@ -28,4 +31,17 @@ func TestCandlesFarFutureStopsAtThePresent(t *testing.T) {
 	}
 	e.get(t, "/tokens/"+ethToken.Hex()+"/candles?res=1h&from=1800003600&to=1800007200").want(t, http.StatusBadRequest,
 		`{"statusCode": 400, "message": "from is after the present"}`)
+}
+
+// A token's namesakes travel as sameName and sameSymbol, in its own answer as in the list.
+func TestTokenJSONNamesakes(t *testing.T) {
+	t.Parallel()
+	v := &market.View{Namesakes: market.Namesakes{Name: 2, Symbol: 1}}
+	v.Name, v.Symbol = "Demo Ether Token \u202e", "DETH"
+	if tj := tokenOf(v); tj.SameName != 2 || tj.SameSymbol != 1 {
+		t.Errorf("the list says sameName %d, sameSymbol %d", tj.SameName, tj.SameSymbol)
+	}
+	if got := string(tokenAnswer{v}.appendJSON(nil)); !strings.Contains(got, `"symbol":"DETH","sameName":2,"sameSymbol":1,`) {
+		t.Errorf("the token's answer is %s", got)
+	}
 }

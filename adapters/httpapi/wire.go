@@ -67,12 +67,17 @@ type poolReservesJSON struct {
 	Token string `json:"token"`
 }
 
+// tokenJSON is a token as GET /tokens and GET /tokens/:address show it. SameName and SameSymbol
+// count the other tokens whose name, or symbol, reads the same (market.Namesakes): a warning
+// that this one may be taken for another.
 type tokenJSON struct {
 	Address      string             `json:"address"`
 	Curve        string             `json:"curve"`
 	Creator      string             `json:"creator"`
 	Name         string             `json:"name"`
 	Symbol       string             `json:"symbol"`
+	SameName     int                `json:"sameName"`
+	SameSymbol   int                `json:"sameSymbol"`
 	URI          string             `json:"uri"`
 	Decimals     uint8              `json:"decimals"`
 	Quote        assetJSON          `json:"quote"`
@@ -98,7 +103,8 @@ func tokenOf(v *market.View) tokenJSON {
 	qd, td := v.Quote.Decimals, v.Decimals
 	t := tokenJSON{
 		Address: v.AddressHex(), Curve: v.CurveHex(), Creator: v.CreatorHex(),
-		Name: v.Name, Symbol: v.Symbol, URI: v.URI, Decimals: td,
+		Name: v.Name, Symbol: v.Symbol, SameName: v.Namesakes.Name, SameSymbol: v.Namesakes.Symbol,
+		URI: v.URI, Decimals: td,
 		Quote: assetOf(v.Quote), Phase: v.Phase(),
 		TotalSupply: amount(&v.TotalSupply, td),
 		Price:       number(v.Price),
@@ -143,6 +149,10 @@ func (a tokenAnswer) appendJSON(b []byte) []byte {
 	b = appendJSONString(b, v.Name)
 	b = append(b, `,"symbol":`...)
 	b = appendJSONString(b, v.Symbol)
+	b = append(b, `,"sameName":`...)
+	b = strconv.AppendInt(b, int64(v.Namesakes.Name), 10)
+	b = append(b, `,"sameSymbol":`...)
+	b = strconv.AppendInt(b, int64(v.Namesakes.Symbol), 10)
 	b = append(b, `,"uri":`...)
 	b = appendJSONString(b, v.URI)
 	b = append(b, `,"decimals":`...)

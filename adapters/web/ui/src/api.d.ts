@@ -1430,6 +1430,8 @@ export interface components {
             progressBps: number;
             quote: components["schemas"]["Asset"];
             reserves: components["schemas"]["CurveReserves"] | null;
+            sameName: number;
+            sameSymbol: number;
             sells24h: number;
             symbol: string;
             totalSupply: string;
