@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -65,6 +66,51 @@ type site struct {
 	cuts   *streamCutter
 	dialog chan string
 	csp    chan string
+	asked  *requestLog
+
+	consoleMu sync.Mutex
+	console   []string // errors the page logged, its failed loads included
+}
+
+// requestLog records the path of every request the server was sent.
+type requestLog struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (l *requestLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.mu.Lock()
+		l.paths = append(l.paths, r.URL.Path)
+		l.mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// count says how many requests asked for path.
+func (l *requestLog) count(path string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, p := range l.paths {
+		if p == path {
+			n++
+		}
+	}
+	return n
+}
+
+// consoleErrors returns the errors the page has logged so far.
+func (s *site) consoleErrors() []string {
+	s.consoleMu.Lock()
+	defer s.consoleMu.Unlock()
+	return append([]string(nil), s.console...)
+}
+
+func (s *site) noteConsole(msg string) {
+	s.consoleMu.Lock()
+	s.console = append(s.console, msg)
+	s.consoleMu.Unlock()
 }
 
 // streamCutter ends the token streams being served when asked: the server side of a dropped
@@ -122,7 +168,8 @@ func newSite(t *testing.T, walletAccount int) *site {
 	t.Helper()
 	bin := chromiumPath(t)
 	cuts := &streamCutter{cancels: map[int]context.CancelFunc{}}
-	srv := apptest.Start(t, []string{"--devnet-rpc-addr", "127.0.0.1:0"}, app.WithMiddleware(cuts.wrap))
+	asked := &requestLog{}
+	srv := apptest.Start(t, []string{"--devnet-rpc-addr", "127.0.0.1:0"}, app.WithMiddleware(cuts.wrap), app.WithMiddleware(asked.wrap))
 	dn := srv.App.Devnet
 	acc := dn.Accounts[walletAccount]
 	w, err := newTestWallet(srv.App.DevnetRPCURL(), acc.Key, dn.ChainID)
@@ -148,7 +195,7 @@ func newSite(t *testing.T, walletAccount int) *site {
 		cancelTab()
 		cancelAlloc()
 	})
-	s := &site{t: t, srv: srv, tab: tab, wallet: w, cuts: cuts, dialog: make(chan string, 16), csp: make(chan string, 16)}
+	s := &site{t: t, srv: srv, tab: tab, wallet: w, cuts: cuts, dialog: make(chan string, 16), csp: make(chan string, 16), asked: asked}
 	// The first call starts the browser; the listener sees every event after it.
 	if _, err := chromedp.Call(tab, runtime.AddBinding, runtime.AddBindingParams{Name: "__curvekitWallet"}); err != nil {
 		t.Fatal(err)
@@ -165,6 +212,20 @@ func newSite(t *testing.T, walletAccount int) *site {
 				default:
 				}
 			}
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.EntryLevelError {
+				s.noteConsole(e.Entry.Text + " " + e.Entry.URL)
+			}
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError {
+				var args []string
+				for _, a := range e.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				s.noteConsole("console.error " + strings.Join(args, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			s.noteConsole("uncaught " + e.ExceptionDetails.Text)
 		case *page.EventJavascriptDialogOpening:
 			// A dialog the page did not mean to open is script a stranger ran.
 			select {

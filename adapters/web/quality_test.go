@@ -77,8 +77,8 @@ var hostileNames = []struct{ name, symbol string }{
 }
 
 // Tokens whose names, symbols and descriptions are script and terminal-escape payloads are shown
-// as the text they are, on the market and on their pages: no dialog opens, no element is made of
-// them, the CSP is never tested.
+// as the text they are, their control and bidi characters as escapes, on the market and on their
+// pages: no dialog opens, no element is made of them, the CSP is never tested.
 func TestStrangersStringsStayText(t *testing.T) {
 	s := newSite(t, 5)
 	desc := "<script>alert(\"desc\")</script><img src=x onerror=alert(\"img\")>\n\x1b[31mred"
@@ -118,7 +118,7 @@ func TestStrangersStringsStayText(t *testing.T) {
 	}
 	for _, tok := range tokens[:len(hostileNames)] {
 		got := eval[[]string](s, fmt.Sprintf(`[...document.querySelectorAll('[data-token="%s"] .token-name, [data-token="%s"] .token-symbol')].map(e => e.textContent)`, tok.Address.Hex(), tok.Address.Hex()))
-		if len(got) != 2 || got[0] != tok.Name || got[1] != tok.Symbol {
+		if len(got) != 2 || got[0] != visible(tok.Name) || got[1] != visible(tok.Symbol) {
 			t.Errorf("the market shows %q for name %q symbol %q", got, tok.Name, tok.Symbol)
 		}
 	}
@@ -126,8 +126,8 @@ func TestStrangersStringsStayText(t *testing.T) {
 	for _, tok := range tokens[:len(hostileNames)] {
 		s.open("#/token/"+tok.Address.Hex(), `[data-testid=token-name]`)
 		s.until("the description", `!!document.querySelector('[data-testid=description]')`)
-		if got := eval[string](s, `document.querySelector('[data-testid=token-name]').textContent`); got != tok.Name {
-			t.Errorf("the token page shows name %q, want %q", got, tok.Name)
+		if got := eval[string](s, `document.querySelector('[data-testid=token-name]').textContent`); got != visible(tok.Name) {
+			t.Errorf("the token page shows name %q, want %q", got, visible(tok.Name))
 		}
 		if got := eval[string](s, `document.querySelector('[data-testid=description]').textContent`); got != strings.ReplaceAll(desc, "\x1b", "") {
 			t.Errorf("the token page shows description %q", got)

@@ -5,7 +5,7 @@ import { api, ApiError, enc, type S } from './api';
 import { ago } from './format';
 import { session, signIn, signOut } from './session';
 import { useStore } from './store';
-import { Copy, ErrorText, Section, useAsync } from './ui';
+import { Copy, ErrorText, Section, Text, useAsync } from './ui';
 
 const list = (s: string) =>
   s
@@ -34,7 +34,9 @@ export function Account() {
       <Section title="You">
         <dl class="kv">
           <dt>Handle</dt>
-          <dd data-testid="handle">{u.handle}</dd>
+          <dd data-testid="handle">
+            <Text value={u.handle} />
+          </dd>
           <dt>Custodial wallet</dt>
           <dd>
             <code>{u.wallet}</code> <Copy text={u.wallet} />
@@ -130,7 +132,7 @@ function Keys() {
           <tbody>
             {keys.data?.keys.map((k) => (
               <tr key={k.id} data-key={k.id}>
-                <td>{k.name || '—'}</td>
+                <td>{k.name ? <Text value={k.name} /> : '—'}</td>
                 <td>
                   <code>{k.hint}</code>
                 </td>

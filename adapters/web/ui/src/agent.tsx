@@ -6,7 +6,7 @@ import { api, ApiError, enc, type S } from './api';
 import { whole } from './format';
 import { session, sendTx, signIn, via, type Via } from './session';
 import { useStore } from './store';
-import { ErrorText, Section, useAsync } from './ui';
+import { ErrorText, Section, Text, useAsync } from './ui';
 import { account, errorText } from './wallet';
 
 interface Msg {
@@ -125,7 +125,9 @@ function Terminal() {
             {msgs.map((m, i) => (
               <div key={i} class={`msg ${m.role}`}>
                 <span class="who">{m.role === 'you' ? 'you' : 'agent'}</span>
-                <p class="text">{m.text || (m.role === 'agent' && !m.error && !m.done ? '…' : '')}</p>
+                <p class="text">
+                  <Text value={m.text || (m.role === 'agent' && !m.error && !m.done ? '…' : '')} />
+                </p>
                 {m.txs.map((t, j) => (
                   <TxCard key={j} tx={t} />
                 ))}
@@ -195,7 +197,9 @@ function TxCard({ tx }: { tx: S['AgentTransaction'] }) {
   return (
     <div class="tx-card" data-testid="tx-card">
       <p class="tx-kind">{tx.kind.replace('_', ' ')}</p>
-      <p>{tx.description}</p>
+      <p>
+        <Text value={tx.description} />
+      </p>
       <dl class="kv small">
         <dt>To</dt>
         <dd>

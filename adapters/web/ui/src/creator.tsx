@@ -2,10 +2,10 @@
 // day as a chart, and a claim per token confirmed in the wallet.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, type S } from './api';
-import { amount } from './format';
+import { amount, visible } from './format';
 import { session, sendTx, via } from './session';
 import { useStore } from './store';
-import { Attribution, ErrorText, Section, useAsync } from './ui';
+import { Attribution, ErrorText, Section, Text, useAsync } from './ui';
 import { account, connect, provider } from './wallet';
 
 export function Creator() {
@@ -64,9 +64,9 @@ export function Creator() {
       <ErrorText error={fees.error || err} />
       {fees.data && fees.data.assets.length === 0 && <p class="muted">None of this wallet's tokens has earned fees yet.</p>}
       {fees.data?.assets.map((a) => (
-        <Section key={a.asset.symbol} title={`Paid in ${a.asset.symbol}`}>
+        <Section key={a.asset.symbol} title={`Paid in ${visible(a.asset.symbol)}`}>
           <p>
-            Claimable <strong data-testid={`claimable-${a.asset.symbol}`}>{a.claimable}</strong> {a.asset.symbol} · earned {amount(a.earned, 6)} · claimed {amount(a.claimed, 6)}
+            Claimable <strong data-testid={`claimable-${a.asset.symbol}`}>{a.claimable}</strong> <Text value={a.asset.symbol} /> · earned {amount(a.earned, 6)} · claimed {amount(a.claimed, 6)}
           </p>
           <div class="table-wrap">
             <table>
@@ -85,7 +85,12 @@ export function Creator() {
                 {a.tokens.map((t) => (
                   <tr key={t.address} data-token={t.address}>
                     <td>
-                      <a href={`#/token/${t.address}`}>{t.name}</a> <span class="token-symbol">{t.symbol}</span>
+                      <a href={`#/token/${t.address}`}>
+                        <Text value={t.name} />
+                      </a>{' '}
+                      <span class="token-symbol">
+                        <Text value={t.symbol} />
+                      </span>
                     </td>
                     <td data-testid="token-claimable">{t.claimable}</td>
                     <td>{amount(t.earned, 6)}</td>
@@ -128,11 +133,11 @@ function EarningsChart({ series, symbol, total }: { series: S['DayPoint'][]; sym
     };
   }, [series]);
   return (
-    <Section title={`Earned per day, ${symbol}`}>
+    <Section title={`Earned per day, ${visible(symbol)}`}>
       <p class="muted">
-        {total} {symbol} over the last 30 days.
+        {total} <Text value={symbol} /> over the last 30 days.
       </p>
-      <div class="chart small" ref={el} role="img" aria-label={`Creator fees earned per day in ${symbol}`} />
+      <div class="chart small" ref={el} role="img" aria-label={`Creator fees earned per day in ${visible(symbol)}`} />
       <Attribution />
     </Section>
   );

@@ -56,6 +56,46 @@ export function ago(unix: number, now = Date.now() / 1000): string {
   return `${Math.floor(d / 86400)}d ago`;
 }
 
+// Characters that act on text rather than show: C0 and C1 controls (newline and tab aside), the
+// line and paragraph separators, format characters (bidi overrides and isolates, zero-width space
+// and joiners, the byte-order mark, the soft hyphen...) and the other default-ignorable ones
+// (Hangul fillers, the combining grapheme joiner), save the variation selectors, which only choose
+// how an emoji is drawn. A right-to-left override or a zero-width space would let one token's
+// name read as another's.
+const hidden = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}]/gu;
+
+function escapeOf(ch: string): string | null {
+  const cp = ch.codePointAt(0)!;
+  if (ch === '\n' || ch === '\t' || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef)) return null;
+  return '\\u' + cp.toString(16).padStart(4, '0');
+}
+
+/** reveal splits a stranger's string into its text (even indices) and its hidden characters,
+ * each written as the escape \u202e (odd indices): as the command line shows them. */
+export function reveal(s: string): string[] {
+  const out: string[] = [];
+  let last = 0;
+  for (const m of s.matchAll(hidden)) {
+    const e = escapeOf(m[0]);
+    if (e === null) continue;
+    out.push(s.slice(last, m.index), e);
+    last = m.index + m[0].length;
+  }
+  out.push(s.slice(last));
+  return out;
+}
+
+/** visible is a stranger's string with its hidden characters written as escapes (see reveal), for
+ * the places that take plain text: attributes, composed messages. */
+export function visible(s: string): string {
+  return reveal(s).join('');
+}
+
+/** ipfsCID is the CID of an ipfs:// URI of the shape this server pins (CIDv1, base32), else null. */
+export function ipfsCID(uri: string): string | null {
+  return /^ipfs:\/\/(b[a-z2-7]{58})$/i.exec(uri)?.[1] ?? null;
+}
+
 /** safeLink is the URL when it is an absolute http(s) URL, else null: a stranger's link is never
  * javascript:, data: or anything else a browser would run. */
 export function safeLink(u: unknown): string | null {

@@ -3,7 +3,7 @@
 // wallet, and the new token's page opened once the indexer has it.
 import { useEffect, useState } from 'preact/hooks';
 import { api, enc, getConfig, type S, type Token } from './api';
-import { whole } from './format';
+import { visible, whole } from './format';
 import { session, sendTx, via } from './session';
 import { useStore } from './store';
 import { ErrorText, useAsync } from './ui';
@@ -152,7 +152,7 @@ export function Launch() {
             <select value={f.pairing} onChange={set('pairing')}>
               {assets.map((a) => (
                 <option key={a.symbol} value={a.address ?? 'ETH'}>
-                  {a.symbol}
+                  {visible(a.symbol)}
                 </option>
               ))}
             </select>

@@ -2,8 +2,8 @@
 // live from /tokens/stream.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type S, type Token } from './api';
-import { amount, change, price } from './format';
-import { Logo, Progress } from './ui';
+import { amount, change, price, visible } from './format';
+import { Logo, NamesakeMark, Progress, Text } from './ui';
 
 type Sort = 'newest' | 'volume24h' | 'marketCap' | 'progress';
 
@@ -116,23 +116,28 @@ export function Market() {
         {tokens.map((t) => (
           <li key={t.address} class={`token-card ${flash[t.address] ?? ''}`} data-token={t.address}>
             <a href={`#/token/${t.address}`} class="token-link">
-              <Logo address={t.address} symbol={t.symbol} />
+              <Logo address={t.address} symbol={t.symbol} uri={t.uri} />
               <span class="token-names">
-                <span class="token-name">{t.name}</span>
-                <span class="token-symbol">{t.symbol}</span>
+                <span class="token-name">
+                  <Text value={t.name} />
+                </span>
+                <span class="token-symbol">
+                  <Text value={t.symbol} />
+                </span>
               </span>
+              <NamesakeMark token={t} />
             </a>
             <dl class="token-figures">
               <div>
                 <dt>Price</dt>
                 <dd data-testid="price">
-                  {price(t.price)} {t.quote.symbol}
+                  {price(t.price)} <Text value={t.quote.symbol} />
                 </dd>
               </div>
               <div>
                 <dt>Market cap</dt>
                 <dd>
-                  {amount(t.marketCap)} {t.quote.symbol}
+                  {amount(t.marketCap)} <Text value={t.quote.symbol} />
                 </dd>
               </div>
               <div>
@@ -142,7 +147,7 @@ export function Market() {
                 </dd>
               </div>
             </dl>
-            {t.phase === 'graduated' ? <span class="badge">Graduated</span> : <Progress bps={t.progressBps} label={`${t.symbol} graduation progress`} />}
+            {t.phase === 'graduated' ? <span class="badge">Graduated</span> : <Progress bps={t.progressBps} label={`${visible(t.symbol)} graduation progress`} />}
           </li>
         ))}
       </ul>

@@ -2,10 +2,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, type Bar, type S, type Token, type Trade } from './api';
 import type { Candles } from './chart';
-import { ago, amount, change, percentBps, price, safeLink, short } from './format';
+import { ago, amount, change, ipfsCID, percentBps, price, safeLink, short } from './format';
 import { session, sendTx, via, type Via } from './session';
 import { useStore } from './store';
-import { Address, Attribution, ErrorText, Logo, Progress, useAsync } from './ui';
+import { Address, Attribution, ErrorText, Logo, NamesakeNotice, Progress, Text, useAsync } from './ui';
 import { account, connect, errorText } from './wallet';
 
 const resolutions = ['1m', '5m', '15m', '1h', '4h', '1d'] as const;
@@ -20,9 +20,9 @@ interface Meta {
 
 /** metadata reads the token's metadata document when this server pins it (ipfs://). */
 async function metadata(uri: string): Promise<Meta> {
-  const m = /^ipfs:\/\/([a-z2-7]{20,100})$/i.exec(uri);
-  if (!m) return {};
-  const r = await fetch('/ipfs/' + enc(m[1]), { credentials: 'omit' });
+  const cid = ipfsCID(uri);
+  if (!cid) return {};
+  const r = await fetch('/ipfs/' + enc(cid), { credentials: 'omit' });
   if (!r.ok) return {};
   const doc = (await r.json()) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -112,23 +112,29 @@ export function TokenPage({ address }: { address: string }) {
   return (
     <div class="token-page">
       <header class="token-head">
-        {loaded ? <Logo address={v.address} symbol={v.symbol} size={64} /> : <span class="logo logo-fallback logo-64" aria-hidden="true" />}
+        {loaded ? <Logo address={v.address} symbol={v.symbol} uri={v.uri} size={64} /> : <span class="logo logo-fallback logo-64" aria-hidden="true" />}
         <div>
           <h1>
-            <span data-testid="token-name">{v.name}</span> <span class="token-symbol">{v.symbol}</span>
+            <span data-testid="token-name">
+              <Text value={v.name} />
+            </span>{' '}
+            <span class="token-symbol">
+              <Text value={v.symbol} />
+            </span>
           </h1>
           <p class="muted">
             {loaded ? (
               <>
-                <Address value={v.address} /> · created by <Address value={v.creator} /> {ago(v.createdAt)} · paired with {v.quote.symbol}
+                <Address value={v.address} /> · created by <Address value={v.creator} /> {ago(v.createdAt)} · paired with <Text value={v.quote.symbol} />
               </>
             ) : (
               'Loading…'
             )}
           </p>
+          {loaded && <NamesakeNotice token={v} />}
           {meta.description && (
             <p class="description" data-testid="description">
-              {meta.description}
+              <Text value={meta.description} />
             </p>
           )}
           {links.length > 0 && (
@@ -167,8 +173,12 @@ export function TokenPage({ address }: { address: string }) {
                 <thead>
                   <tr>
                     <th scope="col">Side</th>
-                    <th scope="col">{v.quote.symbol}</th>
-                    <th scope="col">{v.symbol}</th>
+                    <th scope="col">
+                      <Text value={v.quote.symbol} />
+                    </th>
+                    <th scope="col">
+                      <Text value={v.symbol} />
+                    </th>
                     <th scope="col">Price</th>
                     <th scope="col">Trader</th>
                     <th scope="col">When</th>
@@ -200,17 +210,17 @@ export function TokenPage({ address }: { address: string }) {
             <dl class="kv">
               <dt>Price</dt>
               <dd data-testid="stat-price">
-                {price(s?.price ?? v.price)} {v.quote.symbol}
+                {price(s?.price ?? v.price)} <Text value={v.quote.symbol} />
               </dd>
               <dt>24h change</dt>
               <dd class={(s?.change24h ?? 0) >= 0 ? 'up' : 'down'}>{change(s?.change24h)}</dd>
               <dt>Market cap</dt>
               <dd>
-                {amount(v.marketCap)} {v.quote.symbol}
+                {amount(v.marketCap)} <Text value={v.quote.symbol} />
               </dd>
               <dt>24h volume</dt>
               <dd>
-                {amount(v.volume24h)} {v.quote.symbol}
+                {amount(v.volume24h)} <Text value={v.quote.symbol} />
               </dd>
               <dt>24h trades</dt>
               <dd>
@@ -218,7 +228,7 @@ export function TokenPage({ address }: { address: string }) {
               </dd>
               <dt>Liquidity</dt>
               <dd>
-                {amount(v.liquidity)} {v.quote.symbol}
+                {amount(v.liquidity)} <Text value={v.quote.symbol} />
               </dd>
             </dl>
             <h3>{v.phase === 'graduated' ? 'Graduated to its pool' : 'Bonding curve'}</h3>
@@ -303,7 +313,7 @@ function TradePanel({ token, trades }: { token: Token; trades: Trade[] }) {
         ))}
       </div>
       <label>
-        Amount ({unit})
+        Amount (<Text value={unit} />)
         <input inputMode="decimal" autoComplete="off" value={amt} placeholder="0.0" data-testid="amount" onInput={(e) => setAmt((e.target as HTMLInputElement).value)} />
       </label>
       <label>
@@ -313,7 +323,7 @@ function TradePanel({ token, trades }: { token: Token; trades: Trade[] }) {
       <div class="quote" aria-live="polite" data-testid="quote">
         {quote && (
           <p>
-            You get about <strong>{amount(quote.amountOut, 6)}</strong> {side === 'buy' ? token.symbol : token.quote.symbol} · fee {amount(quote.fee, 6)} {token.quote.symbol} · impact {percentBps(quote.priceImpactBps)}
+            You get about <strong>{amount(quote.amountOut, 6)}</strong> <Text value={side === 'buy' ? token.symbol : token.quote.symbol} /> · fee {amount(quote.fee, 6)} <Text value={token.quote.symbol} /> · impact {percentBps(quote.priceImpactBps)}
             {quote.graduates && ' · this trade graduates the token'}
           </p>
         )}
@@ -331,7 +341,7 @@ function TradePanel({ token, trades }: { token: Token; trades: Trade[] }) {
       )}
       {!how && <p class="muted">Install a browser wallet, or sign in to trade with your custodial wallet.</p>}
       <p class="status" aria-live="polite" data-testid="trade-status">
-        {status}
+        <Text value={status} />
       </p>
       {hash && (
         <p class="muted">

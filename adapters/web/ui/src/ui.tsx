@@ -1,19 +1,73 @@
 // Small parts every page uses. Every string a stranger chose (names, symbols, descriptions,
-// links) is rendered as text by Preact, never as HTML; links pass safeLink.
+// links) is rendered as text by Preact, never as HTML, through Text (or visible where only plain
+// text fits), so its invisible characters show; links pass safeLink.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { enc } from './api';
-import { percentBps, short } from './format';
+import { enc, type Token } from './api';
+import { ipfsCID, percentBps, reveal, short, visible } from './format';
 import { pending, session, signIn } from './session';
 import { useStore } from './store';
 import { account, connect, errorText, provider } from './wallet';
 
-export function Logo({ address, symbol, size = 40 }: { address: string; symbol: string; size?: number }) {
+/** Text shows a stranger's string: each hidden character (a bidi override, a zero-width space, a
+ * control) as its escape, \u202e, marked so it stands out. */
+export function Text({ value }: { value: string }) {
+  const parts = reveal(value);
+  if (parts.length === 1) return <>{value}</>;
+  return (
+    <>
+      {parts.map((p, i) =>
+        i % 2 ? (
+          <span key={i} class="hidden-char" title={`An invisible character (U+${p.slice(2).toUpperCase()}), shown as its code`}>
+            {p}
+          </span>
+        ) : (
+          p
+        ),
+      )}
+    </>
+  );
+}
+
+/** namesakeText explains a token whose name or symbol reads like another's, or is null. */
+function namesakeText(t: Pick<Token, 'sameName' | 'sameSymbol'>): string | null {
+  const others = (n: number, what: string) => (n === 1 ? `1 other token has this ${what}` : `${n} other tokens have this ${what}`);
+  const parts = [t.sameSymbol ? others(t.sameSymbol, 'symbol') : '', t.sameName ? others(t.sameName, 'name') : ''].filter(Boolean);
+  if (parts.length === 0) return null;
+  return `Look-alike: ${parts.join(' and ')}, ignoring case and invisible characters. Only the address says which token this is.`;
+}
+
+/** NamesakeMark warns, in a token's card, that its name or symbol is not its alone. */
+export function NamesakeMark({ token }: { token: Pick<Token, 'sameName' | 'sameSymbol'> }) {
+  const text = namesakeText(token);
+  if (!text) return null;
+  return (
+    <span class="namesake" role="img" aria-label={text} title={text} data-testid="namesake">
+      ⚠
+    </span>
+  );
+}
+
+/** NamesakeNotice is the same warning in full, on a token's own page. */
+export function NamesakeNotice({ token }: { token: Pick<Token, 'sameName' | 'sameSymbol'> }) {
+  const text = namesakeText(token);
+  if (!text) return null;
+  return (
+    <p class="notice warn" role="note" data-testid="namesake">
+      <span aria-hidden="true">⚠ </span>
+      {text}
+    </p>
+  );
+}
+
+/** Logo is the token's image, asked for only when its URI is one whose document this server may
+ * hold (ipfs://): any other token has none, and shows its initials without a request. */
+export function Logo({ address, symbol, uri, size = 40 }: { address: string; symbol: string; uri: string; size?: number }) {
   const [failed, setFailed] = useState(false);
-  if (failed) {
+  if (failed || !ipfsCID(uri)) {
     return (
       <span class="logo logo-fallback" style={{ width: `${size}px`, height: `${size}px`, fontSize: `${size / 2.6}px` }} aria-hidden="true">
-        {symbol.slice(0, 2)}
+        {visible(symbol).slice(0, 2)}
       </span>
     );
   }
@@ -94,7 +148,12 @@ export function WalletButton() {
 export function SessionButton() {
   const s = useStore(session);
   if (!s.loaded) return null;
-  if (s.user) return <a href="#/account" class="nav-link">{s.user.handle || short(s.user.wallet)}</a>;
+  if (s.user)
+    return (
+      <a href="#/account" class="nav-link">
+        {s.user.handle ? <Text value={s.user.handle} /> : short(s.user.wallet)}
+      </a>
+    );
   return (
     <button type="button" class="btn btn-ghost" onClick={signIn}>
       Sign in
@@ -116,7 +175,9 @@ export function ConfirmDialog() {
       {p && (
         <form method="dialog" onSubmit={(e) => e.preventDefault()}>
           <h2 id="confirm-title">Sign with your custodial wallet?</h2>
-          <p>{p.what}</p>
+          <p>
+            <Text value={p.what} />
+          </p>
           <dl class="kv">
             <dt>From</dt>
             <dd>
