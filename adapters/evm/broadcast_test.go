@@ -837,3 +837,96 @@ func BenchmarkCustodialSignAndSubmit(b *testing.B) {
 		}
 	}
 }
+
+// A transaction mined with status 0 is failed, its fee paid all the same.
+func TestCustodialRevertedTransactionIsFailed(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	c.wallet("acct-revert", 1)
+	c.mined()
+	// The gas is given, so nothing estimates (and refuses) the call that reverts.
+	tx := wallet.Tx{To: c.dev.Addrs.Factory, Data: []byte{0xde, 0xad, 0xbe, 0xef}, ChainID: c.dev.ChainID.Uint64(), Gas: 100_000}
+	sub, err := c.svc.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-revert", Tx: tx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.dev.Mine()
+	if err := c.svc.TrackOnce(c.ctx); err != nil {
+		t.Fatal(err)
+	}
+	page, err := c.svc.Transactions(c.ctx, "acct-revert", "", 10)
+	if err != nil || len(page.Transactions) != 1 {
+		t.Fatalf("Transactions = %+v, %v", page, err)
+	}
+	got := page.Transactions[0]
+	if got.State != wallet.TxFailed || got.Hash != sub.Hash || got.GasUsed == 0 || got.GasPrice.IsZero() || got.Block == 0 {
+		t.Fatalf("reverted transaction: %+v, want failed with its receipt", got)
+	}
+}
+
+// A transaction sent before a restart is followed after it: the record, the nonce and the key
+// are in the database and the key file, nothing in the process.
+func TestCustodialTrackingSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	dir := t.TempDir()
+	open := func(underpriced int64) (*bunstore.DB, *wallet.Service) {
+		db, err := bunstore.Open(c.ctx, bunstore.Config{DSN: filepath.Join(dir, "restart.db")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ring, err := wallet.OpenKeyring(wallet.KeyringConfig{File: filepath.Join(dir, "master.key"), Create: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bc, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: c.dev.Client})
+		if err != nil {
+			t.Fatal(err)
+		}
+		low := &lowFees{Broadcaster: bc}
+		low.low.Store(underpriced)
+		svc, err := wallet.New(wallet.Config{Store: db.Wallets(), Broadcaster: low, Keys: ring, ReplaceAfter: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db, svc
+	}
+	db, before := open(1)
+	addr, err := before.Create(c.ctx, "acct-restart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.dev.Send(c.ctx, c.dev.Accounts[7].Key, &addr, wei(1), nil); err != nil {
+		t.Fatal(err)
+	}
+	c.mined()
+	sub, err := before.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-restart", Tx: c.transfer(c.dev.Accounts[4].Address, 3, 21_000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	db, after := open(0)
+	defer db.Close()
+	c.dev.Mine()
+	if err := after.TrackOnce(c.ctx); err != nil {
+		t.Fatal(err)
+	}
+	c.dev.Mine()
+	if err := after.TrackOnce(c.ctx); err != nil {
+		t.Fatal(err)
+	}
+	page, err := after.Transactions(c.ctx, "acct-restart", "", 10)
+	if err != nil || len(page.Transactions) != 1 {
+		t.Fatalf("Transactions = %+v, %v", page, err)
+	}
+	got := page.Transactions[0]
+	if got.State != wallet.TxMined || len(got.Hashes) != 2 || got.Hashes[0] != sub.Hash || got.Hash != got.Hashes[1] {
+		t.Fatalf("after the restart: %s under %s, hashes %v; want mined under the replacement", got.State, got.Hash, got.Hashes)
+	}
+	// The next send takes the next nonce.
+	next, err := after.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-restart", Tx: c.transfer(c.dev.Accounts[4].Address, 4, 21_000)})
+	if err != nil || next.Nonce != 1 {
+		t.Fatalf("send after the restart = nonce %d, %v; want 1", next.Nonce, err)
+	}
+}
