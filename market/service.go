@@ -152,18 +152,28 @@ func ratio(quote, token *uint256.Int, quoteDecimals, tokenDecimals uint8) float6
 
 // Token returns one token; curvekit.ErrNotFound when unknown.
 func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) {
-	v, err := s.tokenView(ctx, addr)
+	v, err := s.tokenDay(ctx, addr)
 	if err != nil {
 		return View{}, err
 	}
-	out := [1]View{*v}
-	if out[0].Day, err = s.activity(ctx, addr); err != nil {
-		return View{}, err
-	}
+	out := [1]View{v}
 	if err := s.names.fill(ctx, s.cfg.Store, out[:]); err != nil {
 		return View{}, err
 	}
 	return out[0], nil
+}
+
+// tokenDay is one token with its day's activity, without its namesakes.
+func (s *Service) tokenDay(ctx context.Context, addr common.Address) (View, error) {
+	v, err := s.tokenView(ctx, addr)
+	if err != nil {
+		return View{}, err
+	}
+	out := *v
+	if out.Day, err = s.activity(ctx, addr); err != nil {
+		return View{}, err
+	}
+	return out, nil
 }
 
 // ListPage is a page of token views.
@@ -534,6 +544,7 @@ func candleTrade(t *Token, tr *Trade) candles.Trade {
 
 // Stats is a token's market summary.
 type Stats struct {
+	// Token is the token with its day's activity; its Namesakes are left zero.
 	Token View
 	// Price24hAgo is the display price 24 hours ago: the execution price of the last trade at
 	// least 24 hours old, or the curve's opening price for a younger token.
@@ -545,7 +556,7 @@ type Stats struct {
 // Stats summarizes a token: price and its 24h change, 24h volume and trade counts, market cap,
 // liquidity and graduation progress.
 func (s *Service) Stats(ctx context.Context, addr common.Address) (Stats, error) {
-	v, err := s.Token(ctx, addr)
+	v, err := s.tokenDay(ctx, addr) // a summary names no token: no namesakes
 	if err != nil {
 		return Stats{}, err
 	}
