@@ -80,7 +80,8 @@ func (b *Broadcaster) SuggestFees(ctx context.Context) (wallet.Fees, error) {
 func (b *Broadcaster) nextBaseFee(ctx context.Context) (*big.Int, error) {
 	if fh, ok := b.client.(ethereum.FeeHistoryReader); ok {
 		// The last base fee of a history is the next block's.
-		h, err := fh.FeeHistory(ctx, 1, nil, nil)
+		// Percentiles as an empty list: geth refuses a call without them.
+		h, err := fh.FeeHistory(ctx, 1, nil, []float64{})
 		if err == nil && len(h.BaseFee) > 0 && h.BaseFee[len(h.BaseFee)-1] != nil {
 			return h.BaseFee[len(h.BaseFee)-1], nil
 		}

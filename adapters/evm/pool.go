@@ -628,6 +628,32 @@ func (p *Pool) SendTransaction(ctx context.Context, tx *types.Transaction) error
 	return err
 }
 
+// FeeHistory reads eth_feeHistory from an endpoint that has it (go-ethereum's client does): the
+// custodial sender prices the next block's base fee from it.
+func (p *Pool) FeeHistory(ctx context.Context, blockCount uint64, lastBlock *big.Int, rewardPercentiles []float64) (*ethereum.FeeHistory, error) {
+	return failover(ctx, p, at(lastBlock), func(c Client) (*ethereum.FeeHistory, error) {
+		r, ok := c.(ethereum.FeeHistoryReader)
+		if !ok {
+			return nil, fmt.Errorf("evm: fee history: %w", errors.ErrUnsupported)
+		}
+		return r.FeeHistory(ctx, blockCount, lastBlock, rewardPercentiles)
+	})
+}
+
+// NonceAt reads an account's nonce at a block (nil: the head) from an endpoint that has reached
+// it: the custodial sender tells a dropped transaction from a pending one by it.
+func (p *Pool) NonceAt(ctx context.Context, account common.Address, block *big.Int) (uint64, error) {
+	return failover(ctx, p, at(block), func(c Client) (uint64, error) {
+		r, ok := c.(interface {
+			NonceAt(context.Context, common.Address, *big.Int) (uint64, error)
+		})
+		if !ok {
+			return 0, fmt.Errorf("evm: nonce: %w", errors.ErrUnsupported)
+		}
+		return r.NonceAt(ctx, account, block)
+	})
+}
+
 func (p *Pool) PendingCodeAt(ctx context.Context, account common.Address) ([]byte, error) {
 	return failover(ctx, p, need{}, func(c Client) ([]byte, error) { return c.PendingCodeAt(ctx, account) })
 }
