@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
@@ -131,5 +132,36 @@ func TestUDFHistoryBeforeAnyBar(t *testing.T) {
 	}
 	if r := e.get(t, "/udf/history?symbol=FROG&resolution=60&from=0&to=1800000000"); !strings.Contains(string(r.body), `"s":"ok"`) {
 		t.Errorf("the whole range: %s", r.body)
+	}
+}
+
+// The routes that reach the chain's node or the IPFS node list their 503, with Retry-After, in
+// the OpenAPI document; routes served from the store do not.
+func TestOpenAPIListsTheOutage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]struct {
+				Ref string `json:"$ref"`
+			}
+		}
+		Components struct {
+			Responses map[string]struct {
+				Headers map[string]any
+			}
+		}
+	}
+	if err := json.Unmarshal(e.server.OpenAPI(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := doc.Components.Responses["Error503"].Headers["Retry-After"]; !ok {
+		t.Errorf("Error503 has no Retry-After: %+v", doc.Components.Responses["Error503"])
+	}
+	if got := doc.Paths["/tokens/{address}/build-tx"]["post"].Responses["503"].Ref; got != "#/components/responses/Error503" {
+		t.Errorf("build-tx's 503: %q", got)
+	}
+	if _, ok := doc.Paths["/tokens/{address}"]["get"].Responses["503"]; ok {
+		t.Errorf("a read from the store lists a 503")
 	}
 }

@@ -56,6 +56,9 @@ type op struct {
 	verdict bool
 	// consumes and produces are the media types of a mounted handler's bodies (free-form).
 	consumes, produces []string
+	// outage: the route reaches the chain's node or the IPFS node, and answers 503 (with
+	// Retry-After when the server can say) while that does not answer.
+	outage bool
 }
 
 // param is a query parameter.
@@ -121,6 +124,13 @@ func (s *Server) openAPI(routes []route) ([]byte, error) {
 		doc.Components.Responses[errorResponseName(status)] = &openapi3.ResponseRef{Value: openapi3.NewResponse().
 			WithDescription(http.StatusText(status)).WithContent(openapi3.NewContentWithJSONSchemaRef(errRef))}
 	}
+	retry := &openapi3.HeaderRef{Value: &openapi3.Header{Parameter: openapi3.Parameter{
+		Description: "Seconds to wait before trying again, when the server can say.",
+		Schema:      openapi3.NewIntegerSchema().NewRef()}}}
+	doc.Components.Responses[errorResponseName(http.StatusServiceUnavailable)] = &openapi3.ResponseRef{Value: &openapi3.Response{
+		Description: &[]string{"A node the route needs (the chain's, or the IPFS node) does not answer: retry later"}[0],
+		Headers:     openapi3.Headers{"Retry-After": retry},
+		Content:     openapi3.NewContentWithJSONSchemaRef(errRef)}}
 	doc.Components.Responses["Error"] = &openapi3.ResponseRef{Value: openapi3.NewResponse().
 		WithDescription("An error: {statusCode, message}").WithContent(openapi3.NewContentWithJSONSchemaRef(errRef))}
 
@@ -317,6 +327,9 @@ func (g *schemaGen) operation(rt *route) (*openapi3.Operation, error) {
 	}
 	if rt.class != auth.ClassExempt {
 		refuse(http.StatusTooManyRequests)
+	}
+	if d.outage {
+		refuse(http.StatusServiceUnavailable)
 	}
 	o.Responses.Set("default", &openapi3.ResponseRef{Ref: "#/components/responses/Error"})
 	if mounted {

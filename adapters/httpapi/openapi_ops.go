@@ -38,7 +38,7 @@ var operations = map[string]op{
 			strParam("amount", "Exact decimal amount in whole units: of the pairing asset for a buy, of the token for a sell (default 1)."),
 		}},
 	"POST /tokens/:address/build-tx": {id: "buildTx", summary: "An unsigned transaction (and its approval) for a buy or sell; a refused input is {error} with 200",
-		body: buildTxRequest{}, resp: buildJSON{}, verdict: true},
+		body: buildTxRequest{}, resp: buildJSON{}, verdict: true, outage: true},
 	"GET /tokens/:address/trades": {id: "listTrades", summary: "The token's trades, newest first, a page at a time", resp: tradeListJSON{},
 		query: []param{
 			strParam("cursor", "The nextCursor of the previous page."),
@@ -93,7 +93,7 @@ var operations = map[string]op{
 	"DELETE /api-keys/:id": {id: "revokeApiKey", summary: "Revokes an API key at once", resp: keyRevokedJSON{}},
 
 	"POST /wallet/sign-and-submit": {id: "signAndSubmit", summary: "Signs a transaction with the custodial wallet and broadcasts it; Idempotency-Key makes retries safe",
-		body: signBody{}, resp: submissionJSON{}},
+		body: signBody{}, resp: submissionJSON{}, outage: true},
 	"POST /wallet/export-key": {id: "exportKey", summary: "The custodial wallet's private key (a recent sign-in required)", body: emptyBody{},
 		resp: exportedKeyJSON{}},
 	"GET /wallet/transactions": {id: "listWalletTransactions", summary: "The custodial wallet's sent transactions with their hashes, state and fees paid, newest first, a page at a time",
@@ -120,21 +120,21 @@ var operations = map[string]op{
 	"POST /agent/tools/:name": {id: "callAgentTool", summary: "Runs one tool with the arguments of its input schema", body: toolArguments{},
 		resp: agentToolResultJSON{}},
 
-	"POST /launch/metadata":     {id: "pinMetadata", summary: "Validates and pins a token's metadata document", body: metadataBody{}, resp: metadataJSON{}},
-	"POST /launch/upload-image": {id: "uploadImage", summary: "Pins a token image (PNG, JPEG, GIF or WebP, at most 5 MB)", upload: true, resp: imageJSON{}},
+	"POST /launch/metadata":     {id: "pinMetadata", summary: "Validates and pins a token's metadata document", body: metadataBody{}, resp: metadataJSON{}, outage: true},
+	"POST /launch/upload-image": {id: "uploadImage", summary: "Pins a token image (PNG, JPEG, GIF or WebP, at most 5 MB)", upload: true, resp: imageJSON{}, outage: true},
 	"GET /launch/estimate-fee": {id: "estimateLaunchFee", summary: "The gas and fee a launch would cost now", resp: estimateJSON{},
 		query: []param{func() param {
 			p := strParam("from", "The wallet that would launch.")
 			p.schema = addressSchema()
 			p.required = true
 			return p
-		}()}},
+		}()}, outage: true},
 	"GET /launch/daily-limit/:wallet": {id: "getDailyLimit", summary: "The wallet's launches today against its tier's limit", resp: dailyLimitJSON{}},
 	"GET /launch/fees/:wallet":        {id: "getCreatorFees", summary: "Creator fees: claimable, earned and claimed, per pairing asset and token", resp: feesJSONBody{}},
 	"GET /launch/earnings/:wallet": {id: "getCreatorEarnings", summary: "Creator fees earned per day", resp: earningsJSON{},
 		query: []param{intParam("days", "How many days back (default 30).", 1, launch.MaxDays)}},
-	"POST /launch/build-tx": {id: "buildLaunchTx", summary: "Composes a launch for the wallet owner to confirm: the factory call (and an approval for an ERC-20 first buy)", body: launchTxBody{}, resp: launchTxJSON{}},
-	"POST /launch/claim-tx": {id: "buildClaimTx", summary: "Composes the creator's fee claim of one token", body: claimTxBody{}, resp: claimTxJSON{}},
+	"POST /launch/build-tx": {id: "buildLaunchTx", summary: "Composes a launch for the wallet owner to confirm: the factory call (and an approval for an ERC-20 first buy)", body: launchTxBody{}, resp: launchTxJSON{}, outage: true},
+	"POST /launch/claim-tx": {id: "buildClaimTx", summary: "Composes the creator's fee claim of one token", body: claimTxBody{}, resp: claimTxJSON{}, outage: true},
 	"GET /udf/config":       {id: "udfConfig", summary: "TradingView UDF: the datafeed's configuration", resp: udfConfigJSON{}},
 	"GET /udf/time":         {id: "udfTime", summary: "TradingView UDF: the server's clock, Unix seconds, as text", media: "text/plain"},
 	"GET /udf/symbols": {id: "udfSymbol", summary: "TradingView UDF: a symbol's information (a token by address or symbol)",
@@ -154,7 +154,7 @@ var operations = map[string]op{
 			intParam("to", "Unix seconds, exclusive.", 1, maxUnixTime),
 			intParam("countback", "The latest this many bars before to (at most 1000), instead of from.", 0, maxUnixTime),
 		}},
-	"GET /ipfs/:cid": {id: "getPinnedContent", summary: "Content this server pinned, by CID (images, metadata documents)", media: "*/*"},
+	"GET /ipfs/:cid": {id: "getPinnedContent", summary: "Content this server pinned, by CID (images, metadata documents)", media: "*/*", outage: true},
 }
 
 // openAPIDocument is GET /openapi.json's body: an OpenAPI 3.1 document.
