@@ -433,6 +433,9 @@ func (s *Service) EstimateFee(ctx context.Context, from common.Address) (Estimat
 		return Estimate{}, err
 	}
 	gas, err := s.cfg.Chain.EstimateGas(ctx, &plan.Tx)
+	if errors.Is(err, curvekit.ErrUnavailable) {
+		return Estimate{}, err // the node, not the call: 503
+	}
 	if err != nil {
 		return Estimate{}, fmt.Errorf("%w: the launch call fails from %s: it needs the launch fee of %s wei plus gas", curvekit.ErrInvalid, from.Hex(), fee.Dec())
 	}

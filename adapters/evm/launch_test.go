@@ -3,6 +3,7 @@ package evm_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"math/big"
@@ -30,6 +31,8 @@ type launchEnv struct {
 	ix  *market.Indexer
 	svc *launch.Service
 	pro devnet.Account
+	// cfg is what svc was made of.
+	cfg launch.Config
 }
 
 var launchFee = big.NewInt(1e16) // 0.01 ETH
@@ -73,16 +76,17 @@ func newLaunchEnv(t *testing.T) *launchEnv {
 		t.Fatal(err)
 	}
 	pro := dev.Accounts[5]
-	svc, err := launch.New(launch.Config{
+	cfg := launch.Config{
 		Store: db.Launch(), Pinner: pins, Builder: h.builder, Chain: chain,
 		Tiers:          launch.StaticTiers{Pro: map[common.Address]bool{pro.Address: true}},
 		LaunchesPerDay: map[curvekit.Tier]int{curvekit.TierFree: 2, curvekit.TierPro: 3},
 		Now:            clock,
-	})
+	}
+	svc, err := launch.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &launchEnv{harness: h, ix: ix, svc: svc, pro: pro}
+	e := &launchEnv{harness: h, ix: ix, svc: svc, pro: pro, cfg: cfg}
 	e.sync()
 	return e
 }
@@ -352,5 +356,28 @@ func TestLaunchComposedWithFirstBuy(t *testing.T) {
 	lim, err := e.svc.DailyLimit(e.ctx, creator.Address)
 	if err != nil || lim.Used != 1 {
 		t.Fatalf("daily limit after the launch: %+v, %v", lim, err)
+	}
+}
+
+// downAtEstimate is the chain whose node stops answering between the launch fee's read and the
+// gas estimate.
+type downAtEstimate struct{ launch.Chain }
+
+func (downAtEstimate) EstimateGas(context.Context, *txbuild.Tx) (uint64, error) {
+	return 0, fmt.Errorf("evm: estimate gas: %w", curvekit.ErrUnavailable)
+}
+
+// A node that stops answering during the estimate is the node's outage (503), not a launch that
+// fails (400).
+func TestEstimateFeeWhenTheNodeGoesAway(t *testing.T) {
+	e := newLaunchEnv(t)
+	cfg := e.cfg
+	cfg.Chain = downAtEstimate{cfg.Chain}
+	svc, err := launch.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.EstimateFee(e.ctx, e.pro.Address); !errors.Is(err, curvekit.ErrUnavailable) || errors.Is(err, curvekit.ErrInvalid) {
+		t.Fatalf("estimate with the node gone: %v, want ErrUnavailable", err)
 	}
 }
