@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -20,18 +21,20 @@ type terminal struct {
 
 func newTerminal(w io.Writer) *terminal { return &terminal{w: w} }
 
-// unsafeRune reports whether r would act on a terminal rather than be shown: C0 controls but
-// newline and tab, DEL, C1 controls, and the bidirectional formatting characters.
+// unsafeRune reports whether r would act on a terminal or on the text around it rather than be
+// shown: C0 and C1 controls but newline and tab, the line and paragraph separators, format
+// characters (bidi overrides and isolates, zero-width space and joiners, the byte-order mark,
+// the soft hyphen) and the other default-ignorable ones (Hangul fillers, the combining grapheme
+// joiner), save the variation selectors, which only choose how an emoji is drawn. The web page
+// escapes the same characters, the same way.
 func unsafeRune(r rune) bool {
 	switch {
 	case r == '\n' || r == '\t':
 		return false
-	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-		return true
-	case r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
-		return true
+	case (r >= 0xfe00 && r <= 0xfe0f) || (r >= 0xe0100 && r <= 0xe01ef):
+		return false
 	}
-	return false
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 func (t *terminal) Write(p []byte) (int, error) {

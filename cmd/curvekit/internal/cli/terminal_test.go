@@ -10,16 +10,21 @@ import (
 
 func TestTerminalShowsControlsAsText(t *testing.T) {
 	for in, want := range map[string]string{
-		"Moon Cat\n":                         "Moon Cat\n",
-		"a\tb":                               "a\tb",
-		"\x1b[2J\x1b]0;pwned\x07":            `\u001b[2J\u001b]0;pwned\u0007`,
-		"evil\rok":                           `evil\u000dok`,
-		"\u202egnp.exe":                      `\u202egnp.exe`,
-		"x\u2066y\u2069\u200e\u061c":         `x\u2066y\u2069\u200e\u061c`,
-		"del\x7f c1\u009b":                   `del\u007f c1\u009b`,
-		"bad \x9b[31m byte":                  `bad \x9b[31m byte`,
-		"日本語 and emoji 🐈 stay":               "日本語 and emoji 🐈 stay",
-		"\u200bzero-width space is harmless": "\u200bzero-width space is harmless",
+		"Moon Cat\n":                 "Moon Cat\n",
+		"a\tb":                       "a\tb",
+		"\x1b[2J\x1b]0;pwned\x07":    `\u001b[2J\u001b]0;pwned\u0007`,
+		"evil\rok":                   `evil\u000dok`,
+		"\u202egnp.exe":              `\u202egnp.exe`,
+		"x\u2066y\u2069\u200e\u061c": `x\u2066y\u2069\u200e\u061c`,
+		"del\x7f c1\u009b":           `del\u007f c1\u009b`,
+		"bad \x9b[31m byte":          `bad \x9b[31m byte`,
+		"日本語 and emoji 🐈 stay":       "日本語 and emoji 🐈 stay",
+		// Invisible characters would let one token's name read as another's: shown, as on the page.
+		"DE\u200bTH":                    `DE\u200bTH`,
+		"\ufeffbom \u00adsoft \u2060wj": `\ufeffbom \u00adsoft \u2060wj`,
+		"line\u2028para\u2029":          `line\u2028para\u2029`,
+		"filler\u3164 cgj\u034f":        `filler\u3164 cgj\u034f`,
+		"heart \u2764\ufe0f stays":      "heart \u2764\ufe0f stays",
 	} {
 		var b bytes.Buffer
 		term := newTerminal(&b)
