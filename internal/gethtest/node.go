@@ -55,7 +55,7 @@ func Start(t testing.TB) *Node {
 		WS:   fmt.Sprintf("ws://127.0.0.1:%d", ports[1]),
 		args: []string{
 			"--dev", "--dev.period", "1", "--datadir", filepath.Join(root, "data"),
-			"--http", "--http.addr", "127.0.0.1", "--http.port", strconv.Itoa(ports[0]), "--http.api", "eth,net,web3,txpool",
+			"--http", "--http.addr", "127.0.0.1", "--http.port", strconv.Itoa(ports[0]), "--http.api", "eth,net,web3,txpool,debug",
 			"--ws", "--ws.addr", "127.0.0.1", "--ws.port", strconv.Itoa(ports[1]), "--ws.api", "eth,net,web3",
 			"--authrpc.addr", "127.0.0.1", "--authrpc.port", strconv.Itoa(ports[2]),
 			"--port", "0", "--nodiscover", "--maxpeers", "0", "--ipcdisable",
@@ -193,6 +193,22 @@ func (n *Node) Fund(wei *big.Int, to ...common.Address) {
 		if _, err := WaitMined(ctx, ec, tx); err != nil {
 			n.t.Fatalf("gethtest: fund: %v", err)
 		}
+	}
+}
+
+// SetHead rewinds the chain to block number (debug_setHead): the blocks after it are dropped and
+// geth mines new ones in their place. Their transactions stay out of the pool until geth reads its
+// journal again at its next Start: SetHead then Kill then Start is a reorganization in which they
+// are mined again at other positions (with the archive state a kill alone loses no block).
+func (n *Node) SetHead(number uint64) {
+	n.t.Helper()
+	c, err := rpc.Dial(n.HTTP)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Call(nil, "debug_setHead", hexutil.Uint64(number)); err != nil {
+		n.t.Fatalf("gethtest: debug_setHead: %v", err)
 	}
 }
 
