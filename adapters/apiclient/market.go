@@ -58,24 +58,27 @@ type PoolReserves struct {
 
 // Token is GET /tokens/:address.
 type Token struct {
-	Address      string        `json:"address"`
-	Curve        string        `json:"curve"`
-	Creator      string        `json:"creator"`
-	Name         string        `json:"name"`
-	Symbol       string        `json:"symbol"`
-	URI          string        `json:"uri"`
-	Decimals     uint8         `json:"decimals"`
-	Quote        Asset         `json:"quote"`
-	Phase        string        `json:"phase"`
-	Pool         *string       `json:"pool"`
-	TotalSupply  string        `json:"totalSupply"`
-	Price        *float64      `json:"price"`
-	MarketCap    string        `json:"marketCap"`
-	Liquidity    string        `json:"liquidity"`
-	Volume24h    string        `json:"volume24h"`
-	Buys24h      int           `json:"buys24h"`
-	Sells24h     int           `json:"sells24h"`
-	ProgressBps  int           `json:"progressBps"`
+	Address     string   `json:"address"`
+	Curve       string   `json:"curve"`
+	Creator     string   `json:"creator"`
+	Name        string   `json:"name"`
+	Symbol      string   `json:"symbol"`
+	URI         string   `json:"uri"`
+	Decimals    uint8    `json:"decimals"`
+	Quote       Asset    `json:"quote"`
+	Phase       string   `json:"phase"`
+	Pool        *string  `json:"pool"`
+	TotalSupply string   `json:"totalSupply"`
+	Price       *float64 `json:"price"`
+	MarketCap   string   `json:"marketCap"`
+	Liquidity   string   `json:"liquidity"`
+	Volume24h   string   `json:"volume24h"`
+	Buys24h     int      `json:"buys24h"`
+	Sells24h    int      `json:"sells24h"`
+	ProgressBps int      `json:"progressBps"`
+	// SameName and SameSymbol count the other tokens whose name or symbol reads the same.
+	SameName     int           `json:"sameName"`
+	SameSymbol   int           `json:"sameSymbol"`
 	Reserves     *Reserves     `json:"reserves"`
 	PoolReserves *PoolReserves `json:"poolReserves"`
 	CreatedAt    int64         `json:"createdAt"`

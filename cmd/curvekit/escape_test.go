@@ -66,3 +66,32 @@ func TestCommandsShowHostileNamesAsText(t *testing.T) {
 		}
 	}
 }
+
+// A token whose symbol reads like another's (the devnet's DETH, again, with a zero-width space)
+// is marked in the list and in its own view, and its invisible character is shown.
+func TestCommandsMarkLookalikes(t *testing.T) {
+	s := startServer(t)
+	d := s.app.Devnet
+	data, err := contracts.LaunchFactoryABI.Pack("launch", "Demo Ether Token", "DE\u200bTH", "ipfs://x", common.Address{}, big.NewInt(0), big.NewInt(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Send(context.Background(), d.Accounts[6].Key, &d.Addrs.Factory, big.NewInt(0), data); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"CURVEKIT_SERVER=" + s.base}
+	var out string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		r := run(t, "", env, "tokens", "--limit", "10")
+		if out = r.stdout; strings.Contains(out, `DE\u200bTH`) {
+			break
+		}
+	}
+	if strings.Count(out, "(look-alike)") != 2 || !strings.Contains(out, `DE\u200bTH (look-alike)`) || !strings.Contains(out, "DETH (look-alike)") {
+		t.Fatalf("tokens:\n%s", out)
+	}
+	r := run(t, "", env, "token", d.ETHToken.Token.Hex())
+	if !strings.Contains(r.stdout, "look-alike") || !strings.Contains(r.stdout, "1 with the same symbol") {
+		t.Fatalf("token:\n%s%s", r.stdout, r.stderr)
+	}
+}

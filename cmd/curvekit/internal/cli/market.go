@@ -36,7 +36,7 @@ func (c *tokensCmd) Run(e *env) error {
 	w := tabwriter.NewWriter(e.out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "SYMBOL\tNAME\tPHASE\tPRICE\tMARKET CAP\tVOLUME 24H\tPROGRESS\tADDRESS")
 	for _, t := range page.Tokens {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s %s\t%s %s\t%.1f%%\t%s\n", t.Symbol, t.Name, t.Phase, price(t.Price),
+		fmt.Fprintf(w, "%s%s\t%s\t%s\t%s\t%s %s\t%s %s\t%.1f%%\t%s\n", t.Symbol, lookalikeMark(&t), t.Name, t.Phase, price(t.Price),
 			short(t.MarketCap), t.Quote.Symbol, short(t.Volume24h), t.Quote.Symbol, float64(t.ProgressBps)/100, t.Address)
 	}
 	if err := w.Flush(); err != nil {
@@ -86,7 +86,18 @@ func (c *tokenCmd) Run(e *env) error {
 	if t.Pool != nil {
 		rows = append(rows, [2]string{"pool", *t.Pool})
 	}
+	if t.SameName > 0 || t.SameSymbol > 0 {
+		rows = append(rows, [2]string{"look-alike", fmt.Sprintf("%d other tokens read with the same name, %d with the same symbol: check the address", t.SameName, t.SameSymbol)})
+	}
 	return table(e, rows)
+}
+
+// lookalikeMark marks, in a list, a token whose name or symbol reads like another's.
+func lookalikeMark(t *apiclient.Token) string {
+	if t.SameName > 0 || t.SameSymbol > 0 {
+		return " (look-alike)"
+	}
+	return ""
 }
 
 type quoteCmd struct {
