@@ -927,6 +927,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wallet/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The custodial wallet's sent transactions with their hashes, state and fees paid, newest first, a page at a time */
+        get: operations["listWalletTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1566,6 +1583,29 @@ export interface components {
         } | null;
         /** @enum {string} */
         Venue: "curve" | "pool";
+        WalletTx: {
+            blockNumber: number | null;
+            chainId: number;
+            effectiveGasPrice: string | null;
+            feePaid: string | null;
+            from: string;
+            gas: string;
+            gasUsed: string | null;
+            hash: string;
+            hashes: string[];
+            id: string;
+            maxFeePerGas: string;
+            maxPriorityFeePerGas: string;
+            nonce: number;
+            state: string;
+            submittedAt: number;
+            to: string;
+            value: string;
+        };
+        WalletTxList: {
+            nextCursor: string | null;
+            transactions: components["schemas"]["WalletTx"][];
+        };
     };
     responses: {
         /** @description An error: {statusCode, message} */
@@ -1634,6 +1674,17 @@ export interface components {
         /** @description Too Many Requests */
         Error429: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A node the route needs (the chain's, or the IPFS node) does not answer: retry later */
+        Error503: {
+            headers: {
+                /** @description Seconds to wait before trying again, when the server can say. */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2522,6 +2573,7 @@ export interface operations {
             400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             default: components["responses"]["Error"];
         };
     };
@@ -2552,6 +2604,7 @@ export interface operations {
             408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             default: components["responses"]["Error"];
         };
     };
@@ -2582,6 +2635,7 @@ export interface operations {
             408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             default: components["responses"]["Error"];
         };
     };
@@ -2665,6 +2719,7 @@ export interface operations {
             };
             400: components["responses"]["Error400"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             default: components["responses"]["Error"];
         };
     };
@@ -2722,6 +2777,7 @@ export interface operations {
             408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             default: components["responses"]["Error"];
         };
     };
@@ -2755,6 +2811,7 @@ export interface operations {
             408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             default: components["responses"]["Error"];
         };
     };
@@ -3039,6 +3096,7 @@ export interface operations {
             408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
             default: components["responses"]["Error"];
         };
     };
@@ -3430,6 +3488,38 @@ export interface operations {
             404: components["responses"]["Error404"];
             408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listWalletTransactions: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Transactions per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletTxList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
