@@ -53,15 +53,15 @@ type gethLaunch struct {
 }
 
 // TestAgainstGeth runs the reference server against go-ethereum's own geth (--dev, a block a
-// second): `curvekit deploy` onto it, two servers following it (the default indexer poll and
+// second): `curvekit deploy --out chain.json` onto it, two servers following it with --chain (the default indexer poll and
 // 100 ms), two launches and trades composed by build-tx and signed here, one token graduating.
 // Every buy receives exactly its quote; /trades equals the chain's logs field by field; a token
-// stream sees each trade once. geth killed with -9 comes back from its data directory and the
-// servers follow it exactly (CURVEKIT_TEST_GETH_REWIND=1 rewinds the chain first, so that the
-// restart re-mines the last trades from geth's journal in other blocks: a reorganization); geth
-// stopped makes build-tx and /readyz answer 503 (the indexer failing since a time that stays
-// put); geth started again is followed without restarting the servers. The lag from a block's
-// arrival to its trade in /trades is logged for both polls.
+// stream sees each trade once. geth stopped makes build-tx and /readyz answer 503 (the indexer
+// failing since a time that stays put); geth started again is followed without restarting the
+// servers. geth rewound a few blocks, killed with -9 and started again on its data directory
+// re-mines the last trades from its journal in other blocks, and the servers follow that
+// reorganization exactly. The lag from a block's arrival to its trade in /trades is logged for
+// both polls.
 func TestAgainstGeth(t *testing.T) {
 	gethtest.Require(t)
 	began := time.Now()
@@ -86,7 +86,8 @@ func TestAgainstGeth(t *testing.T) {
 		t.Fatal(err)
 	}
 	deployStart := time.Now()
-	out, err := exec.Command(cli, "deploy", "--rpc-url", node.HTTP, "--key-file", keyFile, "--json").Output()
+	profile := filepath.Join(dir, "chain.json")
+	out, err := exec.Command(cli, "deploy", "--rpc-url", node.HTTP, "--key-file", keyFile, "--out", profile, "--json").Output()
 	if err != nil {
 		t.Fatalf("curvekit deploy: %v\n%s", err, out)
 	}
@@ -106,10 +107,8 @@ func TestAgainstGeth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	follow := []string{"--rpc-url", node.HTTP, "--factory", dep.Factory.Hex(), "--router", dep.Router.Hex(),
-		"--start-block", fmt.Sprint(dep.StartBlock)}
-	slow := startProcess(t, append(follow, "--poll", defaults.Poll.String())...)
-	fast := startProcess(t, append(follow, "--poll", "100ms")...)
+	slow := startProcess(t, "--chain", profile, "--poll", defaults.Poll.String())
+	fast := startProcess(t, "--chain", profile, "--poll", "100ms")
 	servers := []*testServer{slow, fast}
 	polls := []string{defaults.Poll.String() + " (default)", "100ms"}
 
@@ -241,54 +240,6 @@ func TestAgainstGeth(t *testing.T) {
 		streams[l.token].once(t, sent[l.token])
 	}
 
-	// geth killed with -9 and started again on its data directory. With the archive state it
-	// loses no block; with CURVEKIT_TEST_GETH_REWIND=1 the chain is first rewound to before the
-	// last four trades, and the journal mines them again in other blocks: a reorganization.
-	before, err := c.HeaderByNumber(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if os.Getenv("CURVEKIT_TEST_GETH_REWIND") == "1" {
-		back, err := c.TransactionReceipt(ctx, all[len(all)-4])
-		if err != nil {
-			t.Fatal(err)
-		}
-		node.SetHead(back.BlockNumber.Uint64() - 1)
-		t.Logf("geth rewound from block %d to %d", before.Number, back.BlockNumber.Uint64()-1)
-	}
-	node.Kill()
-	node.Start()
-	after, err := c.HeaderByNumber(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("geth killed at block %d, restarted at block %d", before.Number, after.Number)
-	eventually(t, time.Minute, "geth mines past its old head", func() error {
-		h, err := c.HeaderByNumber(ctx, nil)
-		if err != nil || h.Number.Cmp(before.Number) <= 0 {
-			return fmt.Errorf("head %v, %v", h.Number, err)
-		}
-		return nil
-	})
-	moved := 0
-	for _, tx := range all {
-		r, err := gethtest.WaitMined(ctxTimeout(t, 30*time.Second), c, tx)
-		if r == nil {
-			t.Fatalf("after the restart: %v", err)
-		}
-		if err != nil {
-			t.Logf("mined again in another order: %v", err)
-		}
-		if r.BlockHash != minedIn[tx] {
-			moved++
-		}
-	}
-	t.Logf("after the restart %d of %d trades are in other blocks than before", moved, len(all))
-	agree("after the restart")
-	trade(alice, &two, "buy", "0.4")
-	trade(bob, &one, "buy", "0.2")
-	agree("after the kill")
-
 	// Stopped: what needs the node answers 503, and the indexer fails since a time that stays.
 	node.Stop()
 	eventually(t, time.Minute, "build-tx answers 503 while geth is down", func() error {
@@ -337,7 +288,56 @@ func TestAgainstGeth(t *testing.T) {
 	}
 	trade(bob, &two, "buy", "0.3")
 	trade(alice, &one, "sell", "100000")
-	agree("after the stop")
+	agree("after the stop and start")
+	// A reorganization: the chain rewound to before the last four trades, geth killed with -9
+	// and started again on its data directory, where its journal mines them again in other
+	// blocks. (With the archive state a kill alone loses at most the last block, and only now
+	// and then.)
+	before, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := c.TransactionReceipt(ctx, all[len(all)-4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	node.SetHead(back.BlockNumber.Uint64() - 1)
+	node.Kill()
+	node.Start()
+	after, err := c.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("geth rewound from block %d to %d, killed, restarted at block %d", before.Number, back.BlockNumber.Uint64()-1, after.Number)
+	eventually(t, time.Minute, "geth mines past its old head", func() error {
+		h, err := c.HeaderByNumber(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if h.Number.Cmp(before.Number) <= 0 {
+			return fmt.Errorf("head %v", h.Number)
+		}
+		return nil
+	})
+	moved := 0
+	for _, tx := range all {
+		r, err := gethtest.WaitMined(ctxTimeout(t, 30*time.Second), c, tx)
+		if r == nil {
+			t.Fatalf("after the restart: %v", err)
+		}
+		if err != nil {
+			t.Logf("mined again in another order: %v", err)
+		}
+		if r.BlockHash != minedIn[tx] {
+			moved++
+		}
+	}
+	t.Logf("after the restart %d of %d trades are in other blocks than before", moved, len(all))
+	agree("after the reorganization")
+	trade(alice, &two, "buy", "0.4")
+	trade(bob, &one, "buy", "0.2")
+	agree("after the reorganization and two trades")
+
 	t.Logf("TestAgainstGeth took %v with %d trades", time.Since(began).Round(time.Second), len(all))
 }
 
