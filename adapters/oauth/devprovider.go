@@ -88,8 +88,8 @@ type DevProvider struct {
 	prefix string // the issuer's path, trimmed from requests that still carry it
 	// clientOrigin is the redirect URL's origin: where the form's post goes on to.
 	clientOrigin string
-	key    *ecdsa.PrivateKey
-	kid    string
+	key          *ecdsa.PrivateKey
+	kid          string
 
 	mu     sync.Mutex
 	codes  map[string]devCode
