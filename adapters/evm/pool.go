@@ -209,9 +209,26 @@ func failover[T any](ctx context.Context, p *Pool, n need, f func(Client) (T, er
 		lastKind failure
 		notFound error
 		behind   bool
+		// asked: the heads were asked again because every endpoint seemed behind n; fresh:
+		// they answered.
+		asked, fresh bool
 	)
 	for {
-		e, wait, throttled := p.pick(n, tried)
+		e, wait, throttled, ahead := p.pick(n, tried)
+		if e == nil && ahead && !asked {
+			// Every endpoint free to ask was behind the block when it last said; its head may
+			// have moved since, on or back (a reorganization to a shorter chain). Ask again.
+			asked = true
+			if _, err := p.heads(ctx); err == nil {
+				fresh = true
+				continue
+			}
+		}
+		if e == nil && ahead && fresh && wait == 0 && notFound == nil && last == nil {
+			// No endpoint, none of them paused, has reached the block: beyond every head it
+			// does not exist (yet), as a single node would answer.
+			return zero, ethereum.NotFound
+		}
 		if e == nil {
 			if lastKind == failCall && throttled {
 				lastKind = failThrottled // paused for throttling by earlier calls
@@ -264,8 +281,9 @@ func failover[T any](ctx context.Context, p *Pool, n need, f func(Client) (T, er
 }
 
 // pick returns the best endpoint not yet tried that may serve n, or nil, how long until a
-// paused one may be asked again, and whether one is paused for throttling.
-func (p *Pool) pick(n need, tried map[*endpoint]bool) (e *endpoint, wait time.Duration, throttled bool) {
+// paused one may be asked again, whether one is paused for throttling, and whether one was
+// passed over for having a head below n's block.
+func (p *Pool) pick(n need, tried map[*endpoint]bool) (e *endpoint, wait time.Duration, throttled, ahead bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.cfg.Now()
@@ -281,7 +299,11 @@ func (p *Pool) pick(n need, tried map[*endpoint]bool) (e *endpoint, wait time.Du
 			throttled = throttled || e.kind == failThrottled
 			continue
 		}
-		if tried[e] || n.hasBlock && e.head > 0 && e.head < n.block {
+		if tried[e] {
+			continue
+		}
+		if n.hasBlock && e.head > 0 && e.head < n.block {
+			ahead = true
 			continue // an endpoint known to be behind the block might answer without it
 		}
 		// Rank: endpoints known to have the block, then those whose head is unknown; among
@@ -299,7 +321,7 @@ func (p *Pool) pick(n need, tried map[*endpoint]bool) (e *endpoint, wait time.Du
 			best, bestRank = e, rank
 		}
 	}
-	return best, wait, throttled
+	return best, wait, throttled, ahead
 }
 
 // highest is the highest head any endpoint reported.
