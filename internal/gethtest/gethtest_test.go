@@ -26,3 +26,12 @@ func TestVersionIsGoMods(t *testing.T) {
 	}
 	t.Fatalf("go.mod does not require %s", module)
 }
+
+// The geth of the tests builds (CI runs this first, with time for a cold build, so that no
+// package of the suite spends its ten minutes on it).
+func TestBinary(t *testing.T) {
+	Require(t)
+	if bin := Binary(t); bin == "" {
+		t.Fatal("no geth")
+	}
+}
