@@ -55,10 +55,7 @@ func startCluster(t *testing.T, lease time.Duration, env ...string) *cluster {
 		t.Skip("the cluster test needs nginx, CURVEKIT_TEST_POSTGRES and CURVEKIT_TEST_REDIS")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "server")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := mustServerBinary(t)
 	port := freePorts(t, 6)
 	db := fmt.Sprintf("curvekit_cluster_%d", rand.Uint32())
 	c := &cluster{t: t, dir: dir, base: fmt.Sprintf("http://127.0.0.1:%d", port), chain: port + 1,

@@ -330,11 +330,7 @@ func TestDevnetRPCAddrRefused(t *testing.T) {
 func startProcess(t *testing.T, flags ...string) *testServer {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "server")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build the server: %v\n%s", err, out)
-	}
+	bin := mustServerBinary(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

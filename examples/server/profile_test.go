@@ -22,10 +22,7 @@ func TestChainProfileRefusedAtStart(t *testing.T) {
 	url := host.app.DevnetRPCURL()
 	dev := host.app.dev
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "server")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build the server: %v\n%s", err, out)
-	}
+	bin := mustServerBinary(t)
 	good := evm.Profile{ChainID: dev.ChainID.Uint64(), RPCURLs: []string{url}, Factory: dev.Addrs.Factory, Router: dev.Addrs.Router}
 	write := func(name string, p evm.Profile) string {
 		path := filepath.Join(dir, name)
