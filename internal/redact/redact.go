@@ -23,8 +23,9 @@ const maxKept = 12
 var (
 	// urls finds URLs in free text: a scheme, "://", then everything up to a space or a quote.
 	urls = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.\-]*://[^\s"'<>` + "`" + `]+`)
-	// pairs finds key=value credentials outside URLs (libpq's "host=… password=…").
-	pairs = regexp.MustCompile(`(?i)\b(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)(\s*[=:]\s*)([^\s&;,'"]+)`)
+	// pairs finds key=value credentials outside URLs (libpq's "host=… password=…"). Only "="
+	// joins them: "token: 0x…" in a message names a token, not a secret.
+	pairs = regexp.MustCompile(`(?i)\b(password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)(\s*=\s*)([^\s&;,'"]+)`)
 )
 
 // Text is s with the credentials of every URL and key=value pair in it masked.
@@ -36,7 +37,7 @@ func Text(s string) string {
 			return URL(body) + m[len(body):]
 		})
 	}
-	if strings.ContainsAny(s, "=:") {
+	if strings.IndexByte(s, '=') >= 0 {
 		s = pairs.ReplaceAllStringFunc(s, func(m string) string {
 			sub := pairs.FindStringSubmatch(m)
 			if sub[3] == Mask {

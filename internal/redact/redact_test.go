@@ -30,6 +30,7 @@ func TestText(t *testing.T) {
 		{"https://api.openai.com/v1", "https://api.openai.com/v1"},
 		{"curvekit.db", "curvekit.db"},
 		{"no url here", "no url here"},
+		{"launch token: 0xAbC0000000000000000000000000000000000001", "launch token: 0xAbC0000000000000000000000000000000000001"},
 	} {
 		if got := redact.Text(c.in); got != c.want {
 			t.Errorf("Text(%q)\n got %q\nwant %q", c.in, got, c.want)
