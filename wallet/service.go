@@ -517,19 +517,26 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 			// Known before it is sent, so the launch counts once however soon it is indexed.
 			err = s.cfg.Store.RecordLaunchTx(ctx, LaunchTxParams{WalletID: w.ID, Nonce: nonce, Hash: signed.Hash()})
 		}
+		var record *Transaction
 		if err == nil {
 			// Recorded before it is sent, so the tracker follows it even if this process
-			// stops right after the broadcast; a refused send releases the nonce and the record.
-			err = s.cfg.Store.RecordTransaction(ctx, Transaction{
+			// stops right after the broadcast; held by this send until the node answers, so
+			// that no tracker replaces what may not have been sent yet.
+			now := s.cfg.Now().UTC()
+			record = &Transaction{
 				ID: randomID(), WalletID: w.ID, From: w.Address, Nonce: nonce, ChainID: tx.ChainID, To: to, Value: tx.Value,
 				Data: tx.Data, Gas: gas, Fees: fees, Hash: signed.Hash(), Hashes: []common.Hash{signed.Hash()}, State: TxPending,
-				SentAt: s.cfg.Now().UTC(), SentBlock: head,
-			})
+				SentAt: now, SentBlock: head, ClaimedBy: "send-" + randomID(), ClaimedUntil: now.Add(s.cfg.ClaimFor),
+			}
+			if err = s.cfg.Store.RecordTransaction(ctx, *record); err != nil {
+				record = nil
+			}
 		}
 		if err == nil {
 			err = s.cfg.Broadcaster.Send(ctx, signed)
 		}
 		if err == nil {
+			s.release(ctx, record, true)
 			sub := Submission{
 				Hash: signed.Hash(), From: w.Address, To: to, Nonce: nonce, ChainID: tx.ChainID, Gas: gas,
 				Value: tx.Value, SubmittedAt: s.cfg.Now().UTC(),
@@ -538,10 +545,41 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 			sub.MaxPriorityFeePerGas.SetFromBig(fees.MaxPriorityFeePerGas)
 			return sub, nil
 		}
+		if record != nil {
+			// A node's refusal is definite: the record goes. Any other failure (a timeout, a
+			// lost answer) may have reached the node: the tracker follows the record and
+			// settles it from a receipt, or as dropped once another uses the nonce.
+			refused := errors.Is(err, curvekit.ErrConflict) || errors.Is(err, curvekit.ErrInvalid)
+			if !s.release(ctx, record, !refused) && refused {
+				// The hold lapsed and the tracker may have sent it again under this nonce:
+				// sending it once more under another would pay twice.
+				return Submission{}, fmt.Errorf("%w; the transaction is followed and may still be mined: see GET /wallet/transactions", err)
+			}
+		}
 		s.giveBack(ctx, w, nonce)
 		if !errors.Is(err, curvekit.ErrConflict) || attempt == nonceAttempts {
 			return Submission{}, err
 		}
+	}
+}
+
+// release lets go of the hold a send keeps on its record from RecordTransaction on: sent, the
+// tracker follows it from here; refused, the record goes. It reports false when the hold had
+// lapsed and the record is the tracker's now.
+func (s *Service) release(ctx context.Context, t *Transaction, sent bool) bool {
+	err := s.cfg.Store.ReleaseTransaction(context.WithoutCancel(ctx), ReleaseTxParams{ID: t.ID, Owner: t.ClaimedBy, Sent: sent, At: s.cfg.Now().UTC()})
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, curvekit.ErrConflict), errors.Is(err, curvekit.ErrNotFound):
+		if !sent {
+			return false
+		}
+		return true // settled or taken over meanwhile: the tracker has it either way
+	default:
+		// The hold lapses by itself; the tracker takes the record over then.
+		s.cfg.Logger.Error("wallet: release a sent transaction", "wallet", t.WalletID, "nonce", t.Nonce, "err", err)
+		return sent
 	}
 }
 

@@ -39,12 +39,17 @@ type Store interface {
 	// launch is reserved there.
 	RecordLaunchTx(ctx context.Context, p LaunchTxParams) error
 	// ReleaseNonce gives back a reserved nonce whose transaction the chain did not take, so the
-	// next reservation reuses it and no gap stays; a launch reserved at it no longer counts, and
-	// a transaction recorded at it that was never replaced is forgotten.
+	// next reservation reuses it and no gap stays; a launch reserved at it no longer counts.
 	ReleaseNonce(ctx context.Context, walletID string, nonce uint64) error
 	// RecordTransaction stores a transaction signed by a wallet before it is broadcast, in state
-	// pending with its one hash. Unknown wallet: curvekit.ErrNotFound.
+	// pending with its one hash, claimed by t.ClaimedBy until t.ClaimedUntil. Unknown wallet:
+	// curvekit.ErrNotFound.
 	RecordTransaction(ctx context.Context, t Transaction) error
+	// ReleaseTransaction lets go of a pending transaction's claim when p.Owner still holds it:
+	// the claim is cleared when p.Sent, else the record is deleted. curvekit.ErrConflict when
+	// the claim is no longer p.Owner's (it lapsed and another took the transaction over, or the
+	// transaction was settled meanwhile); unknown: curvekit.ErrNotFound.
+	ReleaseTransaction(ctx context.Context, p ReleaseTxParams) error
 	// Transactions returns a page of a wallet's transactions, newest first (by SentAt, then
 	// ID). A cursor the store did not return is curvekit.ErrInvalid.
 	Transactions(ctx context.Context, q TransactionQuery) (TransactionPage, error)

@@ -66,7 +66,11 @@ func (s *Service) TrackOnce(ctx context.Context) error {
 	}
 	mined := map[common.Address]uint64{} // nonces at the head, asked once a round
 	var errs []error
+	now := s.cfg.Now()
 	for i := range open {
+		if t := &open[i]; t.ClaimedBy != "" && t.ClaimedBy != s.cfg.Replica && now.Before(t.ClaimedUntil) {
+			continue // its sender awaits the node's answer, or another replica replaces it
+		}
 		if err := s.follow(ctx, &open[i], head, mined); err != nil {
 			errs = append(errs, fmt.Errorf("transaction %s: %w", open[i].ID, err))
 		}

@@ -58,6 +58,11 @@ type Transaction struct {
 	GasPrice uint256.Int
 	// UpdatedAt is when the record last changed.
 	UpdatedAt time.Time
+	// ClaimedBy holds the transaction until ClaimedUntil: its sender from the moment it is
+	// recorded until the node has answered the send, or a replica while it replaces it. The
+	// tracker leaves a transaction that another holds alone. Empty when none does.
+	ClaimedBy    string
+	ClaimedUntil time.Time
 }
 
 // FeePaid is gas used times the effective gas price: zero until mined.
@@ -89,6 +94,16 @@ type ClaimTxParams struct {
 	Owner string
 	// Now and Until bound the claim: another owner may claim once Until has passed.
 	Now, Until time.Time
+}
+
+// ReleaseTxParams lets go of the claim a sender holds from RecordTransaction on.
+type ReleaseTxParams struct {
+	ID    string
+	Owner string
+	// Sent says the node took the send: the record stays, for the tracker to follow. Else the
+	// node refused it and the record is deleted, so that its nonce may be used again.
+	Sent bool
+	At   time.Time
 }
 
 // ReplaceTxParams records a replacement sent under a claim.

@@ -246,11 +246,6 @@ func (s *Wallets) ReleaseNonce(ctx context.Context, walletID string, nonce uint6
 		if _, err := tx.NewDelete().Model((*walletLaunchRow)(nil)).Where("wallet_id = ? AND nonce = ?", walletID, int64(nonce)).Exec(ctx); err != nil {
 			return err
 		}
-		// Sent once and refused: the chain never saw it. A replaced one was seen, and stays.
-		if _, err := tx.NewDelete().Model((*walletTxRow)(nil)).
-			Where("wallet_id = ? AND nonce = ? AND state = ?", walletID, int64(nonce), string(wallet.TxPending)).Exec(ctx); err != nil {
-			return err
-		}
 		// A nonce at or above next_nonce was never handed out and is not taken back (it would
 		// be handed out twice).
 		_, err := tx.NewRaw(`INSERT INTO wallet_released_nonces (wallet_id, nonce)
@@ -425,7 +420,10 @@ func (r *walletTxRow) transaction() (wallet.Transaction, error) {
 		ID: r.ID, WalletID: r.WalletID, From: r.From, Nonce: uint64(r.Nonce), ChainID: uint64(r.ChainID), To: r.To,
 		Data: r.Data, Gas: uint64(r.Gas), Hash: r.Hash, State: wallet.TxState(r.State),
 		SentAt: time.Unix(0, r.SentAt).UTC(), SentBlock: uint64(r.SentBlock), Block: uint64(r.Block), GasUsed: uint64(r.GasUsed),
-		UpdatedAt: time.Unix(0, r.UpdatedAt).UTC(),
+		UpdatedAt: time.Unix(0, r.UpdatedAt).UTC(), ClaimedBy: r.ClaimedBy,
+	}
+	if r.ClaimedUntil != 0 {
+		t.ClaimedUntil = time.Unix(0, r.ClaimedUntil).UTC()
 	}
 	t.Hashes = splitHashes(r.Hashes)
 	var fee, tip uint256.Int
@@ -459,12 +457,13 @@ func (s *Wallets) RecordTransaction(ctx context.Context, t wallet.Transaction) e
 		Value: t.Value.Dec(), Data: t.Data, Gas: int64(t.Gas), MaxFee: decimal(t.Fees.MaxFeePerGas), MaxTip: decimal(t.Fees.MaxPriorityFeePerGas),
 		Hash: t.Hash, Hashes: t.Hash.Bytes(), State: string(wallet.TxPending), SentAt: t.SentAt.UnixNano(),
 		SentBlock: int64(min(t.SentBlock, math.MaxInt64)), GasPrice: "0", UpdatedAt: t.SentAt.UnixNano(),
+		ClaimedBy: t.ClaimedBy, ClaimedUntil: unixNano(t.ClaimedUntil),
 	}
 	_, err := s.db.NewRaw(`INSERT INTO wallet_transactions (id, wallet_id, from_address, nonce, chain_id, to_address, value, data, gas,
-			max_fee, max_tip, hash, hashes, state, sent_at, sent_block, updated_at)
-		SELECT ?, id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM wallets WHERE id = ?`,
+			max_fee, max_tip, hash, hashes, state, sent_at, sent_block, claimed_by, claimed_until, updated_at)
+		SELECT ?, id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM wallets WHERE id = ?`,
 		row.ID, row.From, row.Nonce, row.ChainID, row.To, row.Value, row.Data, row.Gas, row.MaxFee, row.MaxTip,
-		row.Hash, row.Hashes, row.State, row.SentAt, row.SentBlock, row.UpdatedAt, row.WalletID).Exec(ctx)
+		row.Hash, row.Hashes, row.State, row.SentAt, row.SentBlock, row.ClaimedBy, row.ClaimedUntil, row.UpdatedAt, row.WalletID).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("bunstore: record transaction: %w", err)
 	}
@@ -560,6 +559,24 @@ func (s *Wallets) ClaimTransaction(ctx context.Context, p wallet.ClaimTxParams) 
 	return s.changed(ctx, res, err, p.ID, "claim transaction")
 }
 
+// ReleaseTransaction lets go of a pending transaction's claim, or of the record with it when
+// the node refused the send.
+func (s *Wallets) ReleaseTransaction(ctx context.Context, p wallet.ReleaseTxParams) error {
+	if p.Owner == "" {
+		return fmt.Errorf("%w: a release names the claim's owner", curvekit.ErrInvalid)
+	}
+	held := "id = ? AND claimed_by = ? AND state = ?"
+	var res sql.Result
+	var err error
+	if p.Sent {
+		res, err = s.db.NewUpdate().Model((*walletTxRow)(nil)).Set("claimed_by = ''").Set("claimed_until = 0").
+			Set("updated_at = ?", p.At.UnixNano()).Where(held, p.ID, p.Owner, string(wallet.TxPending)).Exec(ctx)
+	} else {
+		res, err = s.db.NewDelete().Model((*walletTxRow)(nil)).Where(held, p.ID, p.Owner, string(wallet.TxPending)).Exec(ctx)
+	}
+	return s.changed(ctx, res, err, p.ID, "release transaction")
+}
+
 // ReplaceTransaction records a replacement sent under the caller's claim.
 func (s *Wallets) ReplaceTransaction(ctx context.Context, p wallet.ReplaceTxParams) error {
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
@@ -620,4 +637,12 @@ func (s *Wallets) SettleTransaction(ctx context.Context, p wallet.SettleTxParams
 	}
 	res, err := q.Exec(ctx)
 	return s.changed(ctx, res, err, p.ID, "settle transaction")
+}
+
+// unixNano is t in nanoseconds, 0 for the zero time.
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
 }

@@ -556,21 +556,85 @@ func TestCustodialNonceTakenMeanwhileIsRetried(t *testing.T) {
 	if got, err := c.dev.Client.NonceAt(c.ctx, addr, nil); err != nil || got != 2 {
 		t.Fatalf("chain nonce %d, %v; want 2", got, err)
 	}
-	// The refused send at nonce 0 stayed recorded (the chain's pending nonce had passed it):
-	// the tracker finds the nonce used by another and drops it; the other is mined.
+	// The node refused the send at nonce 0: it left no record. The one at nonce 1 is mined.
 	if err := svc.TrackOnce(c.ctx); err != nil {
 		t.Fatal(err)
 	}
-	page, err := svc.Transactions(c.ctx, "acct-race-nonce", "", 10)
+	if states := c.states(svc, "acct-race-nonce"); !maps.Equal(states, map[uint64]wallet.TxState{1: wallet.TxMined}) {
+		t.Fatalf("states by nonce %v, want only nonce 1, mined", states)
+	}
+}
+
+// states is the state of each of the account's recorded transactions, by nonce.
+func (c *custodial) states(svc *wallet.Service, account string) map[uint64]wallet.TxState {
+	c.t.Helper()
+	page, err := svc.Transactions(c.ctx, account, "", 100)
 	if err != nil {
-		t.Fatal(err)
+		c.t.Fatal(err)
 	}
 	states := map[uint64]wallet.TxState{}
 	for _, tx := range page.Transactions {
 		states[tx.Nonce] = tx.State
 	}
-	if want := map[uint64]wallet.TxState{0: wallet.TxDropped, 1: wallet.TxMined}; !maps.Equal(states, want) {
-		t.Fatalf("states by nonce %v, want %v", states, want)
+	return states
+}
+
+// A transaction is recorded before it is sent. While its sender waits for the node, blocks go
+// by and another replica's tracker runs: it must leave the transaction alone. Were it to send
+// it again under the same nonce, the first send would be refused and retried under the next
+// nonce, and the wallet would pay twice.
+func TestCustodialTrackerLeavesATransactionItsSenderHolds(t *testing.T) {
+	t.Parallel()
+	c := newCustodial(t)
+	c.wallet("acct-slow-send", 1)
+	c.mined()
+	bc, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: c.dev.Client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := wallet.Config{Store: c.store, Broadcaster: bc, Keys: c.keys, Signer: c.signer, ReplaceAfter: 1, Replica: "replica-b"}
+	tracker, err := wallet.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := &racingBroadcaster{Broadcaster: bc, before: func() {
+		for range 3 {
+			c.dev.Mine()
+			if err := tracker.TrackOnce(c.ctx); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	cfg.Broadcaster, cfg.Replica = slow, "replica-a"
+	sender, err := wallet.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := c.dev.Accounts[4].Address
+	before, err := c.dev.Client.BalanceAt(c.ctx, to, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := sender.SignAndSubmit(c.ctx, wallet.SignParams{AccountID: "acct-slow-send", Tx: c.transfer(to, 7, 21_000)})
+	if err != nil || sub.Nonce != 0 {
+		t.Fatalf("submission = nonce %d, %v; want nonce 0", sub.Nonce, err)
+	}
+	c.mined(sub.Hash)
+	if err := tracker.TrackOnce(c.ctx); err != nil {
+		t.Fatal(err)
+	}
+	after, err := c.dev.Client.BalanceAt(c.ctx, to, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if paid := new(big.Int).Sub(after, before); paid.Cmp(big.NewInt(7)) != 0 {
+		t.Fatalf("the recipient received %s wei, want 7: paid once", paid)
+	}
+	if states := c.states(tracker, "acct-slow-send"); !maps.Equal(states, map[uint64]wallet.TxState{0: wallet.TxMined}) {
+		t.Fatalf("states by nonce %v, want only nonce 0, mined", states)
+	}
+	if n := c.signer.n.Load(); n != 1 {
+		t.Fatalf("signed %d times, want 1", n)
 	}
 }
 

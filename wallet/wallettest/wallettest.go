@@ -36,6 +36,7 @@ func Run(t *testing.T, newStore func(t *testing.T) wallet.Store) {
 	t.Run("Exports", func(t *testing.T) { t.Parallel(); testExports(t, newStore(t)) })
 	t.Run("Transactions", func(t *testing.T) { t.Parallel(); testTransactions(t, newStore(t)) })
 	t.Run("TransactionLifecycle", func(t *testing.T) { t.Parallel(); testTransactionLifecycle(t, newStore(t)) })
+	t.Run("SenderHoldsItsTransaction", func(t *testing.T) { t.Parallel(); testSenderHold(t, newStore(t)) })
 	t.Run("OneReplicaClaimsATransaction", func(t *testing.T) { t.Parallel(); testClaimRace(t, newStore(t)) })
 }
 
@@ -638,22 +639,75 @@ func testTransactions(t *testing.T, s wallet.Store) {
 	if _, err := s.Transactions(ctx, wallet.TransactionQuery{WalletID: w.ID, Cursor: "nonsense"}); !errors.Is(err, curvekit.ErrInvalid) {
 		t.Errorf("a cursor the store did not return: %v, want ErrInvalid", err)
 	}
-	// A released nonce forgets the transaction the chain refused.
-	reserve(t, s, w.ID, 5)
-	release(t, s, w.ID, 4)
-	page, err := s.Transactions(ctx, wallet.TransactionQuery{WalletID: w.ID, Limit: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(page.Transactions) != 4 {
-		t.Errorf("after releasing nonce 4: %d transactions, want 4", len(page.Transactions))
-	}
 	open, err := s.OpenTransactions(ctx, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(open) != 5 || open[0].SentAt.After(open[4].SentAt) {
-		t.Errorf("OpenTransactions: %d, want 5, oldest first", len(open))
+	if len(open) != 6 || open[0].SentAt.After(open[5].SentAt) {
+		t.Errorf("OpenTransactions: %d, want 6, oldest first", len(open))
+	}
+}
+
+// testSenderHold: a transaction is recorded held by its sender until the node answers; no
+// replica claims it meanwhile, and only the sender lets go of it, keeping it (sent) or not.
+func testSenderHold(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("alice", 1))
+	held := func(nonce uint64) wallet.Transaction {
+		tx := sentTx(w, nonce, at)
+		tx.ClaimedBy, tx.ClaimedUntil = "send-1", at.Add(time.Minute)
+		if err := s.RecordTransaction(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+		return tx
+	}
+	sent, refused := held(0), held(1)
+	open, err := s.OpenTransactions(ctx, 10)
+	if err != nil || len(open) != 2 {
+		t.Fatalf("OpenTransactions: %v, %d", err, len(open))
+	}
+	if diff := cmp.Diff(sent, open[0], cmpTx); diff != "" {
+		t.Errorf("a held transaction as recorded (-want +got):\n%s", diff)
+	}
+	claim := wallet.ClaimTxParams{ID: sent.ID, Hash: sent.Hash, Owner: "replica-a", Now: at.Add(30 * time.Second), Until: at.Add(2 * time.Minute)}
+	if err := s.ClaimTransaction(ctx, claim); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("a replica claims a transaction its sender holds: %v, want ErrConflict", err)
+	}
+	for _, p := range []wallet.ReleaseTxParams{{ID: sent.ID, Owner: "send-2", Sent: true}, {ID: refused.ID, Owner: "send-2"}} {
+		if err := s.ReleaseTransaction(ctx, p); !errors.Is(err, curvekit.ErrConflict) {
+			t.Fatalf("a release by another than the sender (sent %v): %v, want ErrConflict", p.Sent, err)
+		}
+	}
+	if err := s.ReleaseTransaction(ctx, wallet.ReleaseTxParams{ID: "missing", Owner: "send-1"}); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Fatalf("releasing an unknown transaction: %v, want ErrNotFound", err)
+	}
+	if err := s.ReleaseTransaction(ctx, wallet.ReleaseTxParams{ID: sent.ID, Owner: "send-1", Sent: true, At: at.Add(time.Second)}); err != nil {
+		t.Fatalf("the sender lets go of a sent transaction: %v", err)
+	}
+	if err := s.ReleaseTransaction(ctx, wallet.ReleaseTxParams{ID: refused.ID, Owner: "send-1"}); err != nil {
+		t.Fatalf("the sender lets go of a refused transaction: %v", err)
+	}
+	open, err = s.OpenTransactions(ctx, 10)
+	if err != nil || len(open) != 1 {
+		t.Fatalf("after the sends: %v, %d open, want the sent one", err, len(open))
+	}
+	if got := open[0]; got.ID != sent.ID || got.ClaimedBy != "" || !got.ClaimedUntil.IsZero() {
+		t.Fatalf("the sent transaction after its sender let go: %s held by %q until %v", got.ID, got.ClaimedBy, got.ClaimedUntil)
+	}
+	if err := s.ReleaseTransaction(ctx, wallet.ReleaseTxParams{ID: sent.ID, Owner: "send-1", Sent: true}); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("letting go twice: %v, want ErrConflict", err)
+	}
+	if err := s.ClaimTransaction(ctx, claim); err != nil {
+		t.Fatalf("a replica claims it once the sender let go: %v", err)
+	}
+	// A hold that lapsed (the sender stopped) is the tracker's: the sender can no longer drop it.
+	lapsed := held(2)
+	claim = wallet.ClaimTxParams{ID: lapsed.ID, Hash: lapsed.Hash, Owner: "replica-a", Now: lapsed.ClaimedUntil.Add(time.Nanosecond), Until: at.Add(3 * time.Minute)}
+	if err := s.ClaimTransaction(ctx, claim); err != nil {
+		t.Fatalf("claiming after the sender's hold lapsed: %v", err)
+	}
+	if err := s.ReleaseTransaction(ctx, wallet.ReleaseTxParams{ID: lapsed.ID, Owner: "send-1"}); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("the sender drops a record taken over: %v, want ErrConflict", err)
 	}
 }
 
