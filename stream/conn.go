@@ -148,7 +148,7 @@ func (c *Conn) Close() { c.sub.Close() }
 // that arrived together are written together, so a connection that fell behind catches up in
 // large writes. After a Config.Heartbeat of silence (up to a quarter more) it sends the heartbeat
 // comment: the hub's one heartbeat timer wakes it (Hub.Beat), so an idle connection holds no
-// timer and no goroutine of its own; it runs on the server's goroutine for the connection.
+// timer and no goroutine of its own; it runs on its caller's goroutine.
 func (c *Conn) Run(ctx context.Context, w Writer) error {
 	defer c.Close()
 	c.s.cfg.Hub.Beat(c.s.cfg.Heartbeat)

@@ -117,7 +117,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			info.stream.Close() // the headers are the answer
 			return
 		}
-		s.runStream(sw, r.URL.Path)
+		if !s.detachStream(sw, r) {
+			s.runStream(sw, r.URL.Path)
+		}
 	}
 }
 

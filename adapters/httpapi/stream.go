@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -63,21 +65,21 @@ func (s *Server) tokenStream(w http.ResponseWriter, req bunrouter.Request) error
 	return nil
 }
 
-// serveStream sends the headers and leaves conn to run until the client leaves, the hub cuts it
-// off or the server shuts down.
+// serveStream sends the headers and leaves conn in sw for ServeHTTP to run once the router has
+// returned, until the client leaves, the hub cuts it off or the server shuts down.
 //
-// The stream runs on net/http's goroutine for the connection, the only one a stream needs beside
-// net/http's reader. It runs once the router has returned (ServeHTTP calls runStream), so that
-// while it waits, the frames above it are few: the runtime shrinks a parked goroutine's stack only
-// when it uses less than a quarter of it, and under the route's frames it would keep the 16 KB
-// the request's handling grew instead of 8 KB. What the stream needs to run is kept in the
-// request's statusWriter, which lives as long anyway.
+// Over HTTP/1.1 the body is the rest of the connection (Transfer-Encoding: identity, which
+// net/http answers with Connection: close and no chunking, as the SSE specification
+// recommends), so that detachStream can hand the connection to a goroutine of the stream's own.
 func (s *Server) serveStream(w http.ResponseWriter, req bunrouter.Request, conn *stream.Conn) {
 	h := w.Header()
 	h["Content-Type"] = eventStream
 	h["Cache-Control"] = noCache
 	h["X-Accel-Buffering"] = no // nginx and its kin would otherwise buffer the stream
 	h["X-Content-Type-Options"] = nosniff
+	if req.ProtoMajor == 1 && req.Method != http.MethodHead {
+		h["Transfer-Encoding"] = identity
+	}
 	w.WriteHeader(http.StatusOK)
 	sw, ok := w.(*statusWriter)
 	if !ok { // a handler called outside ServeHTTP
@@ -94,15 +96,69 @@ var (
 	noStore     = []string{"no-store"}
 	no          = []string{"no"}
 	nosniff     = []string{"nosniff"}
+	identity    = []string{"identity"}
 	heartbeat   = []byte(stream.Heartbeat)
 )
 
-// runStream runs the stream serveStream left in sw until it ends, and logs why when that is worth
-// saying.
+// detachStream runs the stream serveStream left in sw on a goroutine of its own, over the
+// connection taken from net/http, and reports whether it did; it does not over HTTP/2 or a
+// ResponseWriter that cannot be hijacked, where the stream runs on the request's goroutine.
+//
+// Once the handler returns, net/http lets go of everything it kept for the connection: its
+// goroutine and stack, its read and write buffers (8 KB), the request, and the goroutine that
+// reads ahead. A stream then costs its subscription, the socket, and two small goroutines: one
+// writes (its stack holds only the wait, so the runtime shrinks it to the minimum), the other
+// waits for the client to hang up, so that a stream ends the moment its client leaves rather
+// than at the next heartbeat.
+func (s *Server) detachStream(sw *statusWriter, r *http.Request) bool {
+	if r.ProtoMajor != 1 {
+		return false
+	}
+	rc := http.NewResponseController(sw)
+	if rc.Flush() != nil {
+		return false
+	}
+	nc, buf, err := rc.Hijack()
+	if err != nil {
+		return false
+	}
+	conn, ctx := sw.info.stream, context.WithoutCancel(sw.info.ctx)
+	sw.info.stream = nil
+	if buf.Reader.Buffered() > 0 {
+		// The client sent more after its request: a stream's client sends nothing, and a
+		// pipelined request would never be answered.
+		conn.Close()
+		nc.Close()
+		return true
+	}
+	go s.runDetached(ctx, nc, conn, r.URL.Path)
+	return true
+}
+
+// runDetached runs a detached stream until it ends, then closes the connection.
+func (s *Server) runDetached(ctx context.Context, nc net.Conn, conn *stream.Conn, path string) {
+	defer nc.Close()
+	go awaitHangup(nc, conn)
+	s.streamEnded(ctx, path, conn.Run(ctx, &connWriter{nc: nc, timeout: s.cfg.StreamWriteTimeout}))
+}
+
+// awaitHangup ends the stream when its client closes the connection or sends anything at all,
+// or when the stream closed it.
+func awaitHangup(nc net.Conn, conn *stream.Conn) {
+	var b [1]byte
+	_, _ = nc.Read(b[:])
+	conn.Close()
+}
+
+// runStream runs the stream serveStream left in sw until it ends, on the request's goroutine.
 func (s *Server) runStream(sw *statusWriter, path string) {
 	conn, ctx := sw.info.stream, sw.info.ctx
 	defer conn.Close()
-	err := conn.Run(ctx, (*eventWriter)(sw))
+	s.streamEnded(ctx, path, conn.Run(ctx, (*eventWriter)(sw)))
+}
+
+// streamEnded logs why a stream ended when that is worth saying.
+func (s *Server) streamEnded(ctx context.Context, path string, err error) {
 	switch {
 	case err == nil, ctx.Err() != nil, errors.Is(err, stream.ErrClosed):
 	case errors.Is(err, stream.ErrSlow):
@@ -110,6 +166,45 @@ func (s *Server) runStream(sw *statusWriter, path string) {
 	default:
 		s.log.WarnContext(ctx, "httpapi: stream ended", slog.String("path", path), slog.Any("error", err))
 	}
+}
+
+// connWriter writes a detached stream's events straight to its connection, each batch in as
+// few writes as its size allows, each write under its own deadline: a client that stops
+// reading ends its stream after the timeout.
+type connWriter struct {
+	nc      net.Conn
+	timeout time.Duration
+}
+
+var _ stream.Writer = (*connWriter)(nil)
+
+// connWriteSize is how much of a batch connWriter gathers before it writes.
+const connWriteSize = 32 << 10
+
+func (w *connWriter) Write(events []stream.Event) error {
+	p := eventScratch.Get().(*[]byte)
+	b := (*p)[:0]
+	defer func() { putScratch(p, b) }()
+	for i := range events {
+		b = stream.AppendEvent(b, &events[i])
+		if len(b) >= connWriteSize || i == len(events)-1 {
+			if err := w.write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	return nil
+}
+
+func (w *connWriter) Heartbeat() error { return w.write(heartbeat) }
+
+func (w *connWriter) write(b []byte) error {
+	if err := w.nc.SetWriteDeadline(time.Now().Add(w.timeout)); err != nil {
+		return err
+	}
+	_, err := w.nc.Write(b)
+	return err
 }
 
 // eventWriter writes a stream's events to the response its statusWriter wraps. The server has
@@ -128,12 +223,7 @@ func (s *eventWriter) Write(events []stream.Event) error {
 	// a pooled scratch: most streams are idle most of the time, and keep no buffer between writes.
 	p := eventScratch.Get().(*[]byte)
 	b := (*p)[:0]
-	defer func() {
-		if cap(b) <= 64<<10 {
-			*p = b[:0]
-			eventScratch.Put(p)
-		}
-	}()
+	defer func() { putScratch(p, b) }()
 	for i := range events {
 		b = stream.AppendEvent(b[:0], &events[i])
 		if _, err := s.ResponseWriter.Write(b); err != nil {
@@ -144,6 +234,14 @@ func (s *eventWriter) Write(events []stream.Event) error {
 }
 
 var eventScratch = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// putScratch gives b, taken from p, back to eventScratch, unless it grew past 64 KB.
+func putScratch(p *[]byte, b []byte) {
+	if cap(b) <= 64<<10 {
+		*p = b[:0]
+		eventScratch.Put(p)
+	}
+}
 
 func (s *eventWriter) Heartbeat() error {
 	if err := s.deadline(); err != nil {
