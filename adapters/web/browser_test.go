@@ -1,12 +1,14 @@
 package web_test
 
 import (
+	"bufio"
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -116,42 +118,56 @@ func (s *site) noteConsole(msg string) {
 // streamCutter ends the token streams being served when asked: the server side of a dropped
 // connection, which the page must resume from its Last-Event-ID.
 type streamCutter struct {
-	mu      sync.Mutex
-	cancels map[int]context.CancelFunc
-	next    int
-	served  int
+	mu     sync.Mutex
+	conns  map[net.Conn]bool // the token streams' connections, open or cut
+	served int
 }
 
+// wrap records the connection of each token stream: the server takes it from net/http once
+// the stream's headers are out (a stream runs on its connection alone), and cut closes it, as a
+// dropped network would.
 func (c *streamCutter) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/stream") || !strings.HasPrefix(r.URL.Path, "/tokens/0x") {
 			h.ServeHTTP(w, r)
 			return
 		}
-		ctx, cancel := context.WithCancel(r.Context())
 		c.mu.Lock()
-		id := c.next
-		c.next++
 		c.served++
-		c.cancels[id] = cancel
 		c.mu.Unlock()
-		defer func() {
-			c.mu.Lock()
-			delete(c.cancels, id)
-			c.mu.Unlock()
-			cancel()
-		}()
-		h.ServeHTTP(w, r.WithContext(ctx))
+		h.ServeHTTP(&cutWriter{ResponseWriter: w, cutter: c}, r)
 	})
+}
+
+// cutWriter hands the cutter the connection the server hijacks.
+type cutWriter struct {
+	http.ResponseWriter
+	cutter *streamCutter
+}
+
+func (w *cutWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *cutWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	nc, buf, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err == nil {
+		w.cutter.mu.Lock()
+		w.cutter.conns[nc] = true
+		w.cutter.mu.Unlock()
+	}
+	return nc, buf, err
 }
 
 // cut ends every token stream open now and says how many it ended.
 func (c *streamCutter) cut() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := len(c.cancels)
-	for _, cancel := range c.cancels {
-		cancel()
+	n := 0
+	for nc, open := range c.conns {
+		if open {
+			nc.Close()
+			c.conns[nc] = false
+			n++
+		}
 	}
 	return n
 }
@@ -167,7 +183,7 @@ func (c *streamCutter) count() int {
 func newSite(t *testing.T, walletAccount int) *site {
 	t.Helper()
 	bin := chromiumPath(t)
-	cuts := &streamCutter{cancels: map[int]context.CancelFunc{}}
+	cuts := &streamCutter{conns: map[net.Conn]bool{}}
 	asked := &requestLog{}
 	srv := apptest.Start(t, []string{"--devnet-rpc-addr", "127.0.0.1:0"}, app.WithMiddleware(cuts.wrap), app.WithMiddleware(asked.wrap))
 	dn := srv.App.Devnet
