@@ -29,8 +29,14 @@ type IndexerConfig struct {
 	// itself (the devnet), a few on a chain whose recent blocks may still be replaced. Deeper
 	// reorganizations are handled too (see Sync); confirmations only make them rarer.
 	Confirmations uint64
-	// PollInterval is how often Run looks for new blocks; default 1s.
+	// PollInterval is how often Run looks for new blocks; default 1s. With Wake it is the
+	// fallback that covers the heads a dropped subscription never delivered.
 	PollInterval time.Duration
+	// Wake, when set, starts a Sync at once on every receive, between polls: the chain adapter
+	// sends on it when the node announces a new head. A wake-up only says "look now": Sync
+	// always continues from the store's cursor, so a head heard twice, late or never neither
+	// skips nor repeats a block.
+	Wake <-chan struct{}
 	// ResetOnChainChange lets the indexer wipe a store that indexes another chain instead of
 	// refusing it: one whose chain id, genesis or factory differ, and also one none of whose
 	// recorded blocks is on the chain (a development chain started anew with the same genesis,
@@ -286,18 +292,24 @@ func (ix *Indexer) remember(t *Token) {
 	}
 }
 
-// Run syncs until ctx ends, then returns nil. Sync logs its errors (see ProgressInterval); each
-// is retried after a pause that doubles with every failure in a row, from PollInterval up to
-// maxRetryPause, jittered so that the replicas of a cluster and the provider's other clients do
-// not retry in step.
+// Run syncs until ctx ends, then returns nil: every PollInterval, and at once on each Wake.
+// Sync logs its errors (see ProgressInterval); each is retried after a pause that doubles with
+// every failure in a row, from PollInterval up to maxRetryPause, jittered so that the replicas of
+// a cluster and the provider's other clients do not retry in step. While syncs fail, a Wake does
+// not cut the pause short: a new head says nothing about a node that fails.
 func (ix *Indexer) Run(ctx context.Context) error {
 	t := time.NewTimer(0)
 	defer t.Stop()
 	for {
+		wake := ix.cfg.Wake
+		if ix.Status().Failures > 0 {
+			wake = nil
+		}
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
+		case <-wake: // the Reset below drops the pending tick (Go 1.23 timers)
 		}
 		start := time.Now()
 		_, _ = ix.Sync(ctx)

@@ -87,20 +87,28 @@ type indexed struct {
 	Trades map[string][]market.Trade
 }
 
+// indexing is what an indexer of d's chain through client needs: the chain and a new store
+// (SQLite in a file), closed with the test.
+func indexing(t testing.TB, d *devnet.Devnet, client evm.Client) (*evm.Chain, *bunstore.DB) {
+	t.Helper()
+	chain, err := evm.New(evm.Config{Client: client, Factory: d.Addrs.Factory, Router: d.Addrs.Router})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := bunstore.Open(context.Background(), bunstore.Config{DSN: filepath.Join(t.TempDir(), "index.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return chain, db
+}
+
 // catchUp indexes d's chain through client into a new store until it reaches the head, retrying
 // failed syncs, and returns what it stored, the indexer's status and how long it took.
 func catchUp(t testing.TB, d *devnet.Devnet, client evm.Client, batch uint64, log *slog.Logger) (indexed, market.IndexerStatus, time.Duration) {
 	t.Helper()
 	ctx := context.Background()
-	chain, err := evm.New(evm.Config{Client: client, Factory: d.Addrs.Factory, Router: d.Addrs.Router})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := bunstore.Open(ctx, bunstore.Config{DSN: filepath.Join(t.TempDir(), "index.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	chain, db := indexing(t, d, client)
 	start := time.Now()
 	ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: db.Market(), BatchBlocks: batch, Logger: log})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/curvekit/curvekit"
 )
@@ -621,6 +622,52 @@ func (p *Pool) noneHas(block uint64) bool {
 // SubscribeFilterLogs subscribes on the healthiest endpoint.
 func (p *Pool) SubscribeFilterLogs(ctx context.Context, q ethereum.FilterQuery, ch chan<- types.Log) (ethereum.Subscription, error) {
 	return failover(ctx, p, need{}, func(c Client) (ethereum.Subscription, error) { return c.SubscribeFilterLogs(ctx, q, ch) })
+}
+
+// SubscribeNewHead subscribes on the healthiest endpoint that can (one reached over WebSocket
+// or IPC), failing over to the next when one refuses or fails; an endpoint that fails to
+// subscribe is paused as a failed call would pause it. When none can subscribe at all, the error
+// matches rpc.ErrNotificationsUnsupported. Heads runs it again when the subscription drops, so
+// a failed endpoint's subscription moves to another.
+func (p *Pool) SubscribeNewHead(ctx context.Context, ch chan<- *types.Header) (ethereum.Subscription, error) {
+	tried := make(map[*endpoint]bool, len(p.endpoints))
+	var (
+		last   error
+		paused bool
+	)
+	for {
+		e, wait, _, _ := p.pick(need{}, tried)
+		paused = paused || wait > 0
+		if e == nil {
+			break
+		}
+		tried[e] = true
+		s, ok := e.Client.(HeadSubscriber)
+		if !ok {
+			continue
+		}
+		sub, err := s.SubscribeNewHead(ctx, ch)
+		if err == nil {
+			return sub, nil
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		if errors.Is(err, rpc.ErrNotificationsUnsupported) {
+			continue
+		}
+		if kind := classify(err); kind == failThrottled || kind == failDown {
+			p.failed(e, kind, err)
+		}
+		last = err
+	}
+	switch {
+	case last == nil && paused:
+		return nil, errors.New("evm: subscribe to new heads: every endpoint that might is paused after failures")
+	case last == nil:
+		return nil, fmt.Errorf("evm: no endpoint subscribes to new heads: %w", rpc.ErrNotificationsUnsupported)
+	}
+	return nil, fmt.Errorf("evm: subscribe to new heads: %w", last)
 }
 
 func (p *Pool) CodeAt(ctx context.Context, contract common.Address, block *big.Int) ([]byte, error) {

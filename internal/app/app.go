@@ -43,11 +43,14 @@ type App struct {
 	Config Config
 	Log    *slog.Logger
 
-	Devnet   *devnet.Devnet // nil on a real chain
-	Chain    *evm.Chain
-	DB       *bunstore.DB
-	Store    *bunstore.Market
-	Replica  *market.Replica // leads the indexer or follows the store
+	Devnet  *devnet.Devnet // nil on a real chain
+	Chain   *evm.Chain
+	DB      *bunstore.DB
+	Store   *bunstore.Market
+	Replica *market.Replica // leads the indexer or follows the store
+	// Heads wakes the indexer on each new head the chain announces; nil on a replica that
+	// never indexes (--no-indexer).
+	Heads    *evm.Heads
 	Builder  *txbuild.Builder
 	Market   *market.Service
 	Hub      *stream.Hub
@@ -179,6 +182,10 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	// so that Close never closes the database under an indexer sync or a simulated trade.
 	var work sync.WaitGroup
 	work.Go(func() { errc <- a.Replica.Run(ctx) })
+	if a.Heads != nil {
+		// A node that cannot announce heads (plain HTTP) leaves the indexer to its polls.
+		work.Go(func() { _ = a.Heads.Run(ctx) })
+	}
 	work.Go(func() { a.Wallets.Track(ctx) }) // every replica: a replacement is claimed in the store
 	a.serveDevnetRPC(ctx, &work, errc)
 	if a.Devnet != nil && a.Config.Simulate > 0 {

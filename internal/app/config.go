@@ -26,7 +26,7 @@ type Config struct {
 	DB             string        `help:"A SQLite path (or file: URI) or a postgres:// DSN; other schemes are refused." default:"curvekit.db" env:"CURVEKIT_DB"`
 	DBConns        int           `name:"db-conns" help:"Connections to the database, opened at start and kept; on PostgreSQL half as many again for the agent's quick writes. 0: 10 for PostgreSQL, 4 for a SQLite file." env:"CURVEKIT_DB_CONNS"`
 	Redis          string        `help:"Redis for rate limits: host:port, or a redis:// (rediss://) URL with a user, password and database; in memory without it." env:"CURVEKIT_REDIS"`
-	RPCURL         string        `name:"rpc-url" help:"JSON-RPC URL of a real chain, or several separated by commas (endpoints of one provider or of several): calls go to the healthiest endpoint that has the block they need and fail over; without it, the in-process devnet." env:"CURVEKIT_RPC_URL"`
+	RPCURL         string        `name:"rpc-url" help:"JSON-RPC URL of a real chain, or several separated by commas (endpoints of one provider or of several): calls go to the healthiest endpoint that has the block they need and fail over; a ws:// or wss:// endpoint also announces new heads, which the indexer syncs on at once; without it, the in-process devnet." env:"CURVEKIT_RPC_URL"`
 	Head           string        `help:"The block the indexer follows on a real chain: latest, or safe or finalized where the node has them (--confirmations counts back from it)." enum:"latest,safe,finalized" default:"latest" env:"CURVEKIT_HEAD"`
 	Chain          string        `name:"chain" type:"path" help:"A chain profile (curvekit deploy --out chain.json) in place of --rpc-url, --factory, --router and --start-block; checked against the node at start." env:"CURVEKIT_CHAIN"`
 	Factory        string        `help:"LaunchFactory address on the real chain." env:"CURVEKIT_FACTORY"`
@@ -36,7 +36,7 @@ type Config struct {
 	StartBlock     uint64        `help:"First block to index on an empty store: the factory's deployment block." env:"CURVEKIT_START_BLOCK"`
 	Confirmations  uint64        `help:"Blocks the indexer stays behind the head." env:"CURVEKIT_CONFIRMATIONS"`
 	Simulate       time.Duration `help:"Interval of simulated devnet trades; 0 turns them off." default:"2s" env:"CURVEKIT_SIMULATE"`
-	Poll           time.Duration `help:"Indexer poll interval." default:"500ms" env:"CURVEKIT_POLL"`
+	Poll           time.Duration `help:"Indexer poll interval: the fallback where the chain announces new heads (a ws:// or wss:// endpoint in --rpc-url, the devnet), on each of which the indexer syncs at once." default:"500ms" env:"CURVEKIT_POLL"`
 	MaxFeeGwei     float64       `name:"max-fee-gwei" help:"Ceiling of the custodial wallets' fee cap, in gwei per gas: a send that needs more (base fee plus tip) is refused, and no replacement goes above it. 0: no ceiling." env:"CURVEKIT_MAX_FEE_GWEI"`
 	ReplaceAfter   uint64        `name:"replace-after" help:"Blocks a custodial wallet's transaction may stay unmined before it is sent again with the same nonce and fees bumped by at least 10%." default:"3" env:"CURVEKIT_REPLACE_AFTER"`
 	ReadyLag       uint64        `help:"Blocks the indexer may trail the head before GET /readyz fails." default:"20" env:"CURVEKIT_READY_LAG"`

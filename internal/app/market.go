@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/curvekit/curvekit/adapters/bunstore"
+	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/httpapi"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/stream"
@@ -99,6 +100,15 @@ func (a *App) wireReplica(ctx context.Context) error {
 			}
 		},
 		Logger: a.Log.With("component", "replica"),
+	}
+	if sub, ok := a.client.(evm.HeadSubscriber); ok && a.Config.Indexer {
+		// The indexer syncs as soon as the node announces a head (over WebSocket, or in process
+		// on the devnet), and polls besides: the fallback while the subscription is down.
+		heads, err := evm.NewHeads(evm.HeadsConfig{Client: sub, Logger: a.Log.With("component", "heads")})
+		if err != nil {
+			return err
+		}
+		a.Heads, cfg.Indexer.Wake = heads, heads.Wake()
 	}
 	if a.Config.Indexer {
 		cfg.Lease = a.DB.Lease()
