@@ -320,7 +320,7 @@ type Submission struct {
 // nothing is signed.
 func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, error) {
 	if p.ReadOnly {
-		return Submission{}, fmt.Errorf("%w: this API key is read-only and cannot sign", curvekit.ErrForbidden)
+		return Submission{}, curvekit.WithCode(curvekit.CodeReadOnlyKey, fmt.Errorf("%w: this API key is read-only and cannot sign", curvekit.ErrForbidden))
 	}
 	if err := checkAccount(p.AccountID); err != nil {
 		return Submission{}, err
@@ -729,16 +729,17 @@ func CheckRecipients(self common.Address, allowed []common.Address, tx *Tx) erro
 	}
 	call, err := ReadCall(tx.To, tx.Data)
 	if err != nil {
-		return fmt.Errorf("%w: this API key has allowedRecipients, so it signs only calls curvekit can read; %w", curvekit.ErrForbidden, err)
+		return curvekit.WithCode(curvekit.CodeCallNotUnderstood,
+			fmt.Errorf("%w: this API key has allowedRecipients, so it signs only calls curvekit can read; %w", curvekit.ErrForbidden, err))
 	}
 	for _, b := range call.Beneficiaries {
 		if b.Address == self || slices.Contains(allowed, b.Address) {
 			continue
 		}
 		if b.Role == "to" {
-			return fmt.Errorf("%w: recipient %s is not in this API key's allowedRecipients", curvekit.ErrForbidden, b.Address)
+			return curvekit.WithCode(curvekit.CodeRecipientNotAllowed, fmt.Errorf("%w: recipient %s is not in this API key's allowedRecipients", curvekit.ErrForbidden, b.Address))
 		}
-		return fmt.Errorf("%w: %s (%s) is not in this API key's allowedRecipients", curvekit.ErrForbidden, b.Address, b.Role)
+		return curvekit.WithCode(curvekit.CodeRecipientNotAllowed, fmt.Errorf("%w: %s (%s) is not in this API key's allowedRecipients", curvekit.ErrForbidden, b.Address, b.Role))
 	}
 	return nil
 }

@@ -19,6 +19,8 @@ type Error struct {
 	Status       int
 	// Messages are the server's message, one entry per failing field when it listed several.
 	Messages []string
+	// Code is the refusal's machine-readable reason when the server gave one.
+	Code curvekit.Code
 	// Attempts is how many times the request was sent (more than one after 429s).
 	Attempts int
 }
@@ -65,10 +67,12 @@ func decodeError(method, path string, status int, raw []byte, attempt int) *Erro
 	e := &Error{Method: method, Path: path, Status: status, Attempts: attempt + 1}
 	var body struct {
 		Message json.RawMessage `json:"message"`
+		Code    curvekit.Code   `json:"code"`
 	}
 	if json.Unmarshal(raw, &body) != nil || len(body.Message) == 0 {
 		return e
 	}
+	e.Code = body.Code
 	var one string
 	if json.Unmarshal(body.Message, &one) == nil {
 		e.Messages = []string{one}

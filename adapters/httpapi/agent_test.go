@@ -213,9 +213,9 @@ func TestAgentJobValidationCancelAndCap(t *testing.T) {
 	t.Parallel()
 	e := newAgentEnv(t, false)
 	e.do(t, http.MethodPost, "/agent/job", `{"prompt":"","model":"gpt-9","history":[{"role":"system","content":"x"}]}`, "X-API-Key", traderKey).want(t, http.StatusBadRequest,
-		`{"statusCode":400,"message":["prompt is required","model must be one of offline","history[0].role must be user or assistant"]}`)
+		`{"statusCode":400,"message":["prompt is required","model must be one of offline","history[0].role must be user or assistant"],"code":"VALIDATION_FAILED"}`)
 	e.do(t, http.MethodPost, "/agent/job", `{"threadId":"t"}`, "X-API-Key", traderKey).want(t, http.StatusBadRequest,
-		`{"statusCode":400,"message":"prompt is required"}`)
+		`{"statusCode":400,"message":"prompt is required","code":"VALIDATION_FAILED"}`)
 	if r := e.do(t, http.MethodPost, "/agent/job", `{"prompt":"hi","sudo":true}`, "X-API-Key", traderKey); r.status != http.StatusBadRequest {
 		t.Fatalf("unknown field: %d %s", r.status, r.body)
 	}
@@ -287,7 +287,7 @@ func TestAgentPromptStreams(t *testing.T) {
 	}
 
 	e.do(t, http.MethodPost, "/agent/prompt", `{"prompt":" "}`, "Cookie", sessionCookie+"="+traderSession).want(t, http.StatusBadRequest,
-		`{"statusCode":400,"message":["prompt is required"]}`)
+		`{"statusCode":400,"message":["prompt is required"],"code":"VALIDATION_FAILED"}`)
 	if r := e.do(t, http.MethodPost, "/agent/prompt", `{"prompt":"hi"}`, "X-API-Key", traderKey); r.status != http.StatusForbidden {
 		t.Fatalf("a key on the session route: %d", r.status)
 	}

@@ -103,13 +103,13 @@ func TestAgentToolCallRefusals(t *testing.T) {
 	}{
 		{"unknown tool", "/agent/tools/sign_and_send", `{}`, http.StatusNotFound, `{"statusCode":404,"message":"no tool \"sign_and_send\""}`},
 		{"every problem at once", "/agent/tools/build_buy_transaction", `{"amount":1,"Token":"FROG","wallet":"0x7ade000000000000000000000000000000000009","slippage":null}`, http.StatusBadRequest,
-			`{"statusCode":400,"message":["amount must be a string","unknown field Token","unknown field wallet","slippage must be a string","token is required"]}`},
+			`{"statusCode":400,"message":["amount must be a string","unknown field Token","unknown field wallet","slippage must be a string","token is required"],"code":"VALIDATION_FAILED"}`},
 		{"repeated key", "/agent/tools/quote", `{"token":"FROG","side":"buy","side":"sell","amount":"1"}`, http.StatusBadRequest,
-			`{"statusCode":400,"message":"side is given more than once"}`},
-		{"integer", "/agent/tools/list_tokens", `{"limit":2.5}`, http.StatusBadRequest, `{"statusCode":400,"message":"limit must be an integer"}`},
-		{"null body", "/agent/tools/list_tokens", `null`, http.StatusBadRequest, `{"statusCode":400,"message":"body must be a JSON object of the tool's arguments"}`},
-		{"trailing data", "/agent/tools/list_tokens", `{} {}`, http.StatusBadRequest, `{"statusCode":400,"message":"body must hold a single JSON object"}`},
-		{"the tool's own check", "/agent/tools/quote", `{"token":"FROG","side":"hold","amount":"1"}`, http.StatusBadRequest, `{"statusCode":400,"message":"side must be buy or sell"}`},
+			`{"statusCode":400,"message":"side is given more than once","code":"VALIDATION_FAILED"}`},
+		{"integer", "/agent/tools/list_tokens", `{"limit":2.5}`, http.StatusBadRequest, `{"statusCode":400,"message":"limit must be an integer","code":"VALIDATION_FAILED"}`},
+		{"null body", "/agent/tools/list_tokens", `null`, http.StatusBadRequest, `{"statusCode":400,"message":"body must be a JSON object of the tool's arguments","code":"VALIDATION_FAILED"}`},
+		{"trailing data", "/agent/tools/list_tokens", `{} {}`, http.StatusBadRequest, `{"statusCode":400,"message":"body must hold a single JSON object","code":"VALIDATION_FAILED"}`},
+		{"the tool's own check", "/agent/tools/quote", `{"token":"FROG","side":"hold","amount":"1"}`, http.StatusBadRequest, `{"statusCode":400,"message":"side must be buy or sell","code":"VALIDATION_FAILED"}`},
 		{"unknown token", "/agent/tools/get_token", `{"token":"NOPE"}`, http.StatusNotFound, `{"statusCode":404,"message":"no token with the symbol NOPE"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

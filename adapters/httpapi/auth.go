@@ -127,7 +127,7 @@ func shortHash(id string) string {
 // before any handler runs.
 func (s *Server) authorize(r *http.Request, rt *route, p *auth.Principal) error {
 	if p != nil && p.Kind == auth.KindKey && !p.AllowsIP(clientIP(r, s.cfg.TrustedProxies)) {
-		return fmt.Errorf("%w: this API key may not be used from this address", curvekit.ErrForbidden)
+		return curvekit.WithCode(curvekit.CodeIPNotAllowed, fmt.Errorf("%w: this API key may not be used from this address", curvekit.ErrForbidden))
 	}
 	switch rt.access {
 	case Public:
@@ -155,7 +155,7 @@ func (s *Server) authorize(r *http.Request, rt *route, p *auth.Principal) error 
 		}
 	}
 	if rt.class == auth.ClassSigning && p.ReadOnly {
-		return fmt.Errorf("%w: this API key is read-only and cannot sign", curvekit.ErrForbidden)
+		return curvekit.WithCode(curvekit.CodeReadOnlyKey, fmt.Errorf("%w: this API key is read-only and cannot sign", curvekit.ErrForbidden))
 	}
 	return nil
 }

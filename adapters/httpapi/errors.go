@@ -16,10 +16,12 @@ import (
 )
 
 // errorBody is the error shape of SPEC section 7. Message is a string, or for a validation
-// failure that lists several fields an array of strings.
+// failure that lists several fields an array of strings. Code, when present, is the refusal's
+// machine-readable reason, one of curvekit.Codes.
 type errorBody struct {
-	StatusCode int          `json:"statusCode"`
-	Message    errorMessage `json:"message"`
+	StatusCode int           `json:"statusCode"`
+	Message    errorMessage  `json:"message"`
+	Code       curvekit.Code `json:"code,omitempty"`
 }
 
 // errorMessage is the message of an error: one string, or for a validation failure naming
@@ -207,6 +209,11 @@ func writeError(w http.ResponseWriter, status int, message any) {
 	_ = writeJSON(w, status, errorBody{StatusCode: status, Message: message})
 }
 
+// writeCodedError is writeError with a refusal code.
+func writeCodedError(w http.ResponseWriter, status int, message any, code curvekit.Code) {
+	_ = writeJSON(w, status, errorBody{StatusCode: status, Message: message, Code: code})
+}
+
 // writeValidation answers a quote or build-tx validation failure: status 200, {error}.
 func writeValidation(w http.ResponseWriter, err error) error {
 	return writeJSON(w, http.StatusOK, validationBody{Error: clientMessage(err)})
@@ -241,5 +248,9 @@ func (s *Server) writeErr(w http.ResponseWriter, r *http.Request, rt *route, err
 		s.log.DebugContext(r.Context(), "httpapi: refused", slog.String("method", r.Method),
 			slog.String("route", routeName(rt)), slog.Int("status", status), slog.Any("error", err))
 	}
-	writeError(w, status, msg)
+	var code curvekit.Code
+	if ok && status < http.StatusInternalServerError {
+		code = curvekit.CodeOf(err)
+	}
+	writeCodedError(w, status, msg, code)
 }

@@ -203,9 +203,9 @@ func TestQueryProblemsAreListed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
 	e.get(t, "/tokens?sort=cheapest&limit=0").want(t, http.StatusBadRequest,
-		`{"statusCode": 400, "message": ["sort must be one of newest, volume24h, marketCap, progress", "limit must be an integer from 1 to 100"]}`)
+		`{"statusCode": 400, "message": ["sort must be one of newest, volume24h, marketCap, progress", "limit must be an integer from 1 to 100"],"code":"VALIDATION_FAILED"}`)
 	e.get(t, "/tokens?limit=0").want(t, http.StatusBadRequest,
-		`{"statusCode": 400, "message": "limit must be an integer from 1 to 100"}`)
+		`{"statusCode": 400, "message": "limit must be an integer from 1 to 100","code":"VALIDATION_FAILED"}`)
 }
 
 // An unclean path answers JSON too: a read is sent to the clean path, anything else is a 404

@@ -293,14 +293,14 @@ func TestLaunchUploadRules(t *testing.T) {
 		{"other field", "image", "cat.png", pngOf(100), "multipart field file is required"},
 	} {
 		r := e.upload(t, c.field, c.file, c.content)
-		r.want(t, http.StatusBadRequest, fmt.Sprintf(`{"statusCode":400,"message":%q}`, c.want))
+		r.want(t, http.StatusBadRequest, fmt.Sprintf(`{"statusCode":400,"message":%q,"code":"VALIDATION_FAILED"}`, c.want))
 	}
 	for _, ct := range []string{"application/json", "", "multipart/form-data"} {
 		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/launch/upload-image", strings.NewReader(`{"file":"x"}`))
 		if ct != "" {
 			req.Header.Set("Content-Type", ct)
 		}
-		send(t, e.srv.Client(), req).want(t, http.StatusBadRequest, `{"statusCode":400,"message":"body must be multipart/form-data with the image in field file"}`)
+		send(t, e.srv.Client(), req).want(t, http.StatusBadRequest, `{"statusCode":400,"message":"body must be multipart/form-data with the image in field file","code":"VALIDATION_FAILED"}`)
 	}
 	// JPEG, GIF and WebP by content, whatever the name.
 	for _, head := range [][]byte{{0xFF, 0xD8, 0xFF, 0xE0}, []byte("GIF89a"), []byte("RIFF\x10\x00\x00\x00WEBPVP8 ")} {
@@ -392,27 +392,27 @@ func TestLaunchValidationOverHTTP(t *testing.T) {
 		want               string
 	}{
 		{"POST", "/launch/metadata", `{"name":"Cat","symbol":"CAT"}`, 200, ""},
-		{"POST", "/launch/metadata", `{}`, 400, `{"statusCode":400,"message":["name is required","symbol is required"]}`},
+		{"POST", "/launch/metadata", `{}`, 400, `{"statusCode":400,"message":["name is required","symbol is required"],"code":"VALIDATION_FAILED"}`},
 		{"POST", "/launch/metadata", `{"name":"` + strings.Repeat("n", 33) + `","symbol":"C-T","description":"` + strings.Repeat("d", 1001) + `","imageUrl":"http://x.example/a.png","twitter":"javascript:alert(1)","telegram":"t.me/x","website":"ftp://x","subjectHandle":"a b"}`, 400,
-			`{"statusCode":400,"message":["name must be at most 32 characters","symbol must be letters and digits only","description must be at most 1000 characters","imageUrl must be an ipfs:// or https URL","twitter must be an http(s) URL with a host","telegram must be an http(s) URL with a host","website must be an http(s) URL with a host","subjectHandle must be a handle: letters, digits, _ and ., optionally after @"]}`},
+			`{"statusCode":400,"message":["name must be at most 32 characters","symbol must be letters and digits only","description must be at most 1000 characters","imageUrl must be an ipfs:// or https URL","twitter must be an http(s) URL with a host","telegram must be an http(s) URL with a host","website must be an http(s) URL with a host","subjectHandle must be a handle: letters, digits, _ and ., optionally after @"],"code":"VALIDATION_FAILED"}`},
 		{"POST", "/launch/metadata", `{"name":"Cat","symbol":"CAT","Name":"Dog"}`, 400, ""},
 		{"POST", "/launch/metadata", `{"name":"Cat","symbol":"CAT","extra":1}`, 400, ""},
-		{"POST", "/launch/metadata", `null`, 400, `{"statusCode":400,"message":"body must be a JSON object"}`},
-		{"GET", "/launch/estimate-fee", "", 400, `{"statusCode":400,"message":"from is required: the wallet that would launch"}`},
-		{"GET", "/launch/estimate-fee?from=0x123", "", 400, `{"statusCode":400,"message":"from must be an address: 0x followed by 40 hex digits"}`},
-		{"GET", "/launch/estimate-fee?from=" + w + "&from=" + w, "", 400, `{"statusCode":400,"message":"from given more than once"}`},
-		{"GET", "/launch/daily-limit/0xnope", "", 400, `{"statusCode":400,"message":"malformed wallet address: want 0x followed by 40 hex digits"}`},
-		{"GET", "/launch/fees/" + w + "x", "", 400, `{"statusCode":400,"message":"malformed wallet address: want 0x followed by 40 hex digits"}`},
-		{"GET", "/launch/earnings/" + w + "?days=0", "", 400, `{"statusCode":400,"message":"days must be an integer from 1 to 365"}`},
-		{"GET", "/launch/earnings/" + w + "?days=366", "", 400, `{"statusCode":400,"message":"days must be an integer from 1 to 365"}`},
-		{"GET", "/launch/earnings/" + w + "?days=junk", "", 400, `{"statusCode":400,"message":"days must be an integer from 1 to 365"}`},
-		{"GET", "/launch/earnings/" + w + "?days=-5", "", 400, `{"statusCode":400,"message":"days must be an integer from 1 to 365"}`},
+		{"POST", "/launch/metadata", `null`, 400, `{"statusCode":400,"message":"body must be a JSON object","code":"VALIDATION_FAILED"}`},
+		{"GET", "/launch/estimate-fee", "", 400, `{"statusCode":400,"message":"from is required: the wallet that would launch","code":"VALIDATION_FAILED"}`},
+		{"GET", "/launch/estimate-fee?from=0x123", "", 400, `{"statusCode":400,"message":"from must be an address: 0x followed by 40 hex digits","code":"VALIDATION_FAILED"}`},
+		{"GET", "/launch/estimate-fee?from=" + w + "&from=" + w, "", 400, `{"statusCode":400,"message":"from given more than once","code":"VALIDATION_FAILED"}`},
+		{"GET", "/launch/daily-limit/0xnope", "", 400, `{"statusCode":400,"message":"malformed wallet address: want 0x followed by 40 hex digits","code":"VALIDATION_FAILED"}`},
+		{"GET", "/launch/fees/" + w + "x", "", 400, `{"statusCode":400,"message":"malformed wallet address: want 0x followed by 40 hex digits","code":"VALIDATION_FAILED"}`},
+		{"GET", "/launch/earnings/" + w + "?days=0", "", 400, `{"statusCode":400,"message":"days must be an integer from 1 to 365","code":"VALIDATION_FAILED"}`},
+		{"GET", "/launch/earnings/" + w + "?days=366", "", 400, `{"statusCode":400,"message":"days must be an integer from 1 to 365","code":"VALIDATION_FAILED"}`},
+		{"GET", "/launch/earnings/" + w + "?days=junk", "", 400, `{"statusCode":400,"message":"days must be an integer from 1 to 365","code":"VALIDATION_FAILED"}`},
+		{"GET", "/launch/earnings/" + w + "?days=-5", "", 400, `{"statusCode":400,"message":"days must be an integer from 1 to 365","code":"VALIDATION_FAILED"}`},
 		{"GET", "/launch/earnings/" + w + "?days=365", "", 200, ""},
 		{"GET", "/launch/fees/" + idle, "", 200, `{"wallet":"` + idle + `","assets":[]}`},
-		{"GET", "/ipfs/not-a-cid", "", 400, `{"statusCode":400,"message":"malformed CID: want a CIDv1 in base32 (bafy…, bafk…)"}`},
+		{"GET", "/ipfs/not-a-cid", "", 400, `{"statusCode":400,"message":"malformed CID: want a CIDv1 in base32 (bafy…, bafk…)","code":"VALIDATION_FAILED"}`},
 		{"GET", "/ipfs/bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq", "", 404, `{"statusCode":404,"message":"no content bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq"}`},
 		{"GET", "/tokens/0x000000000000000000000000000000000000dEaD/logo", "", 404, `{"statusCode":404,"message":"token not found"}`},
-		{"GET", "/tokens/0xdead/logo", "", 400, `{"statusCode":400,"message":"malformed token address: want 0x followed by 40 hex digits"}`},
+		{"GET", "/tokens/0xdead/logo", "", 400, `{"statusCode":400,"message":"malformed token address: want 0x followed by 40 hex digits","code":"VALIDATION_FAILED"}`},
 		{"GET", "/launch/metadata", "", 405, ""},
 	} {
 		r := e.do(t, c.method, c.path, c.body)

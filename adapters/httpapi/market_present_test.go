@@ -30,7 +30,7 @@ func TestCandlesFarFutureStopsAtThePresent(t *testing.T) {
 		e.get(t, base+"&to="+to).want(t, http.StatusOK, string(want.body))
 	}
 	e.get(t, "/tokens/"+ethToken.Hex()+"/candles?res=1h&from=1800003600&to=1800007200").want(t, http.StatusBadRequest,
-		`{"statusCode": 400, "message": "from is after the present"}`)
+		`{"statusCode": 400, "message": "from is after the present","code":"VALIDATION_FAILED"}`)
 }
 
 // A token's namesakes travel as sameName and sameSymbol, in its own answer as in the list.

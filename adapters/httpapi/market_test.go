@@ -142,7 +142,7 @@ func TestTokenList(t *testing.T) {
 		{"q=%zz", "malformed query string"},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			e.get(t, "/tokens?"+tc.query).want(t, http.StatusBadRequest, `{"statusCode": 400, "message": "`+tc.message+`"}`)
+			e.get(t, "/tokens?"+tc.query).want(t, http.StatusBadRequest, `{"statusCode": 400, "message": "`+tc.message+`", "code": "VALIDATION_FAILED"}`)
 		})
 	}
 }
@@ -177,7 +177,7 @@ func TestTrades(t *testing.T) {
 		{"cursor=nope", "unknown cursor"},
 		{"cursor=a&cursor=b", "cursor given more than once"},
 	} {
-		e.get(t, base+"?"+tc.query).want(t, http.StatusBadRequest, `{"statusCode": 400, "message": "`+tc.message+`"}`)
+		e.get(t, base+"?"+tc.query).want(t, http.StatusBadRequest, `{"statusCode": 400, "message": "`+tc.message+`", "code": "VALIDATION_FAILED"}`)
 	}
 }
 
@@ -243,7 +243,7 @@ func TestCandles(t *testing.T) {
 		{"from=1900000000", "from is after to"},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			e.get(t, base+"?"+tc.query).want(t, http.StatusBadRequest, `{"statusCode": 400, "message": "`+tc.message+`"}`)
+			e.get(t, base+"?"+tc.query).want(t, http.StatusBadRequest, `{"statusCode": 400, "message": "`+tc.message+`", "code": "VALIDATION_FAILED"}`)
 		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/uptrace/bunrouter"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/candles"
@@ -516,6 +517,13 @@ var schemaNames = map[string]string{
 func (g *schemaGen) special(t reflect.Type) (*openapi3.SchemaRef, bool) {
 	var name string
 	var s *openapi3.Schema
+	if t == reflect.TypeFor[*account.Percent]() {
+		// An optional percentage: the number, or null when unset.
+		percent, _ := g.special(t.Elem())
+		return &openapi3.SchemaRef{Value: &openapi3.Schema{AnyOf: openapi3.SchemaRefs{
+			percent, {Value: &openapi3.Schema{Type: &openapi3.Types{"null"}}},
+		}}}, true
+	}
 	switch t {
 	case reflect.TypeFor[number]():
 		return (&openapi3.Schema{Type: &openapi3.Types{"number", "null"}}).NewRef(), true
@@ -537,6 +545,17 @@ func (g *schemaGen) special(t reflect.Type) (*openapi3.SchemaRef, bool) {
 	case reflect.TypeFor[emptyBody]():
 		name, s = "EmptyRequest", openapi3.NewObjectSchema()
 		s.AdditionalProperties = openapi3.AdditionalProperties{Has: openapi3.BoolPtr(false)}
+	case reflect.TypeFor[settingsPatchBody]():
+		name, s = "SettingsPatch", openapi3.NewObjectSchema()
+		s.Description = "A JSON Merge Patch (RFC 7396) of Settings: any part of it; null removes a value. Unknown keys are refused."
+	case reflect.TypeFor[account.Percent]():
+		name, s = "Percent", &openapi3.Schema{Type: &openapi3.Types{"number"}, Min: openapi3.Float64Ptr(0), Max: openapi3.Float64Ptr(100),
+			Description: "A percentage with at most two decimals"}
+	case reflect.TypeFor[curvekit.Code]():
+		name, s = "ErrorCode", openapi3.NewStringSchema()
+		for _, c := range curvekit.Codes {
+			s.Enum = append(s.Enum, string(c))
+		}
 	case reflect.TypeFor[toolArguments]():
 		name, s = "ToolArguments", openapi3.NewObjectSchema()
 	case reflect.TypeFor[market.Phase]():

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
@@ -100,6 +101,16 @@ var operations = map[string]op{
 		resp: walletTxListJSON{}, query: []param{
 			strParam("cursor", "The nextCursor of the previous page."),
 			intParam("limit", "Transactions per page (default 50).", 1, wallet.MaxTransactions),
+		}},
+
+	"GET /account/settings": {id: "getSettings", summary: "The account's settings: the wallet's guard (pause, caps, price impact, recipients, relaxation) and the agent profile",
+		resp: account.Settings{}},
+	"PATCH /account/settings": {id: "patchSettings", summary: "Changes the settings with a JSON Merge Patch (session only; loosening the guard needs a sign-in within 15 minutes)",
+		body: settingsPatchBody{}, resp: account.Settings{}},
+	"GET /account/activity": {id: "listActivity", summary: "Every change of the settings and every refusal of the wallet's guard, newest first, a page at a time",
+		resp: activityListJSON{}, query: []param{
+			strParam("cursor", "The nextCursor of the previous page."),
+			intParam("limit", "Entries per page (default 50).", 1, account.MaxActivity),
 		}},
 
 	"POST /agent/job": {id: "submitAgentJob", summary: "Submits a prompt as a job; poll GET /agent/job/{id}", body: promptBody{},

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"sync/atomic"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/auth"
 )
 
@@ -40,7 +41,7 @@ func (s *Server) allowCall(w http.ResponseWriter, r *http.Request, class auth.Cl
 		s.log.WarnContext(r.Context(), "httpapi: rate limiter failed; failing open",
 			slog.String("class", string(class)), slog.Any("error", err))
 	case !d.Allowed:
-		writeError(w, http.StatusTooManyRequests, "too many requests; slow down and retry later")
+		writeCodedError(w, http.StatusTooManyRequests, "too many requests; slow down and retry later", curvekit.CodeRateLimited)
 		return false
 	}
 	return true

@@ -23,7 +23,7 @@ import (
 	"github.com/curvekit/curvekit/auth"
 )
 
-const throttled = `{"statusCode": 429, "message": "too many requests; slow down and retry later"}`
+const throttled = `{"statusCode": 429, "message": "too many requests; slow down and retry later", "code": "RATE_LIMITED"}`
 
 // classTight is a class of the test routes with its own small limit.
 const classTight auth.Class = "test-tight"
@@ -119,7 +119,7 @@ func concurrentAgainstLimit(t *testing.T, lim auth.Limiter) {
 	if diff := cmp.Diff(map[int]int{http.StatusOK: n, http.StatusTooManyRequests: callers - n}, byCode); diff != "" {
 		t.Errorf("status counts (-want +got):\n%s", diff)
 	}
-	want := `{"statusCode":429,"message":"too many requests; slow down and retry later"}`
+	want := `{"statusCode":429,"message":"too many requests; slow down and retry later","code":"RATE_LIMITED"}`
 	if diff := cmp.Diff(map[string]int{want: callers - n}, bodies); diff != "" {
 		t.Errorf("429 bodies (-want +got):\n%s", diff)
 	}

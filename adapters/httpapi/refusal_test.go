@@ -63,7 +63,7 @@ func TestRefusalsSpendNoBudgetOfTheOwner(t *testing.T) {
 		}}},
 	})
 	cookie := "svc_session=" + sessionToken
-	forbiddenIP := `{"statusCode": 403, "message": "this API key may not be used from this address"}`
+	forbiddenIP := `{"statusCode": 403, "message": "this API key may not be used from this address", "code": "IP_NOT_ALLOWED"}`
 
 	// A read-only key asking to export: refused, and the export budget (3 an hour) is untouched.
 	for range 5 {

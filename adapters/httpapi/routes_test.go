@@ -28,7 +28,7 @@ func tokenEndpoints(addr string) [][2]string {
 func TestMalformedAddress(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
-	const msg = `{"statusCode": 400, "message": "malformed token address: want 0x followed by 40 hex digits"}`
+	const msg = `{"statusCode": 400, "message": "malformed token address: want 0x followed by 40 hex digits","code":"VALIDATION_FAILED"}`
 	for _, addr := range []string{
 		"0x1234",
 		"aaaa000000000000000000000000000000000001",     // no 0x

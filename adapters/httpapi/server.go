@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bunrouter"
 
+	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/launch"
@@ -35,6 +36,9 @@ type Config struct {
 	// Wallet signs and broadcasts with an account's custodial wallet (SPEC 4.5); without it those
 	// routes are not routed.
 	Wallet *wallet.Service
+	// Account serves the account's settings (the wallet's second guard, the agent profile) and
+	// activity log; without it those routes are not routed.
+	Account *account.Service
 	// Agent serves the agent's jobs, streamed prompt and memory (SPEC 4.3, 6.3); without it
 	// those routes are not routed.
 	Agent *agent.Service

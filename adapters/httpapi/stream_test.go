@@ -229,13 +229,13 @@ func TestStreamErrorsBeforeTheStream(t *testing.T) {
 	e := newStreamEnv(t, streamOptions{})
 	te := &testEnv{srv: e.srv}
 	te.get(t, "/tokens/0x1234/stream").want(t, http.StatusBadRequest,
-		`{"statusCode": 400, "message": "malformed token address: want 0x followed by 40 hex digits"}`)
+		`{"statusCode": 400, "message": "malformed token address: want 0x followed by 40 hex digits","code":"VALIDATION_FAILED"}`)
 	te.get(t, "/tokens/"+nobody.Hex()+"/stream").want(t, http.StatusNotFound,
 		`{"statusCode": 404, "message": "token not found"}`)
 	te.get(t, "/tokens/"+ethToken.Hex()+"/stream?from=yesterday").want(t, http.StatusBadRequest,
-		`{"statusCode": 400, "message": "from must be an integer from 1 to 1000000000000"}`)
+		`{"statusCode": 400, "message": "from must be an integer from 1 to 1000000000000","code":"VALIDATION_FAILED"}`)
 	te.get(t, "/tokens/"+ethToken.Hex()+"/stream?res=1m&res=5m").want(t, http.StatusBadRequest,
-		`{"statusCode": 400, "message": "res given more than once"}`)
+		`{"statusCode": 400, "message": "res given more than once","code":"VALIDATION_FAILED"}`)
 	r := te.do(t, http.MethodPost, "/tokens/stream", "")
 	if r.status != http.StatusMethodNotAllowed || r.header.Get("Allow") != "GET, HEAD" {
 		t.Fatalf("POST /tokens/stream: %d %q", r.status, r.header.Get("Allow"))
@@ -482,7 +482,7 @@ func TestStreamResumeModes(t *testing.T) {
 
 	te := &testEnv{srv: e.srv}
 	te.get(t, path+"&resume=maybe").want(t, http.StatusBadRequest,
-		`{"statusCode": 400, "message": "resume must be full or partial"}`)
+		`{"statusCode": 400, "message": "resume must be full or partial","code":"VALIDATION_FAILED"}`)
 }
 
 // A Last-Event-ID the server cannot vouch for - a huge time, a time in the future, the real

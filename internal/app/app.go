@@ -4,10 +4,10 @@
 // share one wiring.
 //
 // One file per feature: chain.go (the devnet or a real chain), devnetrpc.go (the devnet's
-// JSON-RPC port), market.go (store, indexer, market service, streams), accounts.go (custodial
-// wallets, sign-in, sessions and keys), launch.go (uploads, daily limits, creator fees), agent.go
-// (the agent and its job runner), http.go (the API, remote MCP, readiness, metrics), simulate.go
-// (devnet trades). apptest starts the whole server for tests.
+// JSON-RPC port), market.go (store, indexer, market service, streams), settings.go (account
+// settings), accounts.go (custodial wallets, sign-in, sessions and keys), launch.go (uploads,
+// daily limits, creator fees), agent.go (the agent and its job runner), http.go (the API, remote
+// MCP, readiness, metrics), simulate.go (devnet trades). apptest starts the whole server for tests.
 package app
 
 import (
@@ -23,6 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/adapters/bunstore"
 	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
@@ -58,6 +59,7 @@ type App struct {
 	Agent    *agent.Service
 	Launch   *launch.Service
 	Wallets  *wallet.Service
+	Settings *account.Service
 	Accounts *auth.Service
 	API      *httpapi.Server
 	Metrics  *prometheus.Registry
@@ -116,7 +118,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *
 			a.Close()
 		}
 	}()
-	for _, step := range []func(context.Context) error{a.wireLimiter, a.wireChain, a.wireDevnetRPC, a.wireMarket, a.wireAccounts, a.wireLaunch, a.wireAgent, a.wireHTTP} {
+	for _, step := range []func(context.Context) error{a.wireLimiter, a.wireChain, a.wireDevnetRPC, a.wireMarket, a.wireSettings, a.wireAccounts, a.wireLaunch, a.wireAgent, a.wireHTTP} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}

@@ -21,6 +21,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/account/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every change of the settings and every refusal of the wallet's guard, newest first, a page at a time */
+        get: operations["listActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's settings: the wallet's guard (pause, caps, price impact, recipients, relaxation) and the agent profile */
+        get: operations["getSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the settings with a JSON Merge Patch (session only; loosening the guard needs a sign-in within 15 minutes) */
+        patch: operations["patchSettings"];
+        trace?: never;
+    };
     "/agent/job": {
         parameters: {
             query?: never;
@@ -948,6 +983,28 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Activity: {
+            actor: string;
+            at: number;
+            changes: string[];
+            code: string | null;
+            id: string;
+            /** @enum {string} */
+            kind: "settings" | "refusal";
+            message: string;
+        };
+        ActivityList: {
+            activity: components["schemas"]["Activity"][];
+            nextCursor: string | null;
+        };
+        AgentProfile: {
+            maxTrade: {
+                [key: string]: string;
+            };
+            quote: string | null;
+            slippage: components["schemas"]["Percent"] | null;
+            tools: string[] | null;
+        };
         AgentTool: {
             composes: boolean;
             description: string;
@@ -1101,9 +1158,12 @@ export interface components {
         };
         EmptyRequest: Record<string, never>;
         Error: {
+            code?: components["schemas"]["ErrorCode"];
             message: components["schemas"]["ErrorMessage"];
             statusCode: number;
         };
+        /** @enum {string} */
+        ErrorCode: "WALLET_PAUSED" | "PER_TX_LIMIT_EXCEEDED" | "DAILY_LIMIT_EXCEEDED" | "PRICE_IMPACT_TOO_HIGH" | "RECIPIENT_NOT_ALLOWED" | "RECIPIENT_COOLING_DOWN" | "CALL_NOT_UNDERSTOOD" | "SIMULATION_REVERTED" | "READ_ONLY_KEY" | "IP_NOT_ALLOWED" | "RATE_LIMITED" | "VALIDATION_FAILED";
         ErrorMessage: string | string[];
         Estimate: {
             baseFee: string;
@@ -1211,6 +1271,10 @@ export interface components {
             symbol: string;
             uri: string;
         };
+        Limit: {
+            daily: string | null;
+            perTransaction: string | null;
+        };
         LoggedOut: {
             loggedOut: boolean;
         };
@@ -1269,6 +1333,8 @@ export interface components {
             revokedAt: number | null;
         };
         OpenAPIDocument: Record<string, never>;
+        /** @description A percentage with at most two decimals */
+        Percent: number;
         /** @enum {string} */
         Phase: "curve" | "graduated";
         Platform: {
@@ -1310,6 +1376,10 @@ export interface components {
             requests: number;
             windowSeconds: number;
         };
+        Recipient: {
+            activeAt: number;
+            addedAt: number;
+        };
         Redirect: {
             location: string;
         };
@@ -1320,6 +1390,14 @@ export interface components {
         Refusal: {
             error: string;
         };
+        Relaxation: {
+            limits: {
+                [key: string]: components["schemas"]["Limit"];
+            };
+            maxPriceImpact: components["schemas"]["Percent"] | null;
+            minutes: number;
+            until: number;
+        } | null;
         Replica: {
             block: number;
             holder: string;
@@ -1351,6 +1429,14 @@ export interface components {
             signedInAt?: number;
             user: components["schemas"]["User"] | null;
         };
+        Settings: {
+            agent: components["schemas"]["AgentProfile"];
+            updatedAt: number;
+            version: number;
+            wallet: components["schemas"]["WalletSettings"];
+        };
+        /** @description A JSON Merge Patch (RFC 7396) of Settings: any part of it; null removes a value. Unknown keys are refused. */
+        SettingsPatch: Record<string, never>;
         /** @enum {string} */
         Side: "buy" | "sell";
         SignRequest: {
@@ -1583,6 +1669,18 @@ export interface components {
         } | null;
         /** @enum {string} */
         Venue: "curve" | "pool";
+        WalletSettings: {
+            limits: {
+                [key: string]: components["schemas"]["Limit"];
+            };
+            maxPriceImpact: components["schemas"]["Percent"];
+            paused: boolean;
+            recipientCooldownHours: number;
+            recipients: {
+                [key: string]: components["schemas"]["Recipient"];
+            };
+            relax: components["schemas"]["Relaxation"] | null;
+        };
         WalletTx: {
             blockNumber: number | null;
             chainId: number;
@@ -1726,6 +1824,91 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
+        };
+    };
+    listActivity: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Entries per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    patchSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettingsPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Settings"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
         };
     };
     submitAgentJob: {
