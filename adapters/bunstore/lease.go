@@ -109,11 +109,18 @@ func (s *Market) Fenced(term uint64) *Market {
 
 // checkFence is the fenced store's check, run first in a write's transaction.
 func (s *Market) checkFence(ctx context.Context, tx bun.Tx) error {
-	if s.fence == 0 {
+	return checkTerm(ctx, tx, s.dialect, s.fence)
+}
+
+// checkTerm fails with market.ErrFenced unless term is the indexer lease's term, reading it in
+// tx (locking the row on PostgreSQL, so a takeover waits for tx or tx sees the takeover). Term
+// 0 checks nothing.
+func checkTerm(ctx context.Context, tx bun.Tx, dialect dialectKind, fence uint64) error {
+	if fence == 0 {
 		return nil
 	}
 	q := `SELECT term FROM leases WHERE name = ?`
-	if s.dialect == dialectPostgres {
+	if dialect == dialectPostgres {
 		q += ` FOR UPDATE`
 	}
 	var term int64
@@ -123,8 +130,8 @@ func (s *Market) checkFence(ctx context.Context, tx bun.Tx) error {
 		}
 		return fmt.Errorf("bunstore: read lease term: %w", err)
 	}
-	if uint64(term) != s.fence {
-		return fmt.Errorf("%w: this indexer's term %d, the lease's %d", market.ErrFenced, s.fence, term)
+	if uint64(term) != fence {
+		return fmt.Errorf("%w: this indexer's term %d, the lease's %d", market.ErrFenced, fence, term)
 	}
 	return nil
 }
