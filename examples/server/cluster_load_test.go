@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -153,9 +154,15 @@ type loadChild struct {
 }
 
 func startLoadChild(t *testing.T, base string, n int) *loadChild {
+	return startStreamClients(t, base+"/tokens/stream", "refresh", n)
+}
+
+// startStreamClients starts a client process holding n subscribers of the stream at url that
+// stamp the arrivals of the events named event.
+func startStreamClients(t testing.TB, url, event string, n int) *loadChild {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestClusterLoadClients$")
-	cmd.Env = append(os.Environ(), "CURVEKIT_LOAD_URL="+base+"/tokens/stream", "CURVEKIT_LOAD_N="+strconv.Itoa(n))
+	cmd.Env = append(os.Environ(), "CURVEKIT_LOAD_URL="+url, "CURVEKIT_LOAD_EVENT="+event, "CURVEKIT_LOAD_N="+strconv.Itoa(n))
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -178,7 +185,7 @@ func (ch *loadChild) send(cmd string) { _, _ = fmt.Fprintln(ch.in, cmd) }
 
 // waitOpen waits until every subscriber of the child is connected, and returns how many each
 // server serves.
-func (ch *loadChild) waitOpen(t *testing.T) map[string]int {
+func (ch *loadChild) waitOpen(t testing.TB) map[string]int {
 	t.Helper()
 	per := map[string]int{}
 	for ch.lines.Scan() {
@@ -196,7 +203,7 @@ func (ch *loadChild) waitOpen(t *testing.T) map[string]int {
 
 // dumpAll collects the arrivals since the last MARK from every child: refresh id -> arrival
 // times (Unix nanoseconds), and the reconnections so far.
-func dumpAll(t *testing.T, children []*loadChild) (map[string][]int64, int) {
+func dumpAll(t testing.TB, children []*loadChild) (map[string][]int64, int) {
 	t.Helper()
 	arrivals := map[string][]int64{}
 	reconnects := 0
@@ -221,16 +228,18 @@ func dumpAll(t *testing.T, children []*loadChild) (map[string][]int64, int) {
 	return arrivals, reconnects
 }
 
-// TestClusterLoadClients is a client process of TestClusterLoad: it holds CURVEKIT_LOAD_N
-// subscribers of the global stream at CURVEKIT_LOAD_URL, reconnecting as EventSource does, and
-// answers its parent's commands on stdin: MARK (forget the arrivals so far), DUMP (print them),
-// QUIT.
+// TestClusterLoadClients is a client process of TestClusterLoad (and of the chain-to-screen
+// measurements): it holds CURVEKIT_LOAD_N subscribers of the stream at CURVEKIT_LOAD_URL,
+// reconnecting as EventSource does, stamps the arrival of every event named CURVEKIT_LOAD_EVENT
+// (default refresh) by its id, and answers its parent's commands on stdin: MARK (forget the
+// arrivals so far), DUMP (print them), QUIT.
 func TestClusterLoadClients(t *testing.T) {
 	url := os.Getenv("CURVEKIT_LOAD_URL")
 	if url == "" {
 		t.Skip("a client process of TestClusterLoad")
 	}
 	n, _ := strconv.Atoi(os.Getenv("CURVEKIT_LOAD_N"))
+	stamped := cmp.Or(os.Getenv("CURVEKIT_LOAD_EVENT"), "refresh")
 	var (
 		mu       sync.Mutex
 		arrivals = map[string][]int64{}
@@ -274,7 +283,7 @@ func TestClusterLoadClients(t *testing.T) {
 					case strings.HasPrefix(line, "event: "):
 						event = line[7:]
 					case line == "":
-						if event == "refresh" && id != "" {
+						if event == stamped && id != "" {
 							at := time.Now().UnixNano()
 							mu.Lock()
 							arrivals[id] = append(arrivals[id], at)

@@ -327,7 +327,7 @@ func TestDevnetRPCAddrRefused(t *testing.T) {
 // startProcess runs the reference server's binary, built from this package, with flags (a
 // database and a free port of its own), waits until it is ready and stops it when the test ends.
 // Only its HTTP API is reachable: the returned server has no app.
-func startProcess(t *testing.T, flags ...string) *testServer {
+func startProcess(t testing.TB, flags ...string) *testServer {
 	t.Helper()
 	dir := t.TempDir()
 	bin := mustServerBinary(t)

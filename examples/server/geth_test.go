@@ -347,7 +347,7 @@ type keyed struct {
 	addr common.Address
 }
 
-func newKey(t *testing.T) keyed {
+func newKey(t testing.TB) keyed {
 	k, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
@@ -507,20 +507,22 @@ func chainTrades(t *testing.T, c *ethclient.Client, weth, router common.Address,
 
 func units(v *big.Int) string { return curvekit.FormatAmount(uint256.MustFromBig(v), 18) }
 
-// headWatch remembers when each block arrived on geth's newHeads subscription.
+// headWatch remembers when each block arrived on geth's newHeads subscription, by hash and by
+// number (the first block of each number: a reorganization's replacement keeps its first time).
 type headWatch struct {
-	mu      sync.Mutex
-	arrived map[common.Hash]time.Time
+	mu       sync.Mutex
+	arrived  map[common.Hash]time.Time
+	byNumber map[uint64]time.Time
 }
 
-func watchHeads(t *testing.T, ws string) *headWatch {
+func watchHeads(t testing.TB, ws string) *headWatch {
 	t.Helper()
 	c, err := ethclient.Dial(ws)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	h := &headWatch{arrived: map[common.Hash]time.Time{}}
+	h := &headWatch{arrived: map[common.Hash]time.Time{}, byNumber: map[uint64]time.Time{}}
 	ch := make(chan *types.Header, 64)
 	sub, err := c.SubscribeNewHead(context.Background(), ch)
 	if err != nil {
@@ -531,8 +533,12 @@ func watchHeads(t *testing.T, ws string) *headWatch {
 		for {
 			select {
 			case head := <-ch:
+				now := time.Now()
 				h.mu.Lock()
-				h.arrived[head.Hash()] = time.Now()
+				h.arrived[head.Hash()] = now
+				if _, ok := h.byNumber[head.Number.Uint64()]; !ok {
+					h.byNumber[head.Number.Uint64()] = now
+				}
 				h.mu.Unlock()
 			case <-sub.Err():
 				return // geth went away: the lags are measured before
@@ -546,6 +552,14 @@ func (h *headWatch) at(block common.Hash) (time.Time, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	at, ok := h.arrived[block]
+	return at, ok
+}
+
+// atNumber is when the first block of the given number arrived.
+func (h *headWatch) atNumber(n uint64) (time.Time, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	at, ok := h.byNumber[n]
 	return at, ok
 }
 
