@@ -267,6 +267,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 			log.WarnContext(ctx, "agent: fail job", "err", ferr)
 		} else {
 			r.svc.ended.put(failed)
+			r.svc.notify(ctx, &failed)
 		}
 		log.InfoContext(ctx, "agent: job failed", "err", err)
 		return
@@ -279,6 +280,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 		return
 	}
 	r.svc.ended.put(done)
+	r.svc.notify(ctx, &done)
 	outcome = "completed"
 }
 

@@ -35,6 +35,8 @@ type Config struct {
 	// Changes, when set, reports the changes to jobs of every process sharing Jobs: while
 	// WatchJobs runs, polls of a job in flight are answered from memory until it changes.
 	Changes JobChanges
+	// Notifier, when set, hears of every job a runner of this process ended.
+	Notifier Notifier
 	// LLM plans the turns; default the offline planner.
 	LLM LLM
 	// Model is the model name passed to the LLM when a request names none; default "offline".

@@ -67,6 +67,8 @@ type Config struct {
 	ClaimFor time.Duration
 	// Replica names this process in the claims it makes; default random.
 	Replica string
+	// Notifier hears of every transaction sent and settled; nil: nobody.
+	Notifier Notifier
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives failures the caller does not see; default slog.Default(). Keys never
@@ -537,6 +539,7 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 		}
 		if err == nil {
 			s.release(ctx, record, true)
+			s.notify(ctx, record)
 			sub := Submission{
 				Hash: signed.Hash(), From: w.Address, To: to, Nonce: nonce, ChainID: tx.ChainID, Gas: gas,
 				Value: tx.Value, SubmittedAt: s.cfg.Now().UTC(),

@@ -105,11 +105,11 @@ func (s *Service) follow(ctx context.Context, t *Transaction, head uint64, mined
 		if r.Status == types.ReceiptStatusFailed {
 			state = TxFailed
 		}
-		return s.settle(ctx, SettleTxParams{ID: t.ID, State: state, Hash: t.Hashes[i], Block: r.Block, GasUsed: r.GasUsed, GasPrice: r.GasPrice, At: s.cfg.Now().UTC()})
+		return s.settle(ctx, t, SettleTxParams{ID: t.ID, State: state, Hash: t.Hashes[i], Block: r.Block, GasUsed: r.GasUsed, GasPrice: r.GasPrice, At: s.cfg.Now().UTC()})
 	}
 	if ok && nonce > t.Nonce {
 		s.cfg.Logger.Warn("wallet: transaction dropped: another used its nonce", "wallet", t.WalletID, "nonce", t.Nonce, "hash", t.Hash)
-		return s.settle(ctx, SettleTxParams{ID: t.ID, State: TxDropped, At: s.cfg.Now().UTC()})
+		return s.settle(ctx, t, SettleTxParams{ID: t.ID, State: TxDropped, At: s.cfg.Now().UTC()})
 	}
 	if head < t.SentBlock+s.cfg.ReplaceAfter {
 		return nil
@@ -117,12 +117,16 @@ func (s *Service) follow(ctx context.Context, t *Transaction, head uint64, mined
 	return s.replace(ctx, t, head)
 }
 
-// settle ends t; another replica having ended it first is no failure.
-func (s *Service) settle(ctx context.Context, p SettleTxParams) error {
-	if err := s.cfg.Store.SettleTransaction(ctx, p); err != nil && !errors.Is(err, curvekit.ErrConflict) {
-		return err
+// settle ends t; another replica having ended it first is no failure (that one notifies).
+func (s *Service) settle(ctx context.Context, t *Transaction, p SettleTxParams) error {
+	err := s.cfg.Store.SettleTransaction(ctx, p)
+	if errors.Is(err, curvekit.ErrConflict) {
+		return nil
 	}
-	return nil
+	if err == nil {
+		s.notify(ctx, t.settled(&p))
+	}
+	return err
 }
 
 // replace sends t again with the same nonce and fees bumped, under a claim that keeps other

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"fmt"
+	"github.com/ethereum/go-ethereum/common"
 	"io"
 	"mime"
 	"net/http"
@@ -255,6 +256,11 @@ func (s *Server) creatorFees(w http.ResponseWriter, req bunrouter.Request) error
 	if err != nil {
 		return err
 	}
+	return writeJSON(w, http.StatusOK, feesOf(wallet, fees))
+}
+
+// feesOf is GET /launch/fees/:wallet's answer.
+func feesOf(wallet common.Address, fees []launch.AssetFees) feesJSONBody {
 	out := feesJSONBody{Wallet: wallet.Hex(), Assets: make([]assetFeesJSON, len(fees))}
 	for i, a := range fees {
 		d := a.Quote.Decimals
@@ -266,7 +272,7 @@ func (s *Server) creatorFees(w http.ResponseWriter, req bunrouter.Request) error
 		}
 		out.Assets[i] = af
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return out
 }
 
 type earningsJSON struct {

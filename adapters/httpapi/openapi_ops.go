@@ -8,6 +8,7 @@ import (
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/push"
 	"github.com/curvekit/curvekit/wallet"
 )
 
@@ -112,6 +113,26 @@ var operations = map[string]op{
 			strParam("cursor", "The nextCursor of the previous page."),
 			intParam("limit", "Entries per page (default 50).", 1, account.MaxActivity),
 		}},
+
+	"POST /webhooks": {id: "createWebhook", summary: "Subscribes a URL to events; the signing secret (whsec_…) is in this answer only", body: webhookBody{},
+		status: http.StatusCreated, resp: webhookSecretJSON{}},
+	"GET /webhooks":        {id: "listWebhooks", summary: "The account's webhooks (never their secrets)", resp: webhookListJSON{}},
+	"GET /webhooks/:id":    {id: "getWebhook", summary: "One webhook", resp: webhookJSON{}},
+	"PATCH /webhooks/:id":  {id: "updateWebhook", summary: "Changes the fields given; enabling clears why it was disabled", body: webhookPatch{}, resp: webhookJSON{}},
+	"DELETE /webhooks/:id": {id: "deleteWebhook", summary: "Deletes a webhook and its delivery log", resp: webhookDeletedJSON{}},
+	"POST /webhooks/:id/rotate": {id: "rotateWebhookSecret", summary: "A new signing secret, in this answer only; the old one signs beside it for 24 hours",
+		body: emptyBody{}, resp: webhookSecretJSON{}},
+	"POST /webhooks/:id/test": {id: "testWebhook", summary: "Sends a ping event now; its outcome appears in the delivery log", body: emptyBody{},
+		status: http.StatusAccepted, resp: deliveryJSON{}},
+	"GET /webhooks/:id/deliveries": {id: "listWebhookDeliveries", summary: "The delivery log, newest first: each attempt's status, latency and the start of the answer",
+		resp: deliveryListJSON{}, query: []param{
+			strParam("cursor", "The nextCursor of the previous page."),
+			intParam("limit", "Deliveries per page (default 50).", 1, push.MaxDeliveries),
+		}},
+	"POST /webhooks/:id/deliveries/:delivery/replay": {id: "replayWebhookDelivery", summary: "Delivers one event again, with the same webhook-id", body: emptyBody{},
+		status: http.StatusAccepted, resp: replayedJSON{}},
+	"POST /webhooks/:id/replay": {id: "replayWebhook", summary: "Delivers again every event delivered (or not) since a time", body: replayBody{},
+		status: http.StatusAccepted, resp: replayedJSON{}},
 
 	"POST /agent/job": {id: "submitAgentJob", summary: "Submits a prompt as a job; poll GET /agent/job/{id}", body: promptBody{},
 		status: http.StatusAccepted, resp: jobAcceptedJSON{}},

@@ -16,6 +16,7 @@ import (
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/push"
 	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/wallet"
 )
@@ -42,6 +43,9 @@ type Config struct {
 	// Agent serves the agent's jobs, streamed prompt and memory (SPEC 4.3, 6.3); without it
 	// those routes are not routed.
 	Agent *agent.Service
+	// Push serves the webhook subscriptions, their delivery log and replays, and the account
+	// stream; without it those routes are not routed.
+	Push *push.Service
 	// Launch serves launch preparation, creator fees, token logos and pinned content (SPEC 4.6,
 	// 4.7, GET /ipfs/:cid); without it those routes are not routed.
 	Launch *launch.Service

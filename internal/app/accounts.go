@@ -28,6 +28,7 @@ func (a *App) wireAccounts(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("master key: %w", err)
 	}
+	a.keys = keys
 	bc, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: a.client})
 	if err != nil {
 		return err
@@ -35,7 +36,7 @@ func (a *App) wireAccounts(ctx context.Context) error {
 	a.Wallets, err = wallet.New(wallet.Config{
 		Store: a.DB.Wallets(), Broadcaster: bc, Keys: keys, Signer: a.signer,
 		Factory: a.factory, Launches: wallet.LaunchesFunc(a.launchQuota),
-		MaxFeePerGas: gweiToWei(a.Config.MaxFeeGwei), ReplaceAfter: a.Config.ReplaceAfter,
+		MaxFeePerGas: gweiToWei(a.Config.MaxFeeGwei), ReplaceAfter: a.Config.ReplaceAfter, Notifier: a.sources(),
 		Logger: a.Log.With("component", "wallet"),
 	})
 	if err != nil {

@@ -21,8 +21,9 @@ func (a *App) wireAgent(ctx context.Context) (err error) {
 	cfg := agent.Config{
 		Jobs: store, Memory: store, Threads: store, Market: a.Market, Balances: a.Chain,
 		// Polls of jobs in flight are answered from memory between changes (svc.WatchJobs).
-		Changes: store,
-		Logger:  a.Log.With("component", "agent"),
+		Changes:  store,
+		Notifier: a.sources(), // job.completed and job.failed
+		Logger:   a.Log.With("component", "agent"),
 	}
 	if a.Launch != nil {
 		cfg.Launcher = a.Launch

@@ -33,6 +33,7 @@ import (
 	"github.com/curvekit/curvekit/internal/redact"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/push"
 	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/txbuild"
 	"github.com/curvekit/curvekit/wallet"
@@ -61,11 +62,15 @@ type App struct {
 	Wallets  *wallet.Service
 	Settings *account.Service
 	Accounts *auth.Service
+	Push     *push.Service
 	API      *httpapi.Server
 	Metrics  *prometheus.Registry
 
 	signer wallet.Signer // nil: the wallet's default
-	wrap   func(http.Handler) http.Handler
+	keys   wallet.KeyWrapper
+	// pushSources publish what the parts commit to Push (see sources).
+	pushSources *pushSources
+	wrap        func(http.Handler) http.Handler
 	// devProvider is the development identity provider, served under /dev-oauth when no
 	// provider is configured.
 	devProvider http.Handler
@@ -118,7 +123,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *
 			a.Close()
 		}
 	}()
-	for _, step := range []func(context.Context) error{a.wireLimiter, a.wireChain, a.wireDevnetRPC, a.wireMarket, a.wireSettings, a.wireAccounts, a.wireLaunch, a.wireAgent, a.wireHTTP} {
+	for _, step := range []func(context.Context) error{a.wireLimiter, a.wireChain, a.wireDevnetRPC, a.wireMarket, a.wireSettings, a.wireAccounts, a.wirePush, a.wireLaunch, a.wireAgent, a.wireHTTP} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}
@@ -189,6 +194,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		work.Go(func() { _ = a.Heads.Run(ctx) })
 	}
 	work.Go(func() { a.Wallets.Track(ctx) }) // every replica: a replacement is claimed in the store
+	work.Go(func() { _ = a.Push.Run(ctx) })  // every replica: a delivery is claimed in the store
 	a.serveDevnetRPC(ctx, &work, errc)
 	if a.Devnet != nil && a.Config.Simulate > 0 {
 		sim, err := newSimulator(a.Devnet, a.Chain, a.Builder, log.With("component", "simulator"))

@@ -54,6 +54,11 @@ type Config struct {
 	LLMAPIKey      string        `name:"llm-api-key" help:"API key of --llm-base-url (prefer the environment variable)." env:"CURVEKIT_LLM_API_KEY"`
 	AgentWorkers   int           `help:"Agent jobs run at once by this server; default what the planner can take: 8 per CPU (at least 16) for the offline planner, 4 for an LLM (stay under its provider's concurrency limit)." env:"CURVEKIT_AGENT_WORKERS"`
 
+	WebhookMax           int             `name:"webhook-max" help:"Webhook subscriptions an account may have." default:"20" env:"CURVEKIT_WEBHOOK_MAX"`
+	WebhookRetries       []time.Duration `name:"webhook-retries" help:"Waits before each retry of a failed webhook delivery (the first attempt is immediate); after the last the delivery fails." default:"5s,5m,30m,2h,5h,10h,10h" env:"CURVEKIT_WEBHOOK_RETRIES"`
+	WebhookWorkers       int             `name:"webhook-workers" help:"Webhook deliveries this server makes at once (and the most it holds in memory; the rest wait in the database)." default:"32" env:"CURVEKIT_WEBHOOK_WORKERS"`
+	WebhookAllowLoopback bool            `name:"webhook-allow-loopback" help:"For local development and tests: webhooks may use http:// and loopback addresses (never private, link-local or metadata ones)." env:"CURVEKIT_WEBHOOK_ALLOW_LOOPBACK"`
+
 	PublicURL     string   `name:"public-url" help:"The URL browsers reach the server at (sign-in redirects, Secure cookies when https); default http://<addr>." env:"CURVEKIT_PUBLIC_URL"`
 	MasterKeyFile string   `help:"File of the master key that seals custodial wallet keys; default <db>.master.key beside a SQLite file, curvekit.master.key in the working directory for a postgres:// DSN; created 0600 on first start." env:"CURVEKIT_MASTER_KEY_FILE"`
 	MasterKey     string   `help:"The master key itself (hex, or version:hex lines), instead of a file." env:"CURVEKIT_MASTER_KEY"`
@@ -133,6 +138,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Heartbeat <= 0 || c.StreamBuffer <= 0 {
 		errs = append(errs, errors.New("--heartbeat and --stream-buffer must be positive"))
+	}
+	if c.WebhookMax <= 0 || c.WebhookWorkers <= 0 || slices.ContainsFunc(c.WebhookRetries, func(d time.Duration) bool { return d < 0 }) {
+		errs = append(errs, errors.New("--webhook-max and --webhook-workers must be positive and --webhook-retries must not be negative"))
 	}
 	if c.Lease < 300*time.Millisecond {
 		errs = append(errs, errors.New("--lease must be at least 300ms"))

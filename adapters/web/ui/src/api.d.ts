@@ -979,6 +979,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's webhooks (never their secrets) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Subscribes a URL to events; the signing secret (whsec_…) is in this answer only */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Deletes a webhook and its delivery log */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Changes the fields given; enabling clears why it was disabled */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The delivery log, newest first: each attempt's status, latency and the start of the answer */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{delivery}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivers one event again, with the same webhook-id */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delivers again every event delivered (or not) since a time */
+        post: operations["replayWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret, in this answer only; the old one signs beside it for 24 hours */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a ping event now; its outcome appears in the delivery log */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1059,6 +1181,14 @@ export interface components {
             claimed: string;
             earned: string;
             tokens: components["schemas"]["TokenClaim"][];
+        };
+        Attempt: {
+            at: number;
+            error: string | null;
+            latencyMs: number;
+            n: number;
+            response: string;
+            status: number | null;
         };
         Bar: {
             close: number | null;
@@ -1144,6 +1274,20 @@ export interface components {
             date: string;
             earned: string;
             time: number;
+        };
+        Delivery: {
+            attempts: components["schemas"]["Attempt"][];
+            createdAt: number;
+            eventId: string;
+            id: string;
+            /** Format: int64 */
+            nextAttemptAt: number | null;
+            state: string;
+            type: string;
+        };
+        DeliveryList: {
+            deliveries: components["schemas"]["Delivery"][];
+            nextCursor: string | null;
         };
         Done: {
             threadId: string;
@@ -1398,6 +1542,12 @@ export interface components {
             minutes: number;
             until: number;
         } | null;
+        ReplayRequest: {
+            since: number;
+        };
+        Replayed: {
+            replayed: number;
+        };
         Replica: {
             block: number;
             holder: string;
@@ -1703,6 +1853,58 @@ export interface components {
         WalletTxList: {
             nextCursor: string | null;
             transactions: components["schemas"]["WalletTx"][];
+        };
+        Webhook: {
+            createdAt: number;
+            disabledReason: string | null;
+            enabled: boolean;
+            /** Format: int64 */
+            failingSince: number | null;
+            id: string;
+            minTradeSize: string | null;
+            /** Format: int64 */
+            previousSecretUntil: number | null;
+            tokens: string[];
+            types: string[];
+            updatedAt: number;
+            url: string;
+        };
+        WebhookDeleted: {
+            deleted: boolean;
+            id: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        WebhookPatch: {
+            enabled?: boolean;
+            minTradeSize?: string;
+            tokens?: string[];
+            types?: string[];
+            url?: string;
+        };
+        WebhookRequest: {
+            enabled?: boolean;
+            minTradeSize?: string;
+            tokens?: string[];
+            types: string[];
+            url: string;
+        };
+        WebhookSecret: {
+            createdAt: number;
+            disabledReason: string | null;
+            enabled: boolean;
+            /** Format: int64 */
+            failingSince: number | null;
+            id: string;
+            minTradeSize: string | null;
+            /** Format: int64 */
+            previousSecretUntil: number | null;
+            secret: string;
+            tokens: string[];
+            types: string[];
+            updatedAt: number;
+            url: string;
         };
     };
     responses: {
@@ -3703,6 +3905,329 @@ export interface operations {
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier the server gave. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier the server gave. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeleted"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier the server gave. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Deliveries per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The identifier the server gave. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier the server gave. */
+                id: string;
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Replayed"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    replayWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier the server gave. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Replayed"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier the server gave. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier the server gave. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };

@@ -1,0 +1,262 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+)
+
+// delivery is one request a test receiver got.
+type delivery struct {
+	id, sig string
+	body    []byte
+	header  http.Header
+	env     struct {
+		ID        string          `json:"id"`
+		Type      string          `json:"type"`
+		Timestamp string          `json:"timestamp"`
+		Data      json.RawMessage `json:"data"`
+	}
+}
+
+// webhookReceiver is an HTTP server that hands every request on, answering 204.
+func webhookReceiver(t *testing.T) (string, <-chan delivery) {
+	ch := make(chan delivery, 100)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		d := delivery{id: r.Header.Get("webhook-id"), sig: r.Header.Get("webhook-signature"), body: body, header: r.Header.Clone()}
+		if err := json.Unmarshal(body, &d.env); err != nil {
+			t.Errorf("delivery body %s: %v", body, err)
+		}
+		ch <- d
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/hook", ch
+}
+
+// await returns the next delivery of type typ (others are dropped), each verified with the
+// Standard Webhooks library under secret.
+func await(t *testing.T, ch <-chan delivery, secret, typ string) delivery {
+	t.Helper()
+	wh, err := standardwebhooks.NewWebhook(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case d := <-ch:
+			if err := wh.Verify(d.body, d.header); err != nil {
+				t.Fatalf("delivery %s does not verify: %v", d.id, err)
+			}
+			if d.env.ID != d.id {
+				t.Errorf("body id %s, webhook-id %s", d.env.ID, d.id)
+			}
+			if d.env.Type == typ {
+				return d
+			}
+		case <-timeout:
+			t.Fatalf("no %s delivery in 20s", typ)
+		}
+	}
+}
+
+type webhookView struct {
+	ID           string   `json:"id"`
+	URL          string   `json:"url"`
+	Types        []string `json:"types"`
+	Tokens       []string `json:"tokens"`
+	MinTradeSize *string  `json:"minTradeSize"`
+	Enabled      bool     `json:"enabled"`
+	Secret       string   `json:"secret"`
+}
+
+func sameJSON(t *testing.T, what string, a, b []byte) {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil || !reflect.DeepEqual(x, y) {
+		t.Errorf("%s:\n%s\nwant\n%s", what, a, b)
+	}
+}
+
+// TestWebhooksEndToEnd: a signed-in account subscribes a receiver; a trade indexed from the
+// chain, its custodial wallet's transaction (sent, then mined) and its agent job's end arrive
+// signed as the Standard Webhooks library verifies, each with the payload of the matching read;
+// a ping, the delivery log and a replay with the same webhook-id.
+func TestWebhooksEndToEnd(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "--webhook-allow-loopback", "--webhook-max", "3")
+	url, got := webhookReceiver(t)
+	b, m := s.signIn(t, "hookah")
+	a := b.do(http.MethodPost, "/webhooks", `{"url":"`+url+`","types":["trade","wallet.transaction","job.completed","job.failed"]}`)
+	wantStatus(t, "POST /webhooks", a, http.StatusCreated)
+	if cc := a.header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("Cache-Control %q", cc)
+	}
+	var hook webhookView
+	a.decode(t, &hook)
+	if !strings.HasPrefix(hook.Secret, "whsec_") || !hook.Enabled || len(hook.Types) != 4 || hook.MinTradeSize != nil {
+		t.Fatalf("created %s", a.body)
+	}
+	a = b.do(http.MethodGet, "/webhooks", "")
+	if a.status != 200 || strings.Contains(string(a.body), hook.Secret) || strings.Contains(string(a.body), "secret\"") || !strings.Contains(string(a.body), hook.ID) {
+		t.Errorf("GET /webhooks: %d %s", a.status, a.body)
+	}
+
+	// A trade from the chain: its data is the trade as /trades lists it (the token stream's).
+	token := s.app.dev.ETHToken.Token
+	_, tx := s.buildAndSend(s.app.dev.Accounts[1], token, "buy", "0.1")
+	d := await(t, got, hook.Secret, "trade")
+	var page struct{ Trades []json.RawMessage }
+	s.get("/tokens/"+token.Hex()+"/trades?limit=1", &page)
+	sameJSON(t, "trade data", d.env.Data, page.Trades[0])
+	if !strings.Contains(string(d.env.Data), tx.Hex()) {
+		t.Errorf("trade delivery %s is not of %s", d.env.Data, tx.Hex())
+	}
+
+	// The custodial wallet's transaction: sent, then mined.
+	s.fund(t, m.User.Wallet, 2)
+	built := s.build(t, token, m.User.Wallet, "buy", "0.05", "5")
+	a = b.do(http.MethodPost, "/wallet/sign-and-submit", built.unsigned())
+	wantStatus(t, "sign-and-submit", a, http.StatusOK)
+	var sub submission
+	a.decode(t, &sub)
+	sent := await(t, got, hook.Secret, "wallet.transaction")
+	var wtx struct{ Hash, State, From string }
+	_ = json.Unmarshal(sent.env.Data, &wtx)
+	if wtx.Hash != sub.Hash || wtx.State != "pending" || !strings.EqualFold(wtx.From, m.User.Wallet) {
+		t.Errorf("sent: %s", sent.env.Data)
+	}
+	s.receipt(t, sub.Hash)
+	mined := await(t, got, hook.Secret, "wallet.transaction")
+	_ = json.Unmarshal(mined.env.Data, &wtx)
+	if wtx.Hash != sub.Hash || wtx.State != "mined" || mined.id == sent.id {
+		t.Errorf("mined: %s (ids %s, %s)", mined.env.Data, sent.id, mined.id)
+	}
+	var list struct{ Transactions []json.RawMessage }
+	b.do(http.MethodGet, "/wallet/transactions?limit=1", "").decode(t, &list)
+	sameJSON(t, "wallet.transaction data", mined.env.Data, list.Transactions[0])
+
+	// An agent job's end.
+	k := b.newKey(`{}`)
+	a = s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", k.Key)
+	var job struct{ JobID string }
+	a.decode(t, &job)
+	done := await(t, got, hook.Secret, "job.completed")
+	jobRead := s.anon(t, http.MethodGet, "/agent/job/"+job.JobID, "", "X-API-Key", k.Key)
+	sameJSON(t, "job.completed data", done.env.Data, jobRead.body)
+
+	// A ping, the delivery log, and a replay that carries the same webhook-id.
+	a = b.do(http.MethodPost, "/webhooks/"+hook.ID+"/test", "")
+	wantStatus(t, "test", a, http.StatusAccepted)
+	ping := await(t, got, hook.Secret, "ping")
+	var log struct {
+		Deliveries []struct {
+			ID, EventID, Type, State string
+			Attempts                 []struct {
+				Status    *int
+				LatencyMs int64
+			}
+		}
+		NextCursor *string
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b.do(http.MethodGet, "/webhooks/"+hook.ID+"/deliveries?limit=1", "").decode(t, &log)
+		if len(log.Deliveries) == 1 && log.Deliveries[0].State == "succeeded" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // the log is written after the receiver answered
+	}
+	if len(log.Deliveries) != 1 || log.Deliveries[0].EventID != ping.id || log.Deliveries[0].State != "succeeded" ||
+		len(log.Deliveries[0].Attempts) != 1 || *log.Deliveries[0].Attempts[0].Status != 204 || log.NextCursor == nil {
+		t.Fatalf("delivery log %+v", log)
+	}
+	a = b.do(http.MethodPost, "/webhooks/"+hook.ID+"/deliveries/"+log.Deliveries[0].ID+"/replay", "")
+	wantStatus(t, "replay", a, http.StatusAccepted)
+	if again := await(t, got, hook.Secret, "ping"); again.id != ping.id {
+		t.Errorf("replayed with id %s, first sent as %s", again.id, ping.id)
+	}
+}
+
+// TestWebhooksRefuse: what a hostile or careless client sends is refused with SPEC's error
+// shape; another account's webhook does not exist for it.
+func TestWebhooksRefuse(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "--webhook-allow-loopback", "--webhook-max", "2")
+	url, _ := webhookReceiver(t)
+	b, _ := s.signIn(t, "alice")
+	eve, _ := s.signIn(t, "eve")
+	for _, body := range []string{
+		`{"url":"https://10.0.0.1/x","types":["trade"]}`,
+		`{"url":"https://169.254.169.254/latest/meta-data","types":["trade"]}`,
+		`{"url":"https://[fd00:ec2::254]/","types":["trade"]}`,
+		`{"url":"ftp://example.com/x","types":["trade"]}`,
+		`{"url":"https://user:pw@example.com/x","types":["trade"]}`,
+		`{"url":"` + url + `","types":[]}`,
+		`{"url":"` + url + `","types":["trade","order.filled"]}`,
+		`{"url":"` + url + `","types":["trade"],"tokens":["0x12"]}`,
+		`{"url":"` + url + `","types":["trade"],"minTradeSize":"-1"}`,
+		`{"url":"` + url + `","types":["trade"],"secret":"whsec_mine"}`,
+		`{"url":"` + url + `"}`,
+		`{"url":"` + url + `","types":["trade"],"Url":"x"}`,
+		`[]`,
+	} {
+		wantStatus(t, body, b.do(http.MethodPost, "/webhooks", body), http.StatusBadRequest)
+	}
+	wantStatus(t, "anonymous", s.anon(t, http.MethodPost, "/webhooks", `{"url":"`+url+`","types":["trade"]}`), http.StatusUnauthorized)
+	ro := b.newKey(`{"readOnly":true}`)
+	wantStatus(t, "read-only key", s.anon(t, http.MethodPost, "/webhooks", `{"url":"`+url+`","types":["trade"]}`, "X-API-Key", ro.Key), http.StatusForbidden)
+	wantStatus(t, "read-only list", s.anon(t, http.MethodGet, "/webhooks", "", "X-API-Key", ro.Key), http.StatusOK)
+
+	var hook webhookView
+	a := b.do(http.MethodPost, "/webhooks", `{"url":"`+url+`","types":["trade"],"tokens":["`+common.Address{1}.Hex()+`"],"minTradeSize":"0.5"}`)
+	wantStatus(t, "create", a, http.StatusCreated)
+	a.decode(t, &hook)
+	if hook.MinTradeSize == nil || *hook.MinTradeSize != "0.5" || len(hook.Tokens) != 1 {
+		t.Errorf("created %s", a.body)
+	}
+	for _, r := range []struct{ method, path, body string }{
+		{http.MethodGet, "/webhooks/" + hook.ID, ""},
+		{http.MethodPatch, "/webhooks/" + hook.ID, `{"enabled":false}`},
+		{http.MethodDelete, "/webhooks/" + hook.ID, ""},
+		{http.MethodPost, "/webhooks/" + hook.ID + "/rotate", ""},
+		{http.MethodPost, "/webhooks/" + hook.ID + "/test", ""},
+		{http.MethodGet, "/webhooks/" + hook.ID + "/deliveries", ""},
+		{http.MethodPost, "/webhooks/" + hook.ID + "/replay", `{"since":0}`},
+	} {
+		wantStatus(t, "eve: "+r.method+" "+r.path, eve.do(r.method, r.path, r.body), http.StatusNotFound)
+	}
+	wantStatus(t, "unknown delivery", b.do(http.MethodPost, "/webhooks/"+hook.ID+"/deliveries/dlv_nope/replay", ""), http.StatusNotFound)
+	wantStatus(t, "patch to a private URL", b.do(http.MethodPatch, "/webhooks/"+hook.ID, `{"url":"https://192.168.0.1/"}`), http.StatusBadRequest)
+	wantStatus(t, "replay without since", b.do(http.MethodPost, "/webhooks/"+hook.ID+"/replay", `{}`), http.StatusBadRequest)
+	a = b.do(http.MethodPatch, "/webhooks/"+hook.ID, `{"enabled":false,"minTradeSize":""}`)
+	wantStatus(t, "patch", a, http.StatusOK)
+	a.decode(t, &hook)
+	if hook.Enabled || hook.MinTradeSize != nil {
+		t.Errorf("patched %s", a.body)
+	}
+	wantStatus(t, "second", b.do(http.MethodPost, "/webhooks", `{"url":"`+url+`","types":["trade"]}`), http.StatusCreated)
+	wantStatus(t, "third of a cap of 2", b.do(http.MethodPost, "/webhooks", `{"url":"`+url+`","types":["trade"]}`), http.StatusTooManyRequests)
+	a = b.do(http.MethodPost, "/webhooks/"+hook.ID+"/rotate", "")
+	wantStatus(t, "rotate", a, http.StatusOK)
+	var rotated struct {
+		Secret              string
+		PreviousSecretUntil *int64
+	}
+	a.decode(t, &rotated)
+	if !strings.HasPrefix(rotated.Secret, "whsec_") || rotated.PreviousSecretUntil == nil || *rotated.PreviousSecretUntil < time.Now().Add(23*time.Hour).Unix() {
+		t.Errorf("rotated %s", a.body)
+	}
+	wantStatus(t, "delete", b.do(http.MethodDelete, "/webhooks/"+hook.ID, ""), http.StatusOK)
+	wantStatus(t, "deleted", b.do(http.MethodGet, "/webhooks/"+hook.ID, ""), http.StatusNotFound)
+}
