@@ -146,7 +146,7 @@ func (o *Order) Count() int {
 // Class is the limit class an order counts against: price orders or time orders.
 func (o *Order) Class() Class {
 	if o.Kind.Timed() {
-		return ClassTimed
+		return ClassTime
 	}
 	return ClassPrice
 }
@@ -156,7 +156,7 @@ type Class string
 
 const (
 	ClassPrice Class = "price"
-	ClassTimed Class = "timed"
+	ClassTime  Class = "time"
 )
 
 // SliceAmount is what fire n (0-based) of the order spends when Amount sets it: Amount for

@@ -33,8 +33,8 @@ const (
 // Amounts and prices are exact decimal strings in whole units; percentages are numbers with at
 // most two decimals; durations are Go durations ("1m", "1h30m").
 type Request struct {
-	Kind  string `json:"kind"`
-	Token string `json:"token"`
+	Kind  string `json:"kind" openapi:"required" enum:"limit,stop-loss,take-profit,trailing-stop,dca,twap"`
+	Token string `json:"token" openapi:"required"`
 	// Side is buy or sell (limit, dca, twap); stop-loss, take-profit and trailing-stop sell.
 	Side string `json:"side,omitempty"`
 	// Amount is what one fire spends: the pairing asset for a buy, tokens for a sell.

@@ -8,6 +8,7 @@ import (
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/orders"
 	"github.com/curvekit/curvekit/push"
 	"github.com/curvekit/curvekit/wallet"
 )
@@ -133,6 +134,19 @@ var operations = map[string]op{
 		status: http.StatusAccepted, resp: replayedJSON{}},
 	"POST /webhooks/:id/replay": {id: "replayWebhook", summary: "Delivers again every event delivered (or not) since a time", body: replayBody{},
 		status: http.StatusAccepted, resp: replayedJSON{}},
+
+	"POST /orders": {id: "placeOrder", summary: "Places a standing order (limit, stop-loss, take-profit, trailing-stop, dca, twap) that the server fires through the custodial wallet",
+		body: orderBody{}, status: http.StatusCreated, resp: orderJSON{}},
+	"GET /orders": {id: "listOrders", summary: "The account's orders with their fires, newest first, a page at a time", resp: orderListJSON{},
+		query: []param{
+			strParam("token", "Only orders on this token."),
+			strParam("state", "Only orders in this state.", "open", "triggered", "sent", "filled", "failed", "expired", "cancelled"),
+			strParam("kind", "Only orders of this kind.", "limit", "stop-loss", "take-profit", "trailing-stop", "dca", "twap"),
+			strParam("cursor", "The nextCursor of the previous page."),
+			intParam("limit", "Orders per page (default 50).", 1, orders.MaxPage),
+		}},
+	"GET /orders/:id":    {id: "getOrder", summary: "One order with its fires", resp: orderJSON{}},
+	"DELETE /orders/:id": {id: "cancelOrder", summary: "Cancels an order: nothing more of it fires (409 once it has ended)", resp: orderJSON{}},
 
 	"POST /agent/job": {id: "submitAgentJob", summary: "Submits a prompt as a job; poll GET /agent/job/{id}", body: promptBody{},
 		status: http.StatusAccepted, resp: jobAcceptedJSON{}},

@@ -77,7 +77,7 @@ func (s *Server) groups() []group {
 		}, s.streamRoutes()...)},
 	}
 	// Each feature's routes, when the server has its service.
-	for _, feature := range [][]group{s.udfRoutes(), s.authRoutes(), s.walletRoutes(), s.accountRoutes(), s.agentRoutes(), s.agentToolRoutes(), s.launchRoutes(), s.pushRoutes(), s.mountRoutes()} {
+	for _, feature := range [][]group{s.udfRoutes(), s.authRoutes(), s.walletRoutes(), s.accountRoutes(), s.orderRoutes(), s.agentRoutes(), s.agentToolRoutes(), s.launchRoutes(), s.pushRoutes(), s.mountRoutes()} {
 		groups = append(groups, feature...)
 	}
 	return groups

@@ -16,6 +16,7 @@ import (
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/orders"
 	"github.com/curvekit/curvekit/push"
 	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/wallet"
@@ -40,6 +41,9 @@ type Config struct {
 	// Account serves the account's settings (the wallet's second guard, the agent profile) and
 	// activity log; without it those routes are not routed.
 	Account *account.Service
+	// Orders places, lists and cancels the account's standing orders; without it those routes
+	// are not routed.
+	Orders *orders.Service
 	// Agent serves the agent's jobs, streamed prompt and memory (SPEC 4.3, 6.3); without it
 	// those routes are not routed.
 	Agent *agent.Service

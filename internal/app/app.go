@@ -33,6 +33,7 @@ import (
 	"github.com/curvekit/curvekit/internal/redact"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/orders"
 	"github.com/curvekit/curvekit/push"
 	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/txbuild"
@@ -61,6 +62,7 @@ type App struct {
 	Launch   *launch.Service
 	Wallets  *wallet.Service
 	Settings *account.Service
+	Orders   *orders.Service
 	Accounts *auth.Service
 	Push     *push.Service
 	API      *httpapi.Server
@@ -123,7 +125,7 @@ func New(ctx context.Context, cfg Config, log *slog.Logger, opts ...Option) (_ *
 			a.Close()
 		}
 	}()
-	for _, step := range []func(context.Context) error{a.wireLimiter, a.wireChain, a.wireDevnetRPC, a.wireMarket, a.wireSettings, a.wireAccounts, a.wirePush, a.wireLaunch, a.wireAgent, a.wireHTTP} {
+	for _, step := range []func(context.Context) error{a.wireLimiter, a.wireChain, a.wireDevnetRPC, a.wireMarket, a.wireSettings, a.wireAccounts, a.wirePush, a.wireOrders, a.wireLaunch, a.wireAgent, a.wireHTTP} {
 		if err := step(ctx); err != nil {
 			return nil, err
 		}

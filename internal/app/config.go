@@ -53,6 +53,8 @@ type Config struct {
 	LLMModel       string        `name:"llm-model" help:"Model name at --llm-base-url." env:"CURVEKIT_LLM_MODEL"`
 	LLMAPIKey      string        `name:"llm-api-key" help:"API key of --llm-base-url (prefer the environment variable)." env:"CURVEKIT_LLM_API_KEY"`
 	AgentWorkers   int           `help:"Agent jobs run at once by this server; default what the planner can take: 8 per CPU (at least 16) for the offline planner, 4 for an LLM (stay under its provider's concurrency limit)." env:"CURVEKIT_AGENT_WORKERS"`
+	MaxPriceOrders int           `name:"max-price-orders" help:"Open limit, stop-loss, take-profit and trailing-stop orders a wallet may have." default:"50" env:"CURVEKIT_MAX_PRICE_ORDERS"`
+	MaxTimeOrders  int           `name:"max-time-orders" help:"Open DCA and TWAP orders a wallet may have." default:"20" env:"CURVEKIT_MAX_TIME_ORDERS"`
 
 	WebhookMax           int             `name:"webhook-max" help:"Webhook subscriptions an account may have." default:"20" env:"CURVEKIT_WEBHOOK_MAX"`
 	WebhookRetries       []time.Duration `name:"webhook-retries" help:"Waits before each retry of a failed webhook delivery (the first attempt is immediate); after the last the delivery fails." default:"5s,5m,30m,2h,5h,10h,10h" env:"CURVEKIT_WEBHOOK_RETRIES"`

@@ -109,7 +109,7 @@ func (a *App) wireHTTP(ctx context.Context) error {
 	a.API, err = httpapi.New(httpapi.Config{
 		Mounts: mounts,
 		Market: a.Market, Streams: a.Streams, Agent: a.Agent, Launch: a.Launch, Limiter: limiter, TrustedProxies: proxies, Settings: settings,
-		Accounts: a.Accounts, Wallet: a.Wallets, Account: a.Settings, Push: a.Push, PublicURL: a.publicURL(), SecureCookies: strings.HasPrefix(a.publicURL(), "https://"),
+		Accounts: a.Accounts, Wallet: a.Wallets, Account: a.Settings, Push: a.Push, Orders: a.Orders, PublicURL: a.publicURL(), SecureCookies: strings.HasPrefix(a.publicURL(), "https://"),
 		Policy:  auth.DefaultPolicy(auth.Every(a.Config.RateLimit, a.Config.RateWindow)),
 		Ready:   a.readyChecks(),
 		Replica: a.replicaInfo,

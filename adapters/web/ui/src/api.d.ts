@@ -656,6 +656,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's orders with their fires, newest first, a page at a time */
+        get: operations["listOrders"];
+        put?: never;
+        /** Places a standing order (limit, stop-loss, take-profit, trailing-stop, dca, twap) that the server fires through the custodial wallet */
+        post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One order with its fires */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        /** Cancels an order: nothing more of it fires (409 once it has ended) */
+        delete: operations["cancelOrder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -1329,6 +1365,21 @@ export interface components {
             curveBps: number;
             poolBps: number;
         };
+        Fire: {
+            amountIn: string | null;
+            amountOut: string | null;
+            block: number | null;
+            code: string | null;
+            createdAt: number;
+            error: string | null;
+            id: string;
+            n: number;
+            price: string | null;
+            /** @enum {string} */
+            state: "triggered" | "sent" | "filled" | "failed";
+            txHash: string | null;
+            updatedAt: number;
+        };
         Health: {
             checks?: {
                 [key: string]: string;
@@ -1477,6 +1528,63 @@ export interface components {
             revokedAt: number | null;
         };
         OpenAPIDocument: Record<string, never>;
+        Order: {
+            amount: string | null;
+            count: number;
+            createdAt: number;
+            every: string | null;
+            /** Format: int64 */
+            expiresAt: number | null;
+            fired: number;
+            fires: components["schemas"]["Fire"][];
+            high: string | null;
+            id: string;
+            /** @enum {string} */
+            kind: "limit" | "stop-loss" | "take-profit" | "trailing-stop" | "dca" | "twap";
+            /** Format: int64 */
+            nextAt: number | null;
+            over: string | null;
+            /** Format: double */
+            percent: number | null;
+            price: string | null;
+            reason: string | null;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            slices: number | null;
+            /** Format: double */
+            slippage: number;
+            /** @enum {string} */
+            state: "open" | "triggered" | "sent" | "filled" | "failed" | "expired" | "cancelled";
+            times: number | null;
+            token: string;
+            /** Format: double */
+            trail: number | null;
+            updatedAt: number;
+        };
+        OrderList: {
+            nextCursor: string | null;
+            orders: components["schemas"]["Order"][];
+        };
+        OrderRequest: {
+            amount?: string;
+            every?: string;
+            expiresAt?: string;
+            /** @enum {string} */
+            kind: "limit" | "stop-loss" | "take-profit" | "trailing-stop" | "dca" | "twap";
+            over?: string;
+            /** Format: double */
+            percent?: number;
+            price?: string;
+            side?: string;
+            slices?: number;
+            /** Format: double */
+            slippage?: number;
+            times?: number;
+            token: string;
+            total?: string;
+            /** Format: double */
+            trail?: number;
+        };
         /** @description A percentage with at most two decimals */
         Percent: number;
         /** @enum {string} */
@@ -3326,6 +3434,132 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAPIDocument"];
                 };
             };
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Only orders on this token. */
+                token?: string;
+                /** @description Only orders in this state. */
+                state?: "open" | "triggered" | "sent" | "filled" | "failed" | "expired" | "cancelled";
+                /** @description Only orders of this kind. */
+                kind?: "limit" | "stop-loss" | "take-profit" | "trailing-stop" | "dca" | "twap";
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Orders per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier the server gave. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identifier the server gave. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
