@@ -323,17 +323,18 @@ func (r *Replica) handOn(s Sync) {
 	r.mu.Unlock()
 }
 
-// announce is the leader's OnSync: it hands the step on and tells the other replicas.
+// announce is the leader's OnSync: it tells the other replicas, then hands the step on. The
+// step is committed, so the followers may read it at once: they build their streams from the
+// store while this replica builds its own, rather than after.
 func (r *Replica) announce(s Sync) {
+	if r.cfg.Announcer != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := r.cfg.Announcer.Announce(ctx, s.Cursor); err != nil {
+			r.cfg.Logger.Warn("announcing a sync failed; followers will poll", "err", err)
+		}
+		cancel()
+	}
 	r.handOn(s)
-	if r.cfg.Announcer == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := r.cfg.Announcer.Announce(ctx, s.Cursor); err != nil {
-		r.cfg.Logger.Warn("announcing a sync failed; followers will poll", "err", err)
-	}
 }
 
 // release gives up the lease of l, bounded in time: a replica that cannot reach the database

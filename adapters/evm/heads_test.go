@@ -123,11 +123,7 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 func TestHeadsWakeTheIndexerAcrossADroppedSubscription(t *testing.T) {
 	for _, poll := range []time.Duration{time.Hour, 5 * time.Millisecond} {
 		t.Run(fmt.Sprintf("poll %v", poll), func(t *testing.T) {
-			d, err := devnet.Start(devnet.Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { d.Close() })
+			d := startDevnet(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			chain, db := indexing(t, d, d.Client)
 			flaky := &flakyHeads{c: d.Client}
@@ -224,11 +220,7 @@ func TestHeadsWakeTheIndexerAcrossADroppedSubscription(t *testing.T) {
 // TestHeadsWatchdog takes a subscription that stays up but silent for a dropped one: after Idle
 // without a head it subscribes again, and the heads of a new subscription are heard.
 func TestHeadsWatchdog(t *testing.T) {
-	d, err := devnet.Start(devnet.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
+	d := startDevnet(t)
 	flaky := &flakyHeads{c: d.Client, muted: true}
 	heads, err := evm.NewHeads(evm.HeadsConfig{Client: flaky, Idle: 20 * time.Millisecond})
 	if err != nil {
@@ -250,16 +242,21 @@ func TestHeadsWatchdog(t *testing.T) {
 	})
 }
 
-// TestPoolSubscribesWhereItCan subscribes through a pool whose first endpoint speaks plain HTTP
-// and whose second speaks WebSocket: the subscription is made on the second and delivers the
-// devnet's heads. A pool of HTTP endpoints alone cannot subscribe, and says so, and Heads then
-// leaves the indexer to its polls.
-func TestPoolSubscribesWhereItCan(t *testing.T) {
+// startDevnet starts a devnet, closed when the test ends.
+func startDevnet(t *testing.T) *devnet.Devnet {
+	t.Helper()
 	d, err := devnet.Start(devnet.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// serveRPC serves d's JSON-RPC (HTTP and WebSocket) on a loopback port until stop or the end of
+// the test, and returns its address.
+func serveRPC(t *testing.T, d *devnet.Devnet) (addr string, stop func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -267,8 +264,20 @@ func TestPoolSubscribesWhereItCan(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- d.ServeRPC(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-served })
-	httpc, wsc := dial(t, "http://"+ln.Addr().String()), dial(t, "ws://"+ln.Addr().String())
+	stop = sync.OnceFunc(func() { cancel(); <-served })
+	t.Cleanup(stop)
+	return ln.Addr().String(), stop
+}
+
+// TestPoolSubscribesWhereItCan subscribes through a pool whose first endpoint speaks plain HTTP
+// and whose second speaks WebSocket: the subscription is made on the second and delivers the
+// devnet's heads. A pool of HTTP endpoints alone cannot subscribe, and says so, and Heads then
+// leaves the indexer to its polls.
+func TestPoolSubscribesWhereItCan(t *testing.T) {
+	d := startDevnet(t)
+	addr, _ := serveRPC(t, d)
+	httpc, wsc := dial(t, "http://"+addr), dial(t, "ws://"+addr)
+	ctx := context.Background()
 
 	pool, err := evm.NewPool(evm.PoolConfig{Endpoints: []evm.Endpoint{{Name: "http", Client: httpc}, {Name: "ws", Client: wsc}}})
 	if err != nil {
@@ -306,4 +315,37 @@ func TestPoolSubscribesWhereItCan(t *testing.T) {
 	if err := heads.Run(ctx); !errors.Is(err, rpc.ErrNotificationsUnsupported) {
 		t.Fatalf("Heads.Run over HTTP alone: %v", err)
 	}
+}
+
+// TestHeadsFailOverBetweenEndpoints follows the devnet's heads through a pool of two WebSocket
+// endpoints: when the first stops serving, its subscription ends, Heads subscribes again, and
+// the pool makes the new subscription on the second.
+func TestHeadsFailOverBetweenEndpoints(t *testing.T) {
+	d := startDevnet(t)
+	first, stopFirst := serveRPC(t, d)
+	second, _ := serveRPC(t, d)
+	pool, err := evm.NewPool(evm.PoolConfig{Endpoints: []evm.Endpoint{{Name: "first", Client: dial(t, "ws://"+first)}, {Name: "second", Client: dial(t, "ws://"+second)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	heads, err := evm.NewHeads(evm.HeadsConfig{Client: pool, Retry: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- heads.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	heard := func(what string) {
+		t.Helper()
+		before := heads.Status().Heads
+		waitFor(t, what, func() bool {
+			d.Mine()
+			return heads.Status().Heads > before
+		})
+	}
+	heard("a head through the first endpoint")
+	stopFirst()
+	waitFor(t, "a second subscription", func() bool { return heads.Status().Subscriptions >= 2 && heads.Status().Subscribed })
+	heard("a head through the second endpoint")
 }
