@@ -181,6 +181,14 @@ func (a Asset) Key() string {
 type Cap struct {
 	PerTransaction *uint256.Int
 	Daily          *uint256.Int
+	// Symbol and Decimals say how to show the amounts.
+	Symbol   string
+	Decimals uint8
+}
+
+// Format shows base units of the cap's asset in whole units, with its symbol.
+func (c *Cap) Format(v *uint256.Int) string {
+	return curvekit.FormatAmount(v, c.Decimals) + " " + c.Symbol
 }
 
 // Rules are the settings as the wallet's guard applies them at an instant: amounts in base units,
@@ -226,13 +234,13 @@ func addCaps(caps map[common.Address]Cap, limits map[string]Limit, byKey map[str
 		switch {
 		case ok:
 		case key == ETH:
-			a = Asset{Decimals: 18}
+			a = Asset{Symbol: ETH, Decimals: 18}
 		default:
 			// A cap on an asset the chain no longer lists stays enforced at its most
 			// conservative reading, in base units.
 			a = Asset{Address: common.HexToAddress(key)}
 		}
-		var c Cap
+		c := Cap{Symbol: symbolOf(a), Decimals: a.Decimals}
 		for _, f := range []struct {
 			src *string
 			dst **uint256.Int

@@ -17,6 +17,15 @@
 // stays), signs through the Signer seam and broadcasts through the Broadcaster. An idempotency key makes a retried request return the
 // first answer instead of sending twice.
 //
+// The account's layer (Guard, with Markets to price trades) comes after the key's, still before
+// the key is unsealed: a paused wallet, a receiver outside the account's recipients or still
+// cooling down, a spend above a per-transaction cap and a trade whose price impact is above the
+// account's cap are refused with their codes (curvekit.Code). What the transaction moves out of
+// the wallet per pairing asset (value, a buy's input, an approval, a transfer, a launch's initial
+// buy) goes to ReserveNonce, which checks the daily caps and records the spends in the
+// transaction that hands out the nonce; a send that definitely failed releases them. Every
+// refusal is appended to the account's activity log.
+//
 // A call of the launch factory's launch counts against the wallet's daily launch limit, which the
 // Launches port tells (the cap and the launches already indexed). ReserveNonce counts the
 // wallet's signed launches not yet indexed in the transaction that reserves the nonce and refuses

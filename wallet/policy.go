@@ -100,25 +100,31 @@ func buildReadable() map[[4]byte]known {
 // bytes, so an encoding a contract might read otherwise (dirty high bits of an address, an
 // offset pointing elsewhere, trailing bytes) never reaches the signer. ReadCall is pure.
 func ReadCall(to common.Address, data []byte) (Call, error) {
+	call, _, err := readCall(to, data)
+	return call, err
+}
+
+// readCall is ReadCall with the call's decoded arguments, in the method's order.
+func readCall(to common.Address, data []byte) (Call, []any, error) {
 	call := Call{Beneficiaries: []Beneficiary{{Address: to, Role: "to"}}}
 	if len(data) == 0 {
-		return call, nil
+		return call, nil, nil
 	}
 	if len(data) < 4 {
-		return Call{}, fmt.Errorf("%w: %d bytes of call data are no selector", ErrNotUnderstood, len(data))
+		return Call{}, nil, fmt.Errorf("%w: %d bytes of call data are no selector", ErrNotUnderstood, len(data))
 	}
 	sel := [4]byte(data[:4])
 	k, ok := readable[sel]
 	if !ok {
-		return Call{}, fmt.Errorf("%w: selector 0x%x is not a call curvekit composes", ErrNotUnderstood, sel)
+		return Call{}, nil, fmt.Errorf("%w: selector 0x%x is not a call curvekit composes", ErrNotUnderstood, sel)
 	}
 	args, err := k.method.Inputs.Unpack(data[4:])
 	if err != nil {
-		return Call{}, fmt.Errorf("%w: arguments of %s do not decode", ErrNotUnderstood, k.method.Sig)
+		return Call{}, nil, fmt.Errorf("%w: arguments of %s do not decode", ErrNotUnderstood, k.method.Sig)
 	}
 	again, err := k.method.Inputs.Pack(args...)
 	if err != nil || !bytes.Equal(again, data[4:]) {
-		return Call{}, fmt.Errorf("%w: arguments of %s are not in the canonical ABI encoding", ErrNotUnderstood, k.method.Sig)
+		return Call{}, nil, fmt.Errorf("%w: arguments of %s are not in the canonical ABI encoding", ErrNotUnderstood, k.method.Sig)
 	}
 	call.Method = k.method.Name
 	for i := range k.method.Inputs {
@@ -126,7 +132,7 @@ func ReadCall(to common.Address, data []byte) (Call, error) {
 			call.Beneficiaries = append(call.Beneficiaries, Beneficiary{Address: args[i].(common.Address), Role: role})
 		}
 	}
-	return call, nil
+	return call, args, nil
 }
 
 // launchSelector is the factory's launch, the one call that creates a token.

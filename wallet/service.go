@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"math/big"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/account"
 )
 
 // Limits of a submitted transaction.
@@ -48,6 +50,14 @@ type Config struct {
 	// daily launch limit, which Launches tells. Without Launches nothing is counted.
 	Factory  common.Address
 	Launches Launches
+	// Guard is the account's layer of the signing policy (pause, caps, price impact, the
+	// account's recipients), applied after the key's and before the key is unsealed; without it
+	// only the key's restrictions apply. It needs Markets, and the Router and WETH addresses
+	// (with Factory, the trading venues).
+	Guard   Guard
+	Markets Markets
+	Router  common.Address
+	WETH    common.Address
 	// IdempotencyWait is how long a request waits for an earlier one with the same idempotency
 	// key to finish before it answers curvekit.ErrConflict; default 10s.
 	IdempotencyWait time.Duration
@@ -109,6 +119,9 @@ func (c *Config) withDefaults() {
 func (c *Config) validate() error {
 	if c.Store == nil || c.Broadcaster == nil || c.Keys == nil {
 		return errors.New("wallet: a Store, a Broadcaster and a KeyWrapper are required")
+	}
+	if c.Guard != nil && c.Markets == nil {
+		return errors.New("wallet: the account's guard needs Markets to price trades")
 	}
 	if c.Launches != nil && c.Factory == (common.Address{}) {
 		return errors.New("wallet: counting launches needs the Factory's address")
@@ -284,6 +297,8 @@ type SignParams struct {
 	AccountID string
 	// ReadOnly is set for a read-only API key: it may not sign at all.
 	ReadOnly bool
+	// KeyID is the API key that asks; empty for a session. The activity log names it.
+	KeyID string
 	// AllowedRecipients, when not empty, lists the only addresses besides the wallet itself
 	// that may receive anything from the transaction: Tx.To and every beneficiary ReadCall
 	// finds in its data. Data ReadCall cannot read is refused.
@@ -321,6 +336,28 @@ type Submission struct {
 // indexed and those signed and still in flight, is ErrLaunchLimit (curvekit.ErrLimited), and
 // nothing is signed.
 func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, error) {
+	sub, err := s.signAndSubmit(ctx, &p)
+	if code := curvekit.CodeOf(err); code != "" && code != curvekit.CodeValidationFailed && s.cfg.Guard != nil {
+		s.recordRefusal(ctx, &p, code, err)
+	}
+	return sub, err
+}
+
+// recordRefusal appends a refusal to the account's activity log; a failure to is logged only.
+func (s *Service) recordRefusal(ctx context.Context, p *SignParams, code curvekit.Code, err error) {
+	msg := err.Error()
+	for _, sentinel := range []error{curvekit.ErrForbidden, curvekit.ErrLimited, curvekit.ErrInvalid} {
+		if rest, ok := strings.CutPrefix(msg, sentinel.Error()+": "); ok {
+			msg = rest
+		}
+	}
+	actor := account.Actor{KeyID: p.KeyID}
+	if rerr := s.cfg.Guard.RecordRefusal(context.WithoutCancel(ctx), p.AccountID, actor, code, msg); rerr != nil {
+		s.cfg.Logger.Error("wallet: record a refusal", "account", p.AccountID, "code", code, "err", rerr)
+	}
+}
+
+func (s *Service) signAndSubmit(ctx context.Context, p *SignParams) (Submission, error) {
 	if p.ReadOnly {
 		return Submission{}, curvekit.WithCode(curvekit.CodeReadOnlyKey, fmt.Errorf("%w: this API key is read-only and cannot sign", curvekit.ErrForbidden))
 	}
@@ -346,7 +383,7 @@ func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, 
 		}
 	}
 	if p.IdempotencyKey == "" {
-		return s.submit(ctx, &w, &p.Tx)
+		return s.send(ctx, &w, p)
 	}
 	if len(p.RequestHash) == 0 {
 		p.RequestHash = hashTx(&p.Tx)
@@ -362,7 +399,7 @@ func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, 
 	if !claimed {
 		return s.replay(ctx, rec, p.RequestHash)
 	}
-	sub, err := s.submit(ctx, &w, &p.Tx)
+	sub, err := s.send(ctx, &w, p)
 	// The record outlives a cancelled request: it must be completed or released either way.
 	bg := context.WithoutCancel(ctx)
 	if err != nil {
@@ -462,8 +499,18 @@ func (s *Service) chain(ctx context.Context) (uint64, error) {
 // one it got is used (a transaction sent from the wallet outside this service).
 const nonceAttempts = 3
 
-// submit unseals the wallet's key, signs and broadcasts.
-func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, error) {
+// send applies the account's guard, then signs and broadcasts.
+func (s *Service) send(ctx context.Context, w *Wallet, p *SignParams) (Submission, error) {
+	spend, err := s.guard(ctx, w.Address, p)
+	if err != nil {
+		return Submission{}, err
+	}
+	return s.submit(ctx, w, &p.Tx, spend)
+}
+
+// submit unseals the wallet's key, signs and broadcasts; spend, when set, is checked against the
+// daily caps and recorded with the nonce.
+func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx, spend *SpendQuota) (Submission, error) {
 	quota, err := s.launchQuota(ctx, w, tx)
 	if err != nil {
 		return Submission{}, err
@@ -496,10 +543,18 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 		if err != nil {
 			return Submission{}, fmt.Errorf("wallet: pending nonce: %w", err)
 		}
-		nonce, err := s.cfg.Store.ReserveNonce(ctx, ReserveNonceParams{WalletID: w.ID, Pending: pending, Launch: quota, At: s.cfg.Now().UTC()})
+		id := randomID()
+		if spend != nil {
+			spend.TxID = id
+		}
+		nonce, err := s.cfg.Store.ReserveNonce(ctx, ReserveNonceParams{WalletID: w.ID, Pending: pending, Launch: quota, Spend: spend, At: s.cfg.Now().UTC()})
 		var over *LaunchLimitError
 		if errors.As(err, &over) {
 			return Submission{}, launchRefused(w.Address, quota, over.Used)
+		}
+		var overSpent *SpendLimitError
+		if errors.As(err, &overSpent) {
+			return Submission{}, spend.refused(overSpent)
 		}
 		if err != nil {
 			return Submission{}, err
@@ -526,7 +581,7 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx) (Submission, er
 			// that no tracker replaces what may not have been sent yet.
 			now := s.cfg.Now().UTC()
 			record = &Transaction{
-				ID: randomID(), WalletID: w.ID, From: w.Address, Nonce: nonce, ChainID: tx.ChainID, To: to, Value: tx.Value,
+				ID: id, WalletID: w.ID, From: w.Address, Nonce: nonce, ChainID: tx.ChainID, To: to, Value: tx.Value,
 				Data: tx.Data, Gas: gas, Fees: fees, Hash: signed.Hash(), Hashes: []common.Hash{signed.Hash()}, State: TxPending,
 				SentAt: now, SentBlock: head, ClaimedBy: "send-" + randomID(), ClaimedUntil: now.Add(s.cfg.ClaimFor),
 			}

@@ -33,20 +33,29 @@ type Store interface {
 	// not among them (in flight, or signed but not yet hashed). When that count reaches
 	// p.Launch.Limit it reserves nothing and returns a *LaunchLimitError; otherwise it records
 	// a signed launch at the nonce, at p.At.
+	//
+	// With p.Spend set, in the same transaction, each asset with a daily cap sums the wallet's
+	// spends recorded at or after p.Spend.Since and not released, plus this transaction's spends
+	// of it (CheckOnly ones included); when a sum passes its cap it reserves nothing and returns
+	// a *SpendLimitError. Otherwise it records the spends that are not CheckOnly at the nonce for
+	// the transaction p.Spend.TxID, at p.Spend.At. Spends recorded before p.Spend.Since may be
+	// forgotten.
 	ReserveNonce(ctx context.Context, p ReserveNonceParams) (uint64, error)
 	// RecordLaunchTx stores the hash of the transaction signed for the launch reserved at
 	// p.Nonce, so that it counts once when the indexer records it. curvekit.ErrNotFound when no
 	// launch is reserved there.
 	RecordLaunchTx(ctx context.Context, p LaunchTxParams) error
 	// ReleaseNonce gives back a reserved nonce whose transaction the chain did not take, so the
-	// next reservation reuses it and no gap stays; a launch reserved at it no longer counts.
+	// next reservation reuses it and no gap stays; a launch reserved at it no longer counts, and
+	// the spends recorded at it for a transaction that has no record (never recorded, or deleted
+	// as refused) are released, once. A recorded transaction's spends stay until it settles.
 	ReleaseNonce(ctx context.Context, walletID string, nonce uint64) error
 	// RecordTransaction stores a transaction signed by a wallet before it is broadcast, in state
 	// pending with its one hash, claimed by t.ClaimedBy until t.ClaimedUntil. Unknown wallet:
 	// curvekit.ErrNotFound.
 	RecordTransaction(ctx context.Context, t Transaction) error
 	// ReleaseTransaction lets go of a pending transaction's claim when p.Owner still holds it:
-	// the claim is cleared when p.Sent, else the record is deleted. curvekit.ErrConflict when
+	// the claim is cleared when p.Sent, else the record is deleted and its spends released. curvekit.ErrConflict when
 	// the claim is no longer p.Owner's (it lapsed and another took the transaction over, or the
 	// transaction was settled meanwhile); unknown: curvekit.ErrNotFound.
 	ReleaseTransaction(ctx context.Context, p ReleaseTxParams) error
@@ -66,7 +75,8 @@ type Store interface {
 	// transaction is no longer open.
 	ReplaceTransaction(ctx context.Context, p ReplaceTxParams) error
 	// SettleTransaction moves an open transaction to a final state (mined and failed with the
-	// mined hash, which must be one of its hashes, and its receipt; dropped). curvekit.ErrConflict
+	// mined hash, which must be one of its hashes, and its receipt; dropped). Failed and
+	// dropped release the transaction's spends, once: nothing left the wallet. curvekit.ErrConflict
 	// when it is no longer open; curvekit.ErrInvalid for a hash not its own or a state not final.
 	SettleTransaction(ctx context.Context, p SettleTxParams) error
 	// ClaimIdempotency records a pending request under (p.AccountID, p.Key) when there is none,
@@ -118,6 +128,8 @@ type ReserveNonceParams struct {
 	Pending uint64
 	// Launch, when set, reserves the nonce for a launch under the wallet's daily quota.
 	Launch *LaunchQuota
+	// Spend, when set, are the transaction's spends under the account's daily caps.
+	Spend *SpendQuota
 	// At is when the launch is signed, the instant that places it in a day.
 	At time.Time
 }

@@ -162,6 +162,12 @@ func (s *Wallets) ReserveNonce(ctx context.Context, p wallet.ReserveNonceParams)
 				return err
 			}
 		}
+		if p.Spend != nil {
+			// Under the wallet's lock too: the sums and this transaction's spends are one step.
+			if err := checkSpends(ctx, tx, p.WalletID, p.Spend); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.NewDelete().Model((*releasedNonceRow)(nil)).Where("wallet_id = ? AND nonce < ?", p.WalletID, pending).Exec(ctx); err != nil {
 			return err
 		}
@@ -180,6 +186,11 @@ func (s *Wallets) ReserveNonce(ctx context.Context, p wallet.ReserveNonceParams)
 				return err
 			}
 		}
+		if p.Spend != nil {
+			if err := recordSpends(ctx, tx, p.WalletID, nonce, p.Spend); err != nil {
+				return err
+			}
+		}
 		if p.Launch == nil {
 			return nil
 		}
@@ -191,7 +202,8 @@ func (s *Wallets) ReserveNonce(ctx context.Context, p wallet.ReserveNonceParams)
 		return err
 	})
 	if err != nil {
-		if errors.Is(err, curvekit.ErrNotFound) || errors.Is(err, wallet.ErrLaunchLimit) {
+		var overSpent *wallet.SpendLimitError
+		if errors.Is(err, curvekit.ErrNotFound) || errors.Is(err, wallet.ErrLaunchLimit) || errors.As(err, &overSpent) {
 			return 0, err
 		}
 		return 0, fmt.Errorf("bunstore: reserve nonce: %w", err)
@@ -244,6 +256,9 @@ func (s *Wallets) ReleaseNonce(ctx context.Context, walletID string, nonce uint6
 	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewDelete().Model((*walletLaunchRow)(nil)).Where("wallet_id = ? AND nonce = ?", walletID, int64(nonce)).Exec(ctx); err != nil {
+			return err
+		}
+		if err := releaseUnrecorded(ctx, tx, walletID, int64(nonce), time.Now()); err != nil {
 			return err
 		}
 		// A nonce at or above next_nonce was never handed out and is not taken back (it would
@@ -573,6 +588,12 @@ func (s *Wallets) ReleaseTransaction(ctx context.Context, p wallet.ReleaseTxPara
 			Set("updated_at = ?", p.At.UnixNano()).Where(held, p.ID, p.Owner, string(wallet.TxPending)).Exec(ctx)
 	} else {
 		res, err = s.db.NewDelete().Model((*walletTxRow)(nil)).Where(held, p.ID, p.Owner, string(wallet.TxPending)).Exec(ctx)
+		if err == nil {
+			if n, _ := res.RowsAffected(); n == 1 {
+				// Refused by the node: nothing left the wallet.
+				err = releaseTxSpends(ctx, s.db, p.ID, p.At)
+			}
+		}
 	}
 	return s.changed(ctx, res, err, p.ID, "release transaction")
 }
@@ -620,22 +641,36 @@ func (s *Wallets) SettleTransaction(ctx context.Context, p wallet.SettleTxParams
 	if p.State.Open() || p.State == "" || p.Block > math.MaxInt64 || p.GasUsed > math.MaxInt64 {
 		return fmt.Errorf("%w: %q is not a final state", curvekit.ErrInvalid, p.State)
 	}
-	q := s.db.NewUpdate().Model((*walletTxRow)(nil)).Set("state = ?", string(p.State)).
-		Set("claimed_by = ''").Set("claimed_until = 0").Set("updated_at = ?", p.At.UnixNano()).
-		Where("id = ? AND state IN (?, ?)", p.ID, string(wallet.TxPending), string(wallet.TxReplaced))
-	if p.State != wallet.TxDropped {
+	var res sql.Result
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		var row walletTxRow
-		if err := s.db.NewSelect().Model(&row).Column("hashes").Where("id = ?", p.ID).Scan(ctx); errors.Is(err, sql.ErrNoRows) {
+		if err := tx.NewSelect().Model(&row).Column("hashes").Where("id = ?", p.ID).Scan(ctx); errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("%w: transaction %s", curvekit.ErrNotFound, p.ID)
 		} else if err != nil {
-			return fmt.Errorf("bunstore: settle transaction: %w", err)
+			return err
 		}
-		if !slices.Contains(splitHashes(row.Hashes), p.Hash) {
-			return fmt.Errorf("%w: %s is not a hash of transaction %s", curvekit.ErrInvalid, p.Hash, p.ID)
+		q := tx.NewUpdate().Model((*walletTxRow)(nil)).Set("state = ?", string(p.State)).
+			Set("claimed_by = ''").Set("claimed_until = 0").Set("updated_at = ?", p.At.UnixNano()).
+			Where("id = ? AND state IN (?, ?)", p.ID, string(wallet.TxPending), string(wallet.TxReplaced))
+		if p.State != wallet.TxDropped {
+			if !slices.Contains(splitHashes(row.Hashes), p.Hash) {
+				return fmt.Errorf("%w: %s is not a hash of transaction %s", curvekit.ErrInvalid, p.Hash, p.ID)
+			}
+			q.Set("hash = ?", p.Hash).Set("block_number = ?", int64(p.Block)).Set("gas_used = ?", int64(p.GasUsed)).Set("gas_price = ?", decimal(p.GasPrice))
 		}
-		q.Set("hash = ?", p.Hash).Set("block_number = ?", int64(p.Block)).Set("gas_used = ?", int64(p.GasUsed)).Set("gas_price = ?", decimal(p.GasPrice))
+		var err error
+		if res, err = q.Exec(ctx); err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 || (p.State != wallet.TxFailed && p.State != wallet.TxDropped) {
+			return err
+		}
+		// Nothing left the wallet: its spends are released with the settlement.
+		return releaseTxSpends(ctx, tx, p.ID, p.At)
+	})
+	if errors.Is(err, curvekit.ErrNotFound) || errors.Is(err, curvekit.ErrInvalid) {
+		return err
 	}
-	res, err := q.Exec(ctx)
 	return s.changed(ctx, res, err, p.ID, "settle transaction")
 }
 

@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
 
 	"github.com/uptrace/bunrouter"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/auth"
 )
@@ -100,4 +103,17 @@ func (s *Server) listActivity(w http.ResponseWriter, req bunrouter.Request) erro
 		out.Activity[i] = a
 	}
 	return writeJSON(w, http.StatusOK, out)
+}
+
+// logRefusal appends a refusal of the signing path that the pipeline made (a read-only key, an
+// address outside allowedIps, the key's recipients) to the account's activity log, as the wallet
+// appends its own.
+func (s *Server) logRefusal(r *http.Request, rt *route, p *auth.Principal, err error) {
+	code := curvekit.CodeOf(err)
+	if s.cfg.Account == nil || p == nil || rt.class != auth.ClassSigning || code == "" {
+		return
+	}
+	if rerr := s.cfg.Account.RecordRefusal(context.WithoutCancel(r.Context()), p.AccountID, actorOf(p), code, clientMessage(err)); rerr != nil {
+		s.log.ErrorContext(r.Context(), "httpapi: record a refusal", slog.String("code", string(code)), slog.Any("error", rerr))
+	}
 }

@@ -212,6 +212,7 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 		}
 		if err != nil {
 			s.security(r, slog.LevelWarn, "request refused", p, slog.String("reason", clientMessage(err)))
+			s.logRefusal(r, rt, p, err)
 			// A refusal needs no budget of the account's: it counts against the refused key
 			// and the client IP only.
 			if p != nil && p.Kind == auth.KindKey && !s.allowCall(w, r, auth.ClassRefused, "key:"+shortHash(p.KeyID)) {

@@ -169,7 +169,7 @@ func (s *Server) signAndSubmit(w http.ResponseWriter, req bunrouter.Request) err
 	}
 	sum := sha256.Sum256(raw)
 	sub, err := s.cfg.Wallet.SignAndSubmit(req.Context(), wallet.SignParams{
-		AccountID: p.AccountID, ReadOnly: p.ReadOnly, AllowedRecipients: p.AllowedRecipients,
+		AccountID: p.AccountID, ReadOnly: p.ReadOnly, AllowedRecipients: p.AllowedRecipients, KeyID: p.KeyID,
 		Tx: tx, IdempotencyKey: key, RequestHash: sum[:],
 	})
 	if err != nil {

@@ -27,6 +27,17 @@ type settingsView struct {
 	Version int64 `json:"version"`
 }
 
+// activityList is GET /account/activity as a client reads it.
+type activityList struct {
+	Activity []struct {
+		Kind    string   `json:"kind"`
+		Code    *string  `json:"code"`
+		Actor   string   `json:"actor"`
+		Changes []string `json:"changes"`
+	} `json:"activity"`
+	NextCursor *string `json:"nextCursor"`
+}
+
 type codedErr struct {
 	StatusCode int             `json:"statusCode"`
 	Message    json.RawMessage `json:"message"`
@@ -101,14 +112,7 @@ func TestAccountSettings(t *testing.T) {
 		t.Fatalf("after relaxing: %s", r.body)
 	}
 
-	var act struct {
-		Activity []struct {
-			Kind    string   `json:"kind"`
-			Actor   string   `json:"actor"`
-			Changes []string `json:"changes"`
-		} `json:"activity"`
-		NextCursor *string `json:"nextCursor"`
-	}
+	var act activityList
 	r = s.anon(t, http.MethodGet, "/account/activity?limit=1", "", "X-API-Key", readOnly.Key)
 	wantStatus(t, "activity", r, http.StatusOK)
 	r.decode(t, &act)
@@ -124,4 +128,10 @@ func TestAccountSettings(t *testing.T) {
 	// The read-only key's signing refusal carries its code.
 	r = s.anon(t, http.MethodPost, "/wallet/sign-and-submit", `{"to":"0x1111111111111111111111111111111111111111","value":"1","chainId":1337}`, "X-API-Key", readOnly.Key)
 	wantCode(t, "a read-only key signs", r, http.StatusForbidden, "READ_ONLY_KEY")
+	// That refusal, made before the wallet, is in the log too.
+	var log activityList
+	b.do(http.MethodGet, "/account/activity?limit=1", "").decode(t, &log)
+	if len(log.Activity) != 1 || log.Activity[0].Kind != "refusal" || *log.Activity[0].Code != "READ_ONLY_KEY" || log.Activity[0].Actor != "key "+readOnly.ID {
+		t.Fatalf("the read-only key's refusal in the log: %+v", log.Activity)
+	}
 }

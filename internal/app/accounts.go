@@ -36,6 +36,7 @@ func (a *App) wireAccounts(ctx context.Context) error {
 	a.Wallets, err = wallet.New(wallet.Config{
 		Store: a.DB.Wallets(), Broadcaster: bc, Keys: keys, Signer: a.signer,
 		Factory: a.factory, Launches: wallet.LaunchesFunc(a.launchQuota),
+		Guard: a.Settings, Markets: &guardMarkets{a: a}, Router: a.router, WETH: a.Builder.Config().WETH,
 		MaxFeePerGas: gweiToWei(a.Config.MaxFeeGwei), ReplaceAfter: a.Config.ReplaceAfter, Notifier: a.sources(),
 		Logger: a.Log.With("component", "wallet"),
 	})

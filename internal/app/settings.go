@@ -2,10 +2,19 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/account"
+	"github.com/curvekit/curvekit/contracts"
+	"github.com/curvekit/curvekit/txbuild"
 )
 
 // wireSettings builds the account settings: the wallet's second guard and the agent profile,
@@ -42,3 +51,51 @@ func (p *pairingAssets) PairingAssets(ctx context.Context) ([]account.Asset, err
 	p.list, p.at = list, time.Now()
 	return list, nil
 }
+
+// guardMarkets prices trades for the wallet's guard from the state the indexer holds. A curve is
+// found through its token: the curve names it on the chain (once; it never changes), and the
+// indexed token must name the curve back.
+type guardMarkets struct {
+	a      *App
+	tokens sync.Map // curve → token
+}
+
+func (g *guardMarkets) MarketOf(ctx context.Context, addr common.Address) (txbuild.Market, error) {
+	t, err := g.a.Store.Token(ctx, addr)
+	if err == nil {
+		return t.Market(), nil
+	}
+	if !errors.Is(err, curvekit.ErrNotFound) {
+		return txbuild.Market{}, err
+	}
+	token, ok := g.tokens.Load(addr)
+	if !ok {
+		if token, err = g.curveToken(ctx, addr); err != nil {
+			return txbuild.Market{}, err
+		}
+	}
+	t, err = g.a.Store.Token(ctx, token.(common.Address))
+	if err != nil {
+		return txbuild.Market{}, err
+	}
+	if t.Curve != addr {
+		return txbuild.Market{}, fmt.Errorf("%w: %s is not an indexed token's curve", curvekit.ErrNotFound, addr.Hex())
+	}
+	g.tokens.Store(addr, t.Address)
+	return t.Market(), nil
+}
+
+// curveToken asks addr for its token(), as a curve answers; anything else is not found.
+func (g *guardMarkets) curveToken(ctx context.Context, addr common.Address) (any, error) {
+	out, err := g.a.client.CallContract(ctx, ethereum.CallMsg{To: &addr, Data: curveTokenCall}, nil)
+	if err != nil && !strings.Contains(err.Error(), "revert") {
+		return nil, fmt.Errorf("read the token of %s: %w", addr.Hex(), err) // the node, not the address
+	}
+	if err != nil || len(out) != 32 {
+		// An account without code, or a contract without token(): not a curve.
+		return nil, fmt.Errorf("%w: %s is not a curve", curvekit.ErrNotFound, addr.Hex())
+	}
+	return common.BytesToAddress(out), nil
+}
+
+var curveTokenCall = contracts.BondingCurveABI.Methods["token"].ID

@@ -38,6 +38,7 @@ func Run(t *testing.T, newStore func(t *testing.T) wallet.Store) {
 	t.Run("TransactionLifecycle", func(t *testing.T) { t.Parallel(); testTransactionLifecycle(t, newStore(t)) })
 	t.Run("SenderHoldsItsTransaction", func(t *testing.T) { t.Parallel(); testSenderHold(t, newStore(t)) })
 	t.Run("OneReplicaClaimsATransaction", func(t *testing.T) { t.Parallel(); testClaimRace(t, newStore(t)) })
+	RunSpends(t, newStore)
 }
 
 // at is a fixed instant with sub-second precision, to catch stores that round times.
