@@ -42,9 +42,9 @@ type Config struct {
 	Workers int
 	// Poll is how often the sender looks for due deliveries when nothing woke it; default 1s.
 	Poll time.Duration
-	// OnRecord is told of account events as soon as this replica records them (the account
-	// stream's tail reads them at once instead of at its next poll).
-	OnRecord func()
+	// TailPoll is how often Tail reads the account events other replicas recorded; this
+	// replica's own wake it at once. Default 250ms.
+	TailPoll time.Duration
 	Now      func() time.Time
 	Logger   *slog.Logger
 }
@@ -74,6 +74,9 @@ func (c *Config) fill() {
 	if c.Poll == 0 {
 		c.Poll = time.Second
 	}
+	if c.TailPoll == 0 {
+		c.TailPoll = 250 * time.Millisecond
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -86,7 +89,7 @@ func (c *Config) validate() error {
 	switch {
 	case c.Store == nil || c.Keys == nil || c.Client == nil:
 		return errors.New("push: Store, Keys and Client are required")
-	case c.MaxSubscriptions < 0 || c.Workers < 0 || c.Claim < 0 || c.Poll < 0:
+	case c.MaxSubscriptions < 0 || c.Workers < 0 || c.Claim < 0 || c.Poll < 0 || c.TailPoll < 0:
 		return errors.New("push: negative limit")
 	case slices.ContainsFunc(c.Retries, func(d time.Duration) bool { return d < 0 }):
 		return errors.New("push: negative retry wait")
@@ -98,6 +101,7 @@ func (c *Config) validate() error {
 type Service struct {
 	cfg  Config
 	wake chan struct{}
+	tail chan struct{} // this replica recorded account events
 }
 
 var _ Publisher = (*Service)(nil)
@@ -108,7 +112,7 @@ func New(cfg Config) (*Service, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	return &Service{cfg: cfg, wake: make(chan struct{}, 1)}, nil
+	return &Service{cfg: cfg, wake: make(chan struct{}, 1), tail: make(chan struct{}, 1)}, nil
 }
 
 // Limits of a subscription.
@@ -129,8 +133,11 @@ func (s *Service) Publish(ctx context.Context, events ...Event) error {
 	if rec.Deliveries > 0 {
 		s.Wake()
 	}
-	if slices.ContainsFunc(rec.Events, func(e Event) bool { return e.Seq > 0 }) && s.cfg.OnRecord != nil {
-		s.cfg.OnRecord()
+	if slices.ContainsFunc(rec.Events, func(e Event) bool { return e.Seq > 0 }) {
+		select {
+		case s.tail <- struct{}{}:
+		default:
+		}
 	}
 	return nil
 }
@@ -362,6 +369,52 @@ func (s *Service) Replay(ctx context.Context, p ReplayParams) (int, error) {
 		s.Wake()
 	}
 	return n, err
+}
+
+// LastSeq is the number of the newest account event.
+func (s *Service) LastSeq(ctx context.Context) (int64, error) { return s.cfg.Store.LastSeq(ctx) }
+
+// tailBatch is how many account events Tail reads at once.
+const tailBatch = 500
+
+// Tail hands sink every account event recorded from now on, by any replica, in the order of
+// their numbers, until ctx ends: this replica's at once, other replicas' within TailPoll. Each
+// replica runs one; its account streams are fed from it.
+func (s *Service) Tail(ctx context.Context, sink func(*Event)) error {
+	last, err := s.cfg.Store.LastSeq(ctx)
+	for err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		s.cfg.Logger.Warn("push: tail: last event", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(s.cfg.TailPoll):
+		}
+		last, err = s.cfg.Store.LastSeq(ctx)
+	}
+	t := time.NewTicker(s.cfg.TailPoll)
+	defer t.Stop()
+	for ctx.Err() == nil {
+		evs, err := s.cfg.Store.EventsSince(ctx, last, tailBatch)
+		if err != nil && ctx.Err() == nil {
+			s.cfg.Logger.Warn("push: tail events", "err", err)
+		}
+		for i := range evs {
+			sink(&evs[i])
+			last = evs[i].Seq
+		}
+		if len(evs) == tailBatch {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+		case <-s.tail:
+		case <-t.C:
+		}
+	}
+	return nil
 }
 
 // Events returns the account's events after seq, oldest first (the account stream's replay).

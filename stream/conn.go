@@ -28,6 +28,8 @@ type Config struct {
 	// MaxResumeTrades is the most trades a resume replays; an id further back gets a full
 	// rebuild (reason too-old). Default 1000.
 	MaxResumeTrades int
+	// Accounts, when set, serves the account streams (Service.Account).
+	Accounts AccountEvents
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 }
@@ -90,12 +92,12 @@ type Conn struct {
 	first []Event // the opening events, until Run sends them
 	// Token streams: what the client asked for, and what its bars hold.
 	token   common.Address
-	ri      int8 // index of res in candles.Resolutions(); -1 for the global stream
+	ri      int8 // index of res in candles.Resolutions(); -1 for the global stream, -2 for an account's
 	partial bool // TokenRequest.Partial
 	has     bool // pos is set
 	hasB    bool // barTime is set
 	res     candles.Resolution
-	since   int64 // TokenRequest.From
+	since   int64 // TokenRequest.From; for an account stream, the Seq of the newest event sent
 	pos     Pos   // newest trade the client's bars include
 	barTime int64 // bucket of the newest bar sent
 	from    int64 // first bucket of the client's series since the last reset
@@ -215,6 +217,9 @@ func (c *Conn) send(ctx context.Context, w Writer, msgs []*Message) error {
 
 // handle appends the events a message means for this connection.
 func (c *Conn) handle(ctx context.Context, evs []Event, m *Message) ([]Event, error) {
+	if c.ri == accountStream {
+		return c.accountEvent(evs, m), nil
+	}
 	if c.ri < 0 {
 		switch m.Kind {
 		case KindTick:

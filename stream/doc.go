@@ -63,4 +63,12 @@
 // tick (a token's price state after a sync, with the cursor of its last trade) and refresh (the
 // token list changed: re-fetch it). Every connection starts with a refresh (reason connect), which
 // covers whatever a resuming client missed.
+//
+// # Account streams
+//
+// Service.Account streams one account's events (push's envelope) from AccountTopic: whoever
+// records them publishes nothing here; each replica's tail of the store (internal/app) publishes
+// every account event, in the order of its number (Message.Seq), so ids are the same on every
+// replica. A connection opens with ready (id: the newest number now), or with a Last-Event-ID
+// the replay of the account's events after it; live events the replay included are skipped.
 package stream

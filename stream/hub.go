@@ -23,6 +23,12 @@ const GlobalTopic Topic = "tokens"
 // TokenTopic carries the trade (with its bars) and reset messages of one token.
 func TokenTopic(token common.Address) Topic { return Topic(strings.ToLower(token.Hex())) }
 
+// accountPrefix starts every account topic.
+const accountPrefix = "account:"
+
+// AccountTopic carries the events of one account (KindEvent).
+func AccountTopic(accountID string) Topic { return Topic(accountPrefix + accountID) }
+
 // Kind says what a Message is.
 type Kind uint8
 
@@ -36,6 +42,9 @@ const (
 	KindTick
 	// KindRefresh signals that the token list changed (GlobalTopic).
 	KindRefresh
+	// KindEvent is an event of an account (AccountTopic): Seq orders it, Name names it, Data is
+	// its payload.
+	KindEvent
 )
 
 // Message is what the feed publishes. It is shared by every subscriber of its topic and never
@@ -53,6 +62,9 @@ type Message struct {
 	Bars [numRes]BarUpdate
 	// Reason says why a reset or refresh was sent.
 	Reason string
+	// Seq and Name are an account event's number and name (KindEvent).
+	Seq  int64
+	Name string
 	// At is when Publish delivered the message (for delivery-lag measurements).
 	At time.Time
 }
@@ -260,7 +272,7 @@ func (h *Hub) TokenTopics() []Topic {
 	defer h.mu.Unlock()
 	out := make([]Topic, 0, len(h.topics))
 	for t := range h.topics {
-		if t != GlobalTopic {
+		if t != GlobalTopic && !strings.HasPrefix(string(t), accountPrefix) {
 			out = append(out, t)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/orders"
 	"github.com/curvekit/curvekit/push"
+	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/wallet"
 )
 
@@ -115,6 +116,17 @@ var operations = map[string]op{
 			intParam("limit", "Entries per page (default 50).", 1, account.MaxActivity),
 		}},
 
+	"GET /account/stream": {id: "streamAccount", summary: "The account's events, live: its wallet's transactions, its jobs' ends, its webhooks disabled, its creator fees; resumes with Last-Event-ID (SSE)",
+		media: "text/event-stream",
+		events: []streamEvent{
+			{name: "ready", desc: "The stream starts: its id is where a reconnect resumes from (reason connect or resume).", data: stream.Ready{}},
+			{name: "reset", desc: "The Last-Event-ID is unknown or too far back (reason unknown-id or too-old): read what changed, then go on.", data: stream.Ready{}},
+			{name: string(push.WalletTransaction), desc: "The custodial wallet sent a transaction, or it was mined, failed or dropped.", data: accountEventJSON{}},
+			{name: string(push.JobCompleted), desc: "An agent job completed.", data: accountEventJSON{}},
+			{name: string(push.JobFailed), desc: "An agent job failed.", data: accountEventJSON{}},
+			{name: string(push.FeesClaimable), desc: "Creator fees of the account's wallet grew.", data: accountEventJSON{}},
+			{name: string(push.WebhookDisabled), desc: "The server disabled one of the account's webhooks.", data: accountEventJSON{}},
+		}},
 	"POST /webhooks": {id: "createWebhook", summary: "Subscribes a URL to events; the signing secret (whsec_…) is in this answer only", body: webhookBody{},
 		status: http.StatusCreated, resp: webhookSecretJSON{}},
 	"GET /webhooks":        {id: "listWebhooks", summary: "The account's webhooks (never their secrets)", resp: webhookListJSON{}},

@@ -26,7 +26,7 @@ func (s *Server) pushRoutes() []group {
 	}
 	const nf = "webhook not found"
 	rw := s.readWrite
-	return []group{{prefix: "/webhooks", routes: []route{
+	groups := []group{{prefix: "/webhooks", routes: []route{
 		{method: http.MethodPost, path: "", access: SessionOrKey, class: auth.ClassDefault, handle: s.createWebhook, precheck: rw},
 		{method: http.MethodGet, path: "", access: SessionOrKey, class: auth.ClassDefault, handle: s.listWebhooks},
 		{method: http.MethodGet, path: "/:id", access: SessionOrKey, class: auth.ClassDefault, handle: s.getWebhook, notFound: nf},
@@ -38,6 +38,32 @@ func (s *Server) pushRoutes() []group {
 		{method: http.MethodPost, path: "/:id/deliveries/:delivery/replay", access: SessionOrKey, class: auth.ClassDefault, handle: s.replayDelivery, notFound: "webhook or delivery not found", precheck: rw},
 		{method: http.MethodPost, path: "/:id/replay", access: SessionOrKey, class: auth.ClassDefault, handle: s.replayWebhook, notFound: nf, precheck: rw},
 	}}}
+	if s.cfg.Streams != nil {
+		groups = append(groups, group{prefix: "/account", routes: []route{
+			{method: http.MethodGet, path: "/stream", access: SessionOrKey, class: auth.ClassDefault, handle: s.accountStream},
+		}})
+	}
+	return groups
+}
+
+// GET /account/stream: the account's events (SSE), resumable with Last-Event-ID on any replica.
+func (s *Server) accountStream(w http.ResponseWriter, req bunrouter.Request) error {
+	conn, err := s.cfg.Streams.Account(req.Context(), principalOf(req).AccountID, req.Header.Get("Last-Event-ID"))
+	if err != nil {
+		return err
+	}
+	s.serveStream(w, req, conn)
+	return nil
+}
+
+// accountEventJSON is the data of every event of the account stream: the same envelope as a
+// webhook delivery's body.
+type accountEventJSON struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+	// Data is the payload: the same as the matching read's (docs/API.md lists them).
+	Data map[string]any `json:"data"`
 }
 
 // readWrite refuses a read-only key, as a refusal before any budget is spent.

@@ -23,6 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/candles"
@@ -64,7 +65,8 @@ func startCluster(t *testing.T, lease time.Duration, env ...string) *cluster {
 		"CLUSTER_REDIS="+redis, "CLUSTER_LEASE="+lease.String(), "CLUSTER_SIMULATE=250ms", "CLUSTER_BIN="+bin,
 		// Everything the test sends through nginx comes from one address: no practical limit
 		// but for signing, whose budget per wallet is the one checked across replicas.
-		"CLUSTER_FLAGS=--rate-limit 1000000")
+		// Webhooks reach the test's receiver on loopback.
+		"CLUSTER_FLAGS=--rate-limit 1000000 --webhook-allow-loopback")
 	c.env = append(c.env, env...)
 	t.Cleanup(func() {
 		c.script("stop")
@@ -498,6 +500,13 @@ func crossProcess(t *testing.T, c *cluster, nx *testServer) {
 		return to
 	}
 	fund(m.User.Wallet)
+	// The account subscribes to its wallet's transactions and the market's trades: every
+	// replica sends deliveries, and each event reaches the receiver once.
+	hookURL, hooked := webhookReceiver(t)
+	hookAns := onA.do(http.MethodPost, "/webhooks", `{"url":"`+hookURL+`","types":["wallet.transaction","trade"]}`)
+	wantStatus(t, "POST /webhooks on A", hookAns, http.StatusCreated)
+	var hook webhookView
+	hookAns.decode(t, &hook)
 
 	const n = 30
 	subs := make([]submission, n)
@@ -564,4 +573,57 @@ func crossProcess(t *testing.T, c *cluster, nx *testServer) {
 		t.Fatalf("the wallet sent %d transactions (%v), want 1", sent, err)
 	}
 	t.Logf("across replicas: key revoked on A refused on B; %d signatures split over A and B with nonces 0..%d, all mined; the retry on B replayed; the 31st refused on both", n, n-1)
+	clusterWebhooks(t, hooked, hook.Secret, subs)
+}
+
+// clusterWebhooks waits until the receiver heard each submission sent and mined, then checks
+// that no event reached it twice, whichever replica sent it.
+func clusterWebhooks(t *testing.T, hooked <-chan delivery, secret string, subs []submission) {
+	t.Helper()
+	wh, err := standardwebhooks.NewWebhook(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, s := range subs {
+		want[s.Hash+" pending"], want[s.Hash+" mined"] = true, true
+	}
+	seen := map[string]int{}
+	trades := 0
+	timeout := time.After(60 * time.Second)
+	for len(want) > 0 {
+		select {
+		case d := <-hooked:
+			if err := wh.Verify(d.body, d.header); err != nil {
+				t.Fatalf("delivery %s does not verify: %v", d.id, err)
+			}
+			seen[d.id]++
+			switch d.env.Type {
+			case "trade":
+				trades++
+			case "wallet.transaction":
+				var tx struct{ Hash, State string }
+				_ = json.Unmarshal(d.env.Data, &tx)
+				delete(want, tx.Hash+" "+tx.State)
+			}
+		case <-timeout:
+			t.Fatalf("after 60s, %d of the submissions' events never arrived: %v", len(want), want)
+		}
+	}
+	// Two seconds more of deliveries (trades keep coming), then no id may have come twice.
+	for end := time.After(2 * time.Second); ; {
+		select {
+		case d := <-hooked:
+			seen[d.id]++
+			continue
+		case <-end:
+		}
+		break
+	}
+	for id, k := range seen {
+		if k != 1 {
+			t.Errorf("event %s delivered %d times", id, k)
+		}
+	}
+	t.Logf("webhooks across replicas: %d events (%d trades) each delivered once, every one verified", len(seen), trades)
 }

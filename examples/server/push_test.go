@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -29,7 +30,7 @@ type delivery struct {
 
 // webhookReceiver is an HTTP server that hands every request on, answering 204.
 func webhookReceiver(t *testing.T) (string, <-chan delivery) {
-	ch := make(chan delivery, 100)
+	ch := make(chan delivery, 10_000) // never full: a blocked receiver would time out and be retried
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		d := delivery{id: r.Header.Get("webhook-id"), sig: r.Header.Get("webhook-signature"), body: body, header: r.Header.Clone()}
@@ -259,4 +260,118 @@ func TestWebhooksRefuse(t *testing.T) {
 	}
 	wantStatus(t, "delete", b.do(http.MethodDelete, "/webhooks/"+hook.ID, ""), http.StatusOK)
 	wantStatus(t, "deleted", b.do(http.MethodGet, "/webhooks/"+hook.ID, ""), http.StatusNotFound)
+}
+
+// accountStream opens GET /account/stream with the browser's session and hands its events, in
+// order, to the channel until the test ends.
+func (b *browser) accountStream(t *testing.T, lastEventID string) <-chan sseEvent {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, b.s.base+"/account/stream", nil)
+	if lastEventID != "" {
+		req.Header.Set("Last-Event-ID", lastEventID)
+	}
+	c := *b.c
+	c.Timeout = 0
+	resp, err := c.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		cancel()
+		t.Fatalf("GET /account/stream: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	ch := make(chan sseEvent, 100)
+	go func() {
+		defer resp.Body.Close()
+		_ = readEvents(resp.Body, func(ev sseEvent) bool { ch <- ev; return true })
+	}()
+	t.Cleanup(cancel)
+	return ch
+}
+
+func next(t *testing.T, ch <-chan sseEvent) sseEvent {
+	t.Helper()
+	select {
+	case ev := <-ch:
+		return ev
+	case <-time.After(20 * time.Second):
+		t.Fatal("no event in 20s")
+		return sseEvent{}
+	}
+}
+
+// TestAccountStream: the account's events arrive on its stream with the webhook's envelope; a
+// reconnect with Last-Event-ID replays what it missed, once; an id the server did not give is
+// answered with reset; another account hears none of it.
+func TestAccountStream(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	b, _ := s.signIn(t, "streamer")
+	other, _ := s.signIn(t, "bystander")
+	live := b.accountStream(t, "")
+	ready := next(t, live)
+	if ready.name != "ready" || !ready.hasID || ready.data != `{"reason":"connect"}` {
+		t.Fatalf("first event %+v", ready)
+	}
+	bystander := other.accountStream(t, "")
+	if ev := next(t, bystander); ev.name != "ready" {
+		t.Fatalf("bystander's first event %+v", ev)
+	}
+
+	k := b.newKey(`{}`)
+	a := s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", k.Key)
+	var job struct{ JobID string }
+	a.decode(t, &job)
+	done := next(t, live)
+	var env struct {
+		ID, Type string
+		Data     json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(done.data), &env); err != nil || done.name != "job.completed" || env.Type != "job.completed" || !done.hasID {
+		t.Fatalf("event %+v (%v)", done, err)
+	}
+	jobRead := s.anon(t, http.MethodGet, "/agent/job/"+job.JobID, "", "X-API-Key", k.Key)
+	sameJSON(t, "job.completed on the stream", env.Data, jobRead.body)
+
+	// A reconnect from before the job replays it, with the same id; from after it, nothing.
+	resumed := b.accountStream(t, ready.id)
+	if ev := next(t, resumed); ev.name != "ready" || ev.data != `{"reason":"resume"}` {
+		t.Fatalf("resume opened with %+v", ev)
+	}
+	if ev := next(t, resumed); ev.name != "job.completed" || ev.id != done.id || ev.data != done.data {
+		t.Fatalf("replayed %+v, live was %+v", ev, done)
+	}
+	caughtUp := b.accountStream(t, done.id)
+	if ev := next(t, caughtUp); ev.name != "ready" || ev.id != done.id {
+		t.Fatalf("resume at the newest id opened with %+v", ev)
+	}
+	for _, bad := range []string{"x", "-1", "99999999", "1e3"} {
+		if ev := next(t, b.accountStream(t, bad)); ev.name != "reset" || ev.data != `{"reason":"unknown-id"}` || !ev.hasID {
+			t.Errorf("Last-Event-ID %q opened with %+v", bad, ev)
+		}
+	}
+	// The bystander's replay from the start holds nothing of the streamer's.
+	replay := other.accountStream(t, "0")
+	if ev := next(t, replay); ev.name != "ready" {
+		t.Fatalf("bystander's resume %+v", ev)
+	}
+	// A second job ends: the streamer's live stream and its resumed ones hear it, in order.
+	a = s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", k.Key)
+	second := next(t, live)
+	if second.name != "job.completed" || second.id <= done.id && len(second.id) <= len(done.id) {
+		t.Fatalf("second event %+v after %+v", second, done)
+	}
+	if ev := next(t, caughtUp); ev.id != second.id {
+		t.Errorf("the caught-up stream got %+v, want %s", ev, second.id)
+	}
+	select {
+	case ev := <-bystander:
+		t.Errorf("the bystander heard %+v", ev)
+	case ev := <-replay:
+		t.Errorf("the bystander's resumed stream heard %+v", ev)
+	default:
+	}
+	wantStatus(t, "anonymous", s.anon(t, http.MethodGet, "/account/stream", ""), http.StatusUnauthorized)
 }

@@ -197,6 +197,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	work.Go(func() { a.Wallets.Track(ctx) }) // every replica: a replacement is claimed in the store
 	work.Go(func() { _ = a.Push.Run(ctx) })  // every replica: a delivery is claimed in the store
+	work.Go(func() { _ = a.tailAccounts(ctx) })
 	a.serveDevnetRPC(ctx, &work, errc)
 	if a.Devnet != nil && a.Config.Simulate > 0 {
 		sim, err := newSimulator(a.Devnet, a.Chain, a.Builder, log.With("component", "simulator"))

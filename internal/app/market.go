@@ -70,7 +70,7 @@ func (a *App) wireMarket(ctx context.Context) error {
 		return err
 	}
 	a.observers = append(a.observers, feed.Apply)
-	a.Streams, err = stream.New(stream.Config{Hub: a.Hub, Store: a.Store, Market: a.Market, Codec: codec, Heartbeat: a.Config.Heartbeat, Logger: a.Log.With("component", "stream")})
+	a.Streams, err = stream.New(stream.Config{Hub: a.Hub, Store: a.Store, Market: a.Market, Codec: codec, Heartbeat: a.Config.Heartbeat, Accounts: accountEvents{a}, Logger: a.Log.With("component", "stream")})
 	return err
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,6 +37,33 @@ func (a *App) wirePush(context.Context) error {
 	}
 	a.observers = append(a.observers, a.sources().sync)
 	return nil
+}
+
+// tailAccounts feeds the account streams of this replica: every account event, recorded by any
+// replica, goes to its account's topic on the hub.
+func (a *App) tailAccounts(ctx context.Context) error {
+	return a.Push.Tail(ctx, func(e *push.Event) {
+		a.Hub.Publish(stream.AccountTopic(e.Account), &stream.Message{Kind: stream.KindEvent, Seq: e.Seq, Name: string(e.Type),
+			IDText: strconv.FormatInt(e.Seq, 10), Data: push.Body(e)})
+	})
+}
+
+// accountEvents is what the account streams replay: push's events, as the tail publishes them.
+// The streams are wired before the push service, so it is looked up when a stream opens.
+type accountEvents struct{ a *App }
+
+func (ae accountEvents) LastSeq(ctx context.Context) (int64, error) { return ae.a.Push.LastSeq(ctx) }
+
+func (ae accountEvents) Events(ctx context.Context, accountID string, after int64, limit int) ([]stream.AccountEvent, error) {
+	evs, err := ae.a.Push.Events(ctx, accountID, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]stream.AccountEvent, len(evs))
+	for i := range evs {
+		out[i] = stream.AccountEvent{Seq: evs[i].Seq, Name: string(evs[i].Type), Data: push.Body(&evs[i])}
+	}
+	return out, nil
 }
 
 // pushKeys seals webhook secrets' data keys with the wallets' master keys.

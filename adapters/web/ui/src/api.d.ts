@@ -56,6 +56,23 @@ export interface paths {
         patch: operations["patchSettings"];
         trace?: never;
     };
+    "/account/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's events, live: its wallet's transactions, its jobs' ends, its webhooks disabled, its creator fees; resumes with Last-Event-ID (SSE) */
+        get: operations["streamAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agent/job": {
         parameters: {
             query?: never;
@@ -1141,6 +1158,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountEvent: {
+            data: {
+                [key: string]: unknown;
+            };
+            id: string;
+            timestamp: string;
+            type: string;
+        };
         Activity: {
             actor: string;
             at: number;
@@ -1627,6 +1652,9 @@ export interface components {
             burst: number;
             requests: number;
             windowSeconds: number;
+        };
+        Ready: {
+            reason: string;
         };
         Recipient: {
             activeAt: number;
@@ -2217,6 +2245,39 @@ export interface operations {
             403: components["responses"]["Error403"];
             408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    streamAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description A stream of server-sent events:
+             *     - `ready`: The stream starts: its id is where a reconnect resumes from (reason connect or resume). Data: Ready.
+             *     - `reset`: The Last-Event-ID is unknown or too far back (reason unknown-id or too-old): read what changed, then go on. Data: Ready.
+             *     - `wallet.transaction`: The custodial wallet sent a transaction, or it was mined, failed or dropped. Data: AccountEvent.
+             *     - `job.completed`: An agent job completed. Data: AccountEvent.
+             *     - `job.failed`: An agent job failed. Data: AccountEvent.
+             *     - `fees.claimable`: Creator fees of the account's wallet grew. Data: AccountEvent.
+             *     - `webhook.disabled`: The server disabled one of the account's webhooks. Data: AccountEvent.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
             default: components["responses"]["Error"];
         };
