@@ -22,6 +22,10 @@ type ReplicaConfig struct {
 	// Indexer configures the indexer each term of leadership runs; its Store and OnSync are the
 	// replica's (the fenced store, and OnSync below).
 	Indexer IndexerConfig
+	// WhileLeading, when set, runs beside each term's indexer and is stopped (its ctx ends) when
+	// the term does: what only the indexer needs, such as the subscription to the chain's new
+	// heads that feeds Indexer.Wake, so that replicas that follow hold none.
+	WhileLeading func(ctx context.Context)
 	// Holder names this replica in the lease; unique among replicas (host, process and a random
 	// part), so that a restarted process is a new holder.
 	Holder string
@@ -211,6 +215,9 @@ func (r *Replica) lead(ctx context.Context) {
 	ictx, stop := context.WithCancel(ctx)
 	var running sync.WaitGroup
 	running.Go(func() { _ = ix.Run(ictx) })
+	if r.cfg.WhileLeading != nil {
+		running.Go(func() { r.cfg.WhileLeading(ictx) })
+	}
 	renewed := time.Now()
 	t := time.NewTicker(r.cfg.TTL / 3)
 	var why string

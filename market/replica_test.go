@@ -183,3 +183,57 @@ func TestReplicaResignReleasesTheLease(t *testing.T) {
 		t.Fatalf("the next server's campaign: %v %v, want the lease at once", ok, err)
 	}
 }
+
+// WhileLeading runs beside the leader's indexer and ends with its term, before Run returns; a
+// replica that follows never runs it.
+func TestReplicaRunsWhileLeadingForItsTerm(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, "")
+	type life struct{ started, ended chan struct{} }
+	newReplica := func(holder string, l life) *market.Replica {
+		r, err := market.NewReplica(w.ctx, market.ReplicaConfig{
+			Store: w.store, Lease: w.db.Lease(), Fence: func(term uint64) market.Store { return w.store.Fenced(term) },
+			Indexer: market.IndexerConfig{Chain: w.chain}, Holder: holder, TTL: time.Hour,
+			WhileLeading: func(ctx context.Context) {
+				close(l.started)
+				<-ctx.Done()
+				close(l.ended)
+			},
+			OnSync: func(market.Sync) {}, Logger: slog.New(slog.DiscardHandler),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	run := func(r *market.Replica) (stop func()) {
+		ctx, cancel := context.WithCancel(w.ctx)
+		done := make(chan struct{})
+		go func() { _ = r.Run(ctx); close(done) }()
+		return func() { cancel(); <-done }
+	}
+	leader := life{make(chan struct{}), make(chan struct{})}
+	first := newReplica("first", leader)
+	if ok, err := first.Campaign(w.ctx); !ok || err != nil {
+		t.Fatalf("campaign: %v %v", ok, err)
+	}
+	stopFirst := run(first)
+	<-leader.started
+	follower := life{make(chan struct{}), make(chan struct{})}
+	stopSecond := run(newReplica("second", follower))
+	if err := first.Sync(w.ctx); err != nil { // the leader works meanwhile
+		t.Fatal(err)
+	}
+	stopSecond()
+	select {
+	case <-follower.started:
+		t.Error("a following replica ran WhileLeading")
+	default:
+	}
+	stopFirst()
+	select {
+	case <-leader.ended:
+	default:
+		t.Error("Run returned before the term's WhileLeading ended")
+	}
+}

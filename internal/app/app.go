@@ -51,8 +51,8 @@ type App struct {
 	DB      *bunstore.DB
 	Store   *bunstore.Market
 	Replica *market.Replica // leads the indexer or follows the store
-	// Heads wakes the indexer on each new head the chain announces; nil on a replica that
-	// never indexes (--no-indexer).
+	// Heads wakes the indexer on each new head the chain announces, subscribed while this
+	// replica leads; nil on a replica that never indexes (--no-indexer).
 	Heads    *evm.Heads
 	Builder  *txbuild.Builder
 	Market   *market.Service
@@ -191,10 +191,6 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	// so that Close never closes the database under an indexer sync or a simulated trade.
 	var work sync.WaitGroup
 	work.Go(func() { errc <- a.Replica.Run(ctx) })
-	if a.Heads != nil {
-		// A node that cannot announce heads (plain HTTP) leaves the indexer to its polls.
-		work.Go(func() { _ = a.Heads.Run(ctx) })
-	}
 	work.Go(func() { a.Wallets.Track(ctx) }) // every replica: a replacement is claimed in the store
 	work.Go(func() { _ = a.Push.Run(ctx) })  // every replica: a delivery is claimed in the store
 	work.Go(func() { _ = a.tailAccounts(ctx) })

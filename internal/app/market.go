@@ -109,6 +109,9 @@ func (a *App) wireReplica(ctx context.Context) error {
 			return err
 		}
 		a.Heads, cfg.Indexer.Wake = heads, heads.Wake()
+		// Only the leader subscribes; a node that cannot announce heads (plain HTTP) leaves
+		// the indexer to its polls.
+		cfg.WhileLeading = func(ctx context.Context) { _ = heads.Run(ctx) }
 	}
 	if a.Config.Indexer {
 		cfg.Lease = a.DB.Lease()
