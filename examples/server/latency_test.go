@@ -91,6 +91,20 @@ func TestDevnetHeadsWakeTheIndexer(t *testing.T) {
 	if st := s.app.Heads.Status(); !st.Subscribed || st.Heads < 3 {
 		t.Errorf("heads status %+v, want subscribed with at least 3 heads", st)
 	}
+	families, err := s.app.Metrics.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics := map[string]float64{}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			metrics[f.GetName()] = m.GetGauge().GetValue() + m.GetCounter().GetValue()
+		}
+	}
+	if metrics["curvekit_chain_heads_subscribed"] != 1 || metrics["curvekit_chain_heads_total"] < 3 {
+		t.Errorf("metrics: heads_subscribed %v, heads_total %v; want 1 and at least 3",
+			metrics["curvekit_chain_heads_subscribed"], metrics["curvekit_chain_heads_total"])
+	}
 }
 
 // gethChain is geth --dev --dev.period 1 with the reference contracts deployed and one token

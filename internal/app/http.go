@@ -216,6 +216,23 @@ func (a *App) registerMarketMetrics() {
 			Help: "Open SSE stream subscriptions, global and per token.",
 		}, func() float64 { return float64(a.Hub.TotalSubscribers()) }),
 	)
+	if a.Heads != nil {
+		a.Metrics.MustRegister(
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Namespace: "curvekit", Subsystem: "chain", Name: "heads_subscribed",
+				Help: "1 while this replica's indexer hears the chain's new heads as they come, 0 while it only polls or the replica follows.",
+			}, func() float64 {
+				if a.Heads.Status().Subscribed {
+					return 1
+				}
+				return 0
+			}),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{
+				Namespace: "curvekit", Subsystem: "chain", Name: "heads_total",
+				Help: "New heads the chain announced to this replica.",
+			}, func() float64 { return float64(a.Heads.Status().Heads) }),
+		)
+	}
 }
 
 // handler is what the API's listener serves: the API, remote MCP at /mcp and the development
