@@ -7,5 +7,11 @@
 // Prices are exact integers: pairing-asset base units per whole token times market.PriceScale,
 // the scale of a trade's execution price, so a cheap token keeps its digits.
 //
+// The Engine fires them. Only the indexer's leader runs it: each committed sync is evaluated in
+// chain order and the clock fires time orders; every fire is recorded under the leader's lease
+// term (the store refuses an ended term) and then sent through the Trader, the custodial wallet's
+// sign-and-submit, with the fire's id as its idempotency key, so that a fire happens once across
+// replicas and crashes.
+//
 // The Store port keeps orders and fires; orderstest is its conformance suite.
 package orders

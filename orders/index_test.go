@@ -1,4 +1,4 @@
-package orders
+package orders_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
+	. "github.com/curvekit/curvekit/orders"
 )
 
 // model is the reference the index must agree with: every open order checked against every

@@ -63,10 +63,12 @@ type App struct {
 	Wallets  *wallet.Service
 	Settings *account.Service
 	Orders   *orders.Service
-	Accounts *auth.Service
-	Push     *push.Service
-	API      *httpapi.Server
-	Metrics  *prometheus.Registry
+	// OrderEngine fires orders while this replica leads the indexer.
+	OrderEngine *orders.Engine
+	Accounts    *auth.Service
+	Push        *push.Service
+	API         *httpapi.Server
+	Metrics     *prometheus.Registry
 
 	signer wallet.Signer // nil: the wallet's default
 	keys   wallet.KeyWrapper
@@ -194,6 +196,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	work.Go(func() { a.Wallets.Track(ctx) }) // every replica: a replacement is claimed in the store
 	work.Go(func() { _ = a.Push.Run(ctx) })  // every replica: a delivery is claimed in the store
 	work.Go(func() { _ = a.tailAccounts(ctx) })
+	work.Go(func() { a.OrderEngine.Run(ctx, a.leading) }) // acts only while this replica leads the indexer
 	a.serveDevnetRPC(ctx, &work, errc)
 	if a.Devnet != nil && a.Config.Simulate > 0 {
 		sim, err := newSimulator(a.Devnet, a.Chain, a.Builder, log.With("component", "simulator"))

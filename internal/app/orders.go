@@ -2,16 +2,106 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/orders"
+	"github.com/curvekit/curvekit/txbuild"
+	"github.com/curvekit/curvekit/wallet"
 )
 
-// wireOrders builds the orders service: what the account places, lists and cancels.
+// wireOrders builds the orders service (what the account places, lists and cancels) and the
+// engine that fires them: fed by the indexer's leader, each commit in order (one observer) and
+// the clock (Serve runs it).
 func (a *App) wireOrders(context.Context) error {
 	var err error
 	a.Orders, err = orders.NewService(orders.Config{
 		Store: a.DB.Orders(), Tokens: a.Store,
 		MaxPrice: a.Config.MaxPriceOrders, MaxTimed: a.Config.MaxTimeOrders,
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	a.OrderEngine, err = orders.NewEngine(orders.EngineConfig{
+		Store: a.DB.Orders(), Tokens: a.Store, Trader: &orderTrader{app: a},
+		Logger: a.Log.With("component", "orders"),
+	})
+	if err != nil {
+		return err
+	}
+	a.observers = append(a.observers, func(s market.Sync) {
+		if term, ok := a.leading(); ok {
+			if err := a.OrderEngine.Sync(context.Background(), term, s); err != nil {
+				a.Log.Warn("orders: evaluating a sync", "err", err)
+			}
+		}
+	})
+	return nil
+}
+
+// leading reports whether this replica leads the indexer, and its term.
+func (a *App) leading() (uint64, bool) {
+	st := a.Replica.Status()
+	return st.Term, st.Leading
+}
+
+// orderTrader sends a fire's trade: built by the market at the quote now (curve or pool, as the
+// token trades now) and sent through the custodial wallet's sign-and-submit, so every check of
+// it applies. The fire's id is the idempotency key; its request hash is fixed by the key alone,
+// because a retry builds the trade again at a newer quote and must still be answered with the
+// first transaction.
+type orderTrader struct{ app *App }
+
+func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.TradeResult, error) {
+	a := t.app
+	tok, err := a.Store.Token(ctx, p.Token)
+	if err != nil {
+		return orders.TradeResult{}, err
+	}
+	amount := p.Amount
+	if p.PercentBps > 0 {
+		bal, err := a.Chain.Balance(ctx, p.Token, p.Wallet)
+		if err != nil {
+			return orders.TradeResult{}, fmt.Errorf("%w: the wallet's token balance: %w", curvekit.ErrUnavailable, err)
+		}
+		amount.Mul(&bal, uint256.NewInt(uint64(p.PercentBps)))
+		amount.Div(&amount, uint256.NewInt(10_000))
+	}
+	if amount.IsZero() {
+		return orders.TradeResult{}, fmt.Errorf("%w: nothing to trade: the wallet holds none of the token", curvekit.ErrInvalid)
+	}
+	decimals := tok.Decimals
+	if p.Side == curvekit.Buy {
+		decimals = tok.Quote.Decimals
+	}
+	built, err := a.Market.BuildTx(ctx, p.Token, market.BuildRequest{
+		Side: p.Side, Amount: curvekit.FormatAmount(&amount, decimals), SlippageBps: uint16(p.SlippageBps),
+		Wallet: p.Wallet, Recipient: p.Wallet,
+	})
+	if err != nil {
+		return orders.TradeResult{}, err
+	}
+	send := func(tx *txbuild.Tx, key string) (wallet.Submission, error) {
+		hash := sha256.Sum256([]byte("curvekit order fire\x00" + key))
+		return a.Wallets.SignAndSubmit(ctx, wallet.SignParams{AccountID: p.AccountID, Tx: wallet.Tx{
+			To: tx.To, Data: tx.Data, Value: tx.Value, ChainID: tx.ChainID, Gas: tx.Gas,
+		}, IdempotencyKey: key, RequestHash: hash[:]})
+	}
+	if ap := built.Plan.Approval; ap != nil {
+		// The approval goes first, once; the trade waits for it to be mined (a later tick
+		// builds again and finds the allowance).
+		if _, err := send(ap, p.Key+"_approve"); err != nil {
+			return orders.TradeResult{}, err
+		}
+		return orders.TradeResult{Pending: true}, nil
+	}
+	sub, err := send(&built.Plan.Tx, p.Key)
+	if err != nil {
+		return orders.TradeResult{}, err
+	}
+	return orders.TradeResult{TxHash: sub.Hash}, nil
 }

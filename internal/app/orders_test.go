@@ -1,0 +1,183 @@
+package app_test
+
+import (
+	"context"
+	"math/big"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/adapters/evm/devnet"
+	"github.com/curvekit/curvekit/internal/app"
+	"github.com/curvekit/curvekit/internal/app/apptest"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/orders"
+)
+
+// devTrade trades token from a devnet account as a person would (approval first when needed)
+// and returns once the indexer has the trade.
+func devTrade(t *testing.T, a *app.App, acc devnet.Account, token common.Address, side curvekit.Side, amount string) {
+	t.Helper()
+	ctx := context.Background()
+	built, err := a.Market.BuildTx(ctx, token, market.BuildRequest{Side: side, Amount: amount, SlippageBps: 5_000, Wallet: acc.Address, Recipient: acc.Address})
+	if err != nil {
+		t.Fatalf("build %s %s: %v", side, amount, err)
+	}
+	if ap := built.Plan.Approval; ap != nil {
+		to := ap.To
+		if _, err := a.Devnet.Send(ctx, acc.Key, &to, ap.Value.ToBig(), ap.Data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	to := built.Plan.Tx.To
+	r, err := a.Devnet.Send(ctx, acc.Key, &to, built.Plan.Tx.Value.ToBig(), built.Plan.Tx.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := r.TxHash
+	waitFor(t, "the trade indexed", func() bool {
+		page, _, err := a.Market.Trades(ctx, market.TradeQuery{Token: token, Limit: 5})
+		if err != nil {
+			return false
+		}
+		for _, tr := range page.Trades {
+			if tr.TxHash == last {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// End to end on the devnet: real trades move DETH's price through a limit buy, which the leader
+// fires through the custodial wallet once and which fills on chain; a trailing stop follows the
+// high a buy makes and sells the whole balance (approval first) when a sell drops the price
+// through its trail. The fire latency (trade indexed → fire's transaction sent) is logged.
+func TestOrdersFireOnTheDevnet(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	a := srv.App
+	ctx := context.Background()
+	dn := a.Devnet
+	deth := dn.ETHToken.Token
+	const account = "acc-orders"
+	wallet, err := a.Wallets.Create(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &wallet, new(big.Int).Mul(big.NewInt(5), big.NewInt(1e18)), nil); err != nil {
+		t.Fatal(err)
+	}
+	// The devnet mines what the wallet sends when the test says so.
+	stop := dn.MineEvery(20 * time.Millisecond)
+	defer stop()
+	trader := dn.Accounts[2]
+	devTrade(t, a, trader, deth, curvekit.Buy, "1")
+
+	price := func() uint256.Int {
+		tok, err := a.Store.Token(ctx, deth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return orders.TokenPrice(&tok)
+	}
+	p0 := price()
+	var trigger uint256.Int
+	trigger.Mul(&p0, uint256.NewInt(97))
+	trigger.Div(&trigger, uint256.NewInt(100))
+	limit, err := a.Orders.Place(ctx, orders.PlaceParams{AccountID: account, Wallet: wallet, Request: orders.Request{
+		Kind: "limit", Token: deth.Hex(), Side: "buy", Amount: "0.01", Price: orders.FormatPrice(&trigger, 18), Slippage: new(float64(5)),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The engine takes the order in at its next tick; the test does not wait for it.
+	st := a.Replica.Status()
+	if err := a.OrderEngine.Tick(ctx, st.Term); err != nil {
+		t.Fatal(err)
+	}
+	get := func(id string) orders.Order {
+		o, err := a.Orders.Order(ctx, account, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	// A small sell moves the price less than 3%: nothing fires.
+	devTrade(t, a, trader, deth, curvekit.Sell, "1000")
+	if o := get(limit.ID); o.State != orders.Open {
+		t.Fatalf("above its trigger the limit buy is %s", o.State)
+	}
+	held, err := a.Chain.Balance(ctx, deth, trader.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var half uint256.Int
+	half.Div(&held, uint256.NewInt(2))
+	indexed := time.Now()
+	devTrade(t, a, trader, deth, curvekit.Sell, curvekit.FormatAmount(&half, 18))
+	var latencies []time.Duration
+	waitFor(t, "the limit buy sent", func() bool { return get(limit.ID).State != orders.Open && get(limit.ID).State != orders.Triggered })
+	latencies = append(latencies, time.Since(indexed))
+	waitFor(t, "the limit buy filled", func() bool { return get(limit.ID).State == orders.Filled })
+	o := get(limit.ID)
+	f := o.Fires[0]
+	if len(o.Fires) != 1 || f.Price.Cmp(&trigger) > 0 || f.Block == 0 || f.AmountIn.Dec() != "10000000000000000" || f.AmountOut.IsZero() {
+		t.Fatalf("the limit buy's fire: %+v", o.Fires)
+	}
+	bal, err := a.Chain.Balance(ctx, deth, wallet)
+	if err != nil || bal != f.AmountOut {
+		t.Fatalf("the wallet holds %s DETH, the fill says %s (%v)", bal.Dec(), f.AmountOut.Dec(), err)
+	}
+
+	// The trailing stop follows the high a buy makes, then sells everything on a 3% drop.
+	stopOrder, err := a.Orders.Place(ctx, orders.PlaceParams{AccountID: account, Wallet: wallet, Request: orders.Request{
+		Kind: "trailing-stop", Token: deth.Hex(), Percent: new(float64(100)), Trail: new(float64(3)), Slippage: new(float64(10)),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.OrderEngine.Tick(ctx, st.Term); err != nil {
+		t.Fatal(err)
+	}
+	devTrade(t, a, trader, deth, curvekit.Buy, "2")
+	high := price()
+	waitFor(t, "the trailing stop's high", func() bool { h := get(stopOrder.ID).High; return h == high })
+	if o := get(stopOrder.ID); o.State != orders.Open {
+		t.Fatalf("after a rise the trailing stop is %s", o.State)
+	}
+	held, _ = a.Chain.Balance(ctx, deth, trader.Address)
+	half.Div(&held, uint256.NewInt(2))
+	indexed = time.Now()
+	devTrade(t, a, trader, deth, curvekit.Sell, curvekit.FormatAmount(&half, 18))
+	waitFor(t, "the trailing stop sent", func() bool { s := get(stopOrder.ID).State; return s == orders.Sent || s == orders.Filled })
+	latencies = append(latencies, time.Since(indexed))
+	waitFor(t, "the trailing stop filled", func() bool { return get(stopOrder.ID).State == orders.Filled })
+	o = get(stopOrder.ID)
+	if len(o.Fires) != 1 || o.Fires[0].AmountIn != bal || o.Fires[0].AmountOut.IsZero() {
+		t.Fatalf("the trailing stop's fire: %+v (sold the %s held)", o.Fires, bal.Dec())
+	}
+	if left, _ := a.Chain.Balance(ctx, deth, wallet); !left.IsZero() {
+		t.Errorf("the wallet still holds %s DETH", left.Dec())
+	}
+	// Exactly one transaction per fire, and the sell's approval.
+	if page, err := a.Wallets.Transactions(ctx, account, "", 50); err != nil || len(page.Transactions) != 3 {
+		t.Errorf("the wallet sent %d transactions (%v), want the buy, the approval and the sell", len(page.Transactions), err)
+	}
+	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
+	t.Logf("fire latency, trade indexed → fire sent: %v", latencies)
+}

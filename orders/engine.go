@@ -1,0 +1,466 @@
+package orders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/market"
+)
+
+// Trader sends the trade of a fire through the account's custodial wallet: everything
+// sign-and-submit checks applies (the wallet's guard, simulation). The app implements it with the
+// market's build-tx and wallet.Service.SignAndSubmit.
+type Trader interface {
+	// Trade builds the trade at the quote now, slippage applied, and signs and submits it with
+	// p.Key as its idempotency key: called again with the same key it sends nothing and answers
+	// the first transaction. Pending is set when an approval had to go first: call again once
+	// it is mined. A refusal is an error with the root sentinel (and curvekit.Code) that says why.
+	Trade(ctx context.Context, p TradeParams) (TradeResult, error)
+}
+
+// TradeParams is one fire's trade.
+type TradeParams struct {
+	AccountID string
+	Wallet    common.Address
+	Token     common.Address
+	Side      curvekit.Side
+	// Amount is what the trade spends in base units; zero with PercentBps, the share of the
+	// wallet's token balance a sell spends.
+	Amount      uint256.Int
+	PercentBps  uint32
+	SlippageBps uint32
+	// Key is the fire's id: the idempotency key of its transactions.
+	Key string
+}
+
+// TradeResult is what Trade sent.
+type TradeResult struct {
+	TxHash  common.Hash
+	Pending bool
+}
+
+// EngineConfig configures an Engine.
+type EngineConfig struct {
+	Store  Store
+	Trader Trader
+	// Tokens gives a token's price now when the engine starts leading, so a trigger the price
+	// passed while no engine was evaluating fires then.
+	Tokens Tokens
+	// Tick is how often the clock fires due time orders, expires orders, picks up orders placed
+	// or cancelled, and retries sends; default 1s.
+	Tick time.Duration
+	// Now is the clock; default time.Now.
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Engine fires orders. Only the indexer's leader runs it: Sync takes each committed sync in
+// chain order and Run the clock, both with the leader's term; every fire is recorded under that
+// term (Store.Trigger refuses a term that ended) before its trade is sent with the fire's id as
+// its idempotency key, so a fire happens once across replicas and crashes.
+type Engine struct {
+	cfg EngineConfig
+
+	mu     sync.Mutex
+	term   uint64 // the term the state below was loaded under; 0 when not leading
+	index  *Index
+	live   map[string]*Order        // live orders by id
+	fires  map[string]*Fire         // fires triggered or sent, by id
+	byHash map[common.Hash]string   // sent fires by transaction hash
+	tokens map[common.Address]uint8 // decimals of the tokens with live orders
+	seq    uint64
+	// wake asks Run to send at once what a sync triggered, rather than at the next tick.
+	wake chan struct{}
+}
+
+// NewEngine returns an Engine for cfg.
+func NewEngine(cfg EngineConfig) (*Engine, error) {
+	if cfg.Store == nil || cfg.Trader == nil || cfg.Tokens == nil {
+		return nil, errors.New("orders: the engine needs a Store, a Trader and Tokens")
+	}
+	if cfg.Tick <= 0 {
+		cfg.Tick = time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	return &Engine{cfg: cfg, wake: make(chan struct{}, 1)}, nil
+}
+
+// Leader tells the engine whether this replica leads the indexer, and in which term.
+type Leader func() (term uint64, leading bool)
+
+// Run runs the clock until ctx ends: while leader says this replica leads, each tick fires due
+// time orders, expires orders, takes in orders placed or cancelled since, and sends what waits.
+func (e *Engine) Run(ctx context.Context, leader Leader) {
+	t := time.NewTicker(e.cfg.Tick)
+	defer t.Stop()
+	for {
+		if term, ok := leader(); ok {
+			if err := e.Tick(ctx, term); err != nil && ctx.Err() == nil {
+				e.cfg.Logger.Warn("orders: tick", "term", term, "err", err)
+			}
+		} else {
+			e.drop()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-e.wake:
+		}
+	}
+}
+
+// drop forgets the loaded state: another replica leads now.
+func (e *Engine) drop() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.term = 0
+}
+
+// load makes the engine's state that of the store under term, if it is not already. Callers
+// hold mu.
+func (e *Engine) load(ctx context.Context, term uint64) error {
+	if e.term == term {
+		return nil
+	}
+	e.term = 0
+	e.index, e.live, e.fires = NewIndex(), map[string]*Order{}, map[string]*Fire{}
+	e.byHash, e.tokens = map[common.Hash]string{}, map[common.Address]uint8{}
+	pending, err := e.cfg.Store.Fires(ctx, FireTriggered, FireSent)
+	if err != nil {
+		return err
+	}
+	for i := range pending {
+		f := pending[i]
+		e.fires[f.ID] = &f
+		if f.State == FireSent {
+			e.byHash[f.TxHash] = f.ID
+		}
+	}
+	e.term = term
+	// Every order is new to this term: a trigger the price passed while no engine evaluated
+	// (the previous leader stopped between a commit and its evaluation) fires now.
+	return e.refresh(ctx)
+}
+
+// refresh takes in the store's live orders: new ones are indexed and checked against their
+// token's price now (an order placed beyond its trigger, a trigger passed while no engine
+// evaluated, fire at once), those that ended meanwhile (cancelled) leave the index. Callers hold
+// mu and have loaded the term.
+func (e *Engine) refresh(ctx context.Context) error {
+	all, err := e.cfg.Store.Live(ctx)
+	if err != nil {
+		return err
+	}
+	seen := make(map[string]bool, len(all))
+	added := map[common.Address]bool{}
+	for i := range all {
+		o := all[i]
+		seen[o.ID] = true
+		if _, ok := e.live[o.ID]; ok {
+			continue // the engine's own view of it is ahead of the store's read
+		}
+		e.live[o.ID] = &o
+		e.tokens[o.Token] = o.Decimals
+		e.seq++
+		e.index.Add(&o, e.seq)
+		if !o.Kind.Timed() && o.State == Open {
+			added[o.Token] = true
+		}
+	}
+	for id := range e.live {
+		if !seen[id] {
+			e.index.Remove(id) // cancelled
+			delete(e.live, id)
+		}
+	}
+	var hits []Hit
+	var raised []string
+	for tok := range added {
+		t, err := e.cfg.Tokens.Token(ctx, tok)
+		if err != nil {
+			continue
+		}
+		price := TokenPrice(&t)
+		hits, raised = e.index.Price(tok, &price, hits, raised)
+	}
+	return e.trigger(ctx, hits, raised, nil)
+}
+
+// Sync evaluates one committed sync of the leader of term: each trade's price after it, in chain
+// order, against the price orders of its token (a price that crosses a trigger and comes back
+// within the sync fires: the trigger was reached), and each trade of a sent fire's transaction
+// as its fill. It returns once the fires are recorded; their trades are sent by Run.
+func (e *Engine) Sync(ctx context.Context, term uint64, s market.Sync) error {
+	if s.Batch == nil || len(s.Batch.Trades) == 0 {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.load(ctx, term); err != nil {
+		return err
+	}
+	var hits []Hit
+	var raised []string
+	var at []market.Trade // the trade behind each hit
+	for i := range s.Batch.Trades {
+		tr := &s.Batch.Trades[i]
+		if id, ok := e.byHash[tr.TxHash]; ok {
+			e.fill(ctx, id, tr)
+		}
+		decimals, ok := e.tokens[tr.Token]
+		if !ok {
+			continue
+		}
+		price := SpotPrice(&tr.ReserveQuote, &tr.ReserveToken, decimals)
+		n := len(hits)
+		hits, raised = e.index.Price(tr.Token, &price, hits, raised)
+		for range len(hits) - n {
+			at = append(at, *tr)
+		}
+	}
+	if err := e.trigger(ctx, hits, raised, at); err != nil {
+		return err
+	}
+	if len(hits) > 0 {
+		select {
+		case e.wake <- struct{}{}:
+		default:
+		}
+	}
+	return nil
+}
+
+// trigger records the fires of hits (at the trades at, when given) and the highs raised, under
+// the engine's term. Callers hold mu.
+func (e *Engine) trigger(ctx context.Context, hits []Hit, raised []string, at []market.Trade) error {
+	if len(hits) == 0 && len(raised) == 0 {
+		return nil
+	}
+	now := e.cfg.Now().UTC()
+	p := TriggerParams{Term: e.term, At: now}
+	for i, h := range hits {
+		o := e.live[h.OrderID]
+		if o == nil || o.State != Open {
+			continue
+		}
+		f := Fire{ID: FireID(o.ID, o.Fired), OrderID: o.ID, N: o.Fired, Price: h.Price, CreatedAt: now, UpdatedAt: now}
+		if i < len(at) {
+			f.Block, f.LogIndex = at[i].Block, at[i].LogIndex
+		}
+		p.Fires = append(p.Fires, f)
+	}
+	if len(raised) > 0 {
+		p.Highs = make(map[string]uint256.Int, len(raised))
+		for _, id := range raised {
+			if h, ok := e.index.High(id); ok {
+				p.Highs[id] = h
+			}
+		}
+	}
+	return e.record(ctx, p)
+}
+
+// record stores p and applies what was stored to the engine's view. Callers hold mu.
+func (e *Engine) record(ctx context.Context, p TriggerParams) error {
+	stored, err := e.cfg.Store.Trigger(ctx, p)
+	if err != nil {
+		// The index already let go of the hits: the next sync or tick loads the store again
+		// (under a term that ended, another replica does).
+		e.term = 0
+		return err
+	}
+	for id, h := range p.Highs {
+		if o := e.live[id]; o != nil {
+			o.High = h
+		}
+	}
+	for _, id := range p.Expire {
+		e.index.Remove(id)
+		delete(e.live, id)
+	}
+	for i := range stored {
+		f := stored[i]
+		e.fires[f.ID] = &f
+		if o := e.live[f.OrderID]; o != nil {
+			o.State, o.Fired = Triggered, o.Fired+1
+			if next, ok := p.NextAt[o.ID]; ok {
+				o.NextAt = next
+			}
+		}
+	}
+	return nil
+}
+
+// Tick fires the time orders due at the clock's now, expires open orders past their expiry,
+// takes in orders placed or cancelled since the last tick, and sends the fires that wait.
+func (e *Engine) Tick(ctx context.Context, term uint64) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.load(ctx, term); err != nil {
+		return err
+	}
+	if err := e.refresh(ctx); err != nil {
+		return err
+	}
+	now := e.cfg.Now().UTC()
+	p := TriggerParams{Term: e.term, At: now, NextAt: map[string]time.Time{}}
+	for _, o := range e.live {
+		if o.State != Open {
+			continue
+		}
+		if !o.ExpiresAt.IsZero() && !o.ExpiresAt.After(now) {
+			p.Expire = append(p.Expire, o.ID)
+			continue
+		}
+		if o.Kind.Timed() && o.Fired < o.Count() && !o.NextAt.After(now) {
+			p.Fires = append(p.Fires, Fire{ID: FireID(o.ID, o.Fired), OrderID: o.ID, N: o.Fired, CreatedAt: now, UpdatedAt: now})
+			p.NextAt[o.ID] = o.DueAt(o.Fired + 1)
+		}
+	}
+	slices.SortFunc(p.Fires, func(a, b Fire) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	if len(p.Fires) > 0 || len(p.Expire) > 0 {
+		if err := e.record(ctx, p); err != nil {
+			return err
+		}
+	}
+	return e.send(ctx)
+}
+
+// send sends every triggered fire's trade. Callers hold mu.
+func (e *Engine) send(ctx context.Context) error {
+	ids := make([]string, 0, len(e.fires))
+	for id, f := range e.fires {
+		if f.State == FireTriggered {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if err := e.sendOne(ctx, e.fires[id]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Engine) sendOne(ctx context.Context, f *Fire) error {
+	o := e.live[f.OrderID]
+	if o == nil {
+		// The order ended (cancelled) before its fire went out: the fire is dropped.
+		return e.settle(ctx, f, SettleParams{State: FireFailed, Code: "cancelled", Error: "the order was cancelled before this fire was sent"})
+	}
+	amount := o.SliceAmount(f.N)
+	res, err := e.cfg.Trader.Trade(ctx, TradeParams{
+		AccountID: o.AccountID, Wallet: o.Wallet, Token: o.Token, Side: o.Side, Amount: amount, PercentBps: o.Percent,
+		SlippageBps: o.SlippageBps, Key: f.ID,
+	})
+	switch {
+	case err == nil && res.Pending:
+		return nil // an approval went first; the trade goes on a later tick
+	case err == nil:
+		if err := e.settle(ctx, f, SettleParams{State: FireSent, TxHash: res.TxHash, OrderState: Sent}); err != nil {
+			return err
+		}
+		e.byHash[res.TxHash] = f.ID
+		o.State = Sent
+		return nil
+	case errors.Is(err, curvekit.ErrUnavailable), errors.Is(err, curvekit.ErrConflict), ctx.Err() != nil:
+		// The chain or an earlier attempt with this key is still busy: try again next tick.
+		e.cfg.Logger.Warn("orders: fire not sent yet; retrying", "fire", f.ID, "err", err)
+		return nil
+	}
+	code := string(curvekit.CodeOf(err))
+	if code == "" {
+		code = "REFUSED"
+	}
+	next := Failed
+	if o.Kind.Timed() && o.Fired < o.Count() {
+		next = Open // a time order goes on with its next slice
+	}
+	msg := err.Error()
+	if err := e.settle(ctx, f, SettleParams{State: FireFailed, Code: code, Error: msg, OrderState: next, Reason: code}); err != nil {
+		return err
+	}
+	e.moveOrder(o, next)
+	return nil
+}
+
+// fill settles a sent fire whose trade the sync indexed. Callers hold mu.
+func (e *Engine) fill(ctx context.Context, id string, tr *market.Trade) {
+	f := e.fires[id]
+	o := e.live[f.OrderID]
+	p := SettleParams{State: FireFilled}
+	// What the wallet paid and got: on the curve the indexed amount is net of the fee, which
+	// the buyer pays on top and the seller leaves behind; the pool's amounts are what moved.
+	quote := tr.QuoteAmount
+	if tr.Venue == curvekit.VenueCurve {
+		if tr.Side == curvekit.Buy {
+			quote.Add(&quote, &tr.Fee)
+		} else if quote.Cmp(&tr.Fee) >= 0 {
+			quote.Sub(&quote, &tr.Fee)
+		}
+	}
+	if tr.Side == curvekit.Buy {
+		p.AmountIn, p.AmountOut = quote, tr.TokenAmount
+	} else {
+		p.AmountIn, p.AmountOut = tr.TokenAmount, quote
+	}
+	next := Filled
+	if o != nil && o.Kind.Timed() && o.Fired < o.Count() {
+		next = Open
+	}
+	p.OrderState = next
+	if err := e.settle(ctx, f, p); err != nil {
+		e.cfg.Logger.Warn("orders: record a fill", "fire", id, "err", err)
+		return
+	}
+	delete(e.byHash, tr.TxHash)
+	if o != nil {
+		e.moveOrder(o, next)
+	}
+}
+
+// moveOrder applies an order's move to the engine's view. Callers hold mu.
+func (e *Engine) moveOrder(o *Order, to State) {
+	o.State = to
+	if to.Final() {
+		e.index.Remove(o.ID)
+		delete(e.live, o.ID)
+	}
+}
+
+// settle records a fire's move under the engine's term. Callers hold mu.
+func (e *Engine) settle(ctx context.Context, f *Fire, p SettleParams) error {
+	p.Term, p.FireID, p.At = e.term, f.ID, e.cfg.Now().UTC()
+	if err := e.cfg.Store.SettleFire(ctx, p); err != nil {
+		if errors.Is(err, market.ErrFenced) {
+			e.term = 0
+		}
+		if !errors.Is(err, curvekit.ErrConflict) || errors.Is(err, market.ErrFenced) {
+			return fmt.Errorf("orders: settle fire %s: %w", f.ID, err)
+		}
+	}
+	f.State = p.State
+	if p.TxHash != (common.Hash{}) {
+		f.TxHash = p.TxHash
+	}
+	if f.State == FireFilled || f.State == FireFailed {
+		delete(e.fires, f.ID)
+	}
+	return nil
+}

@@ -1,0 +1,468 @@
+package orders_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/google/go-cmp/cmp"
+	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/adapters/bunstore"
+	"github.com/curvekit/curvekit/internal/pgtest"
+	"github.com/curvekit/curvekit/market"
+	. "github.com/curvekit/curvekit/orders"
+)
+
+// chainTrader stands for the custodial wallet on a chain: a trade is sent once per key (a
+// second call with the key answers the first transaction, as sign-and-submit's idempotency
+// does), and what was sent is kept in order.
+type chainTrader struct {
+	mu     sync.Mutex
+	byKey  map[string]common.Hash
+	sent   []TradeParams
+	calls  int
+	refuse error // when set, every trade is refused with it
+}
+
+func newChainTrader() *chainTrader { return &chainTrader{byKey: map[string]common.Hash{}} }
+
+func (c *chainTrader) Trade(_ context.Context, p TradeParams) (TradeResult, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.calls++
+	if c.refuse != nil {
+		return TradeResult{}, c.refuse
+	}
+	if h, ok := c.byKey[p.Key]; ok {
+		return TradeResult{TxHash: h}, nil
+	}
+	h := common.BytesToHash([]byte(p.Key))
+	c.byKey[p.Key] = h
+	c.sent = append(c.sent, p)
+	return TradeResult{TxHash: h}, nil
+}
+
+func (c *chainTrader) keys() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, p := range c.sent {
+		out = append(out, p.Key)
+	}
+	return out
+}
+
+// tokens answers a token's price now: reserves whose spot price is the given value.
+type tokens map[common.Address]uint64
+
+func (ts tokens) Token(_ context.Context, addr common.Address) (market.Token, error) {
+	p, ok := ts[addr]
+	if !ok {
+		return market.Token{}, curvekit.ErrNotFound
+	}
+	t := market.Token{Address: addr, Decimals: 18}
+	t.State.VirtualQuote.SetUint64(p)
+	t.State.VirtualToken = oneE36
+	return t, nil
+}
+
+// oneE36 as a token reserve makes the scaled spot price equal to the quote reserve (18 decimals).
+var oneE36 = func() uint256.Int {
+	var v uint256.Int
+	v.Exp(uint256.NewInt(10), uint256.NewInt(36))
+	return v
+}()
+
+// trade is a trade of token whose price after it is price.
+func trade(token common.Address, block uint64, log uint, price uint64) market.Trade {
+	t := market.Trade{Token: token, Block: block, LogIndex: log, Side: curvekit.Buy, TxHash: common.BigToHash(uint256.NewInt(block*1000 + uint64(log)).ToBig())}
+	t.ReserveQuote.SetUint64(price)
+	t.ReserveToken = oneE36
+	return t
+}
+
+func sync1(trades ...market.Trade) market.Sync {
+	return market.Sync{Batch: &market.Batch{Trades: trades}}
+}
+
+type world struct {
+	db     *bunstore.DB
+	trader *chainTrader
+	tokens tokens
+	now    time.Time
+}
+
+func (w *world) engine(t *testing.T) *Engine {
+	t.Helper()
+	e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, Now: func() time.Time { return w.now },
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func (w *world) lead(t *testing.T, holder string) uint64 {
+	t.Helper()
+	l, ok, err := w.db.Lease().Acquire(context.Background(), holder, time.Hour)
+	if err != nil || !ok {
+		t.Fatalf("Acquire(%s): %v %v", holder, ok, err)
+	}
+	return l.Term
+}
+
+func (w *world) handOver(t *testing.T, from string, term uint64, to string) uint64 {
+	t.Helper()
+	if err := w.db.Lease().Release(context.Background(), from, term); err != nil {
+		t.Fatal(err)
+	}
+	return w.lead(t, to)
+}
+
+func (w *world) place(t *testing.T, o Order) Order {
+	t.Helper()
+	o.AccountID, o.Wallet, o.State, o.Decimals, o.QuoteDecimals = "acc1", common.HexToAddress("0xa11e"), Open, 18, 18
+	o.CreatedAt, o.UpdatedAt = w.now, w.now
+	if o.Kind.Timed() {
+		o.NextAt = w.now
+	}
+	if err := w.db.Orders().CreateOrder(context.Background(), CreateParams{Order: o, Max: 1_000}); err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func (w *world) order(t *testing.T, id string) Order {
+	t.Helper()
+	o, err := w.db.Orders().Order(context.Background(), "acc1", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func newWorld(t *testing.T, dsn string) *world {
+	db, err := bunstore.Open(context.Background(), bunstore.Config{DSN: dsn, MaxOpenConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return &world{db: db, trader: newChainTrader(), tokens: tokens{}, now: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
+}
+
+func databases(t *testing.T, run func(t *testing.T, w *world)) {
+	t.Run("SQLite", func(t *testing.T) {
+		t.Parallel()
+		run(t, newWorld(t, filepath.Join(t.TempDir(), "orders.db")))
+	})
+	t.Run("PostgreSQL", func(t *testing.T) {
+		t.Parallel()
+		run(t, newWorld(t, pgtest.Schema(t, "orders_test")))
+	})
+}
+
+var tokA, tokB = common.HexToAddress("0x0a"), common.HexToAddress("0x0b")
+
+func priceOrder(id string, kind Kind, side curvekit.Side, price uint64) Order {
+	o := Order{ID: id, Kind: kind, Token: tokA, Side: side, SlippageBps: 100}
+	o.Amount.SetUint64(1_000)
+	o.Price.SetUint64(price)
+	return o
+}
+
+// Two replicas and a change of leader in the middle: the first leader records a fire and stops
+// before sending it (a crash between claim and send); the second sends it once and fires the
+// rest; the first, back with its old term, can record and settle nothing, and what it sends is
+// the same fire under the same key, which the wallet answers with the first transaction.
+func TestEngineLeaderChangeNeverFiresTwice(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		w.tokens[tokA] = 1_000
+		w.place(t, priceOrder("ord_buy", Limit, curvekit.Buy, 900))
+		w.place(t, priceOrder("ord_stop", StopLoss, curvekit.Sell, 800))
+		w.place(t, priceOrder("ord_tp", TakeProfit, curvekit.Sell, 1_200))
+		a, b := w.engine(t), w.engine(t)
+		termA := w.lead(t, "a")
+		if err := a.Sync(ctx, termA, sync1(trade(tokA, 10, 0, 950), trade(tokA, 10, 1, 880))); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.order(t, "ord_buy"); got.State != Triggered || len(got.Fires) != 1 || got.Fires[0].Price.Uint64() != 880 || got.Fires[0].Block != 10 || got.Fires[0].LogIndex != 1 {
+			t.Fatalf("after the first sync: %s %+v", got.State, got.Fires)
+		}
+		// a stops here, before sending. b takes the lease.
+		termB := w.handOver(t, "a", termA, "b")
+		if err := b.Tick(ctx, termB); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.order(t, "ord_buy"); got.State != Sent || got.Fires[0].State != FireSent {
+			t.Fatalf("after b's tick: %s %+v", got.State, got.Fires)
+		}
+		// a is back, still believing in its term: a price through the stop records nothing.
+		if err := a.Sync(ctx, termA, sync1(trade(tokA, 11, 0, 700))); !errors.Is(err, market.ErrFenced) {
+			t.Errorf("the old leader's sync: %v, want ErrFenced", err)
+		}
+		// Its clock finds nothing due, so it writes nothing (a write would be fenced).
+		if err := a.Tick(ctx, termA); err != nil && !errors.Is(err, market.ErrFenced) {
+			t.Errorf("the old leader's tick: %v", err)
+		}
+		if got := w.order(t, "ord_stop"); got.State != Open {
+			t.Fatalf("the fenced leader fired the stop: %s", got.State)
+		}
+		// b sees the same sync (it indexes it now) and fires the stop once.
+		if err := b.Sync(ctx, termB, sync1(trade(tokA, 11, 0, 700))); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Tick(ctx, termB); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Sync(ctx, termB, sync1(trade(tokA, 12, 0, 1_300))); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Tick(ctx, termB); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"ord_buy_f0", "ord_stop_f0", "ord_tp_f0"}
+		if diff := cmp.Diff(want, w.trader.keys()); diff != "" {
+			t.Errorf("transactions sent (-want +got):\n%s", diff)
+		}
+		for _, id := range []string{"ord_buy", "ord_stop", "ord_tp"} {
+			if got := w.order(t, id); len(got.Fires) != 1 || got.Fires[0].State != FireSent {
+				t.Errorf("%s: %s with %d fires", id, got.State, len(got.Fires))
+			}
+		}
+	})
+}
+
+// A leader that sent a fire and stopped before recording it as sent (after send, before the
+// receipt): the next leader sends it again under the same key, which answers the first
+// transaction; its fill settles the order once.
+func TestEngineCrashAfterSend(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		w.tokens[tokA] = 1_000
+		w.place(t, priceOrder("ord_buy", Limit, curvekit.Buy, 900))
+		a := w.engine(t)
+		termA := w.lead(t, "a")
+		if err := a.Sync(ctx, termA, sync1(trade(tokA, 10, 0, 850))); err != nil {
+			t.Fatal(err)
+		}
+		// a's send reached the chain, then a froze past its lease before recording it.
+		first, _ := w.trader.Trade(ctx, TradeParams{Key: "ord_buy_f0"})
+		termB := w.handOver(t, "a", termA, "b")
+		b := w.engine(t)
+		if err := b.Tick(ctx, termB); err != nil {
+			t.Fatal(err)
+		}
+		got := w.order(t, "ord_buy")
+		if got.Fires[0].State != FireSent || got.Fires[0].TxHash != first.TxHash || len(w.trader.keys()) != 1 {
+			t.Fatalf("after the takeover: %+v, %d sent", got.Fires[0], len(w.trader.keys()))
+		}
+		fill := trade(tokA, 11, 0, 870)
+		fill.TxHash, fill.TokenAmount, fill.QuoteAmount = first.TxHash, *uint256.NewInt(5), *uint256.NewInt(1_000)
+		if err := b.Sync(ctx, termB, sync1(fill)); err != nil {
+			t.Fatal(err)
+		}
+		got = w.order(t, "ord_buy")
+		if got.State != Filled || got.Fires[0].State != FireFilled || got.Fires[0].AmountIn.Uint64() != 1_000 || got.Fires[0].AmountOut.Uint64() != 5 {
+			t.Errorf("after the fill: %s %+v", got.State, got.Fires[0])
+		}
+	})
+}
+
+// DCA fires on the clock Times times, each once its interval is due, and is filled after the
+// last fill; a TWAP's slices add up to its total; an open order past its expiry expires; a
+// refusal fails a price order and lets a time order go on.
+func TestEngineClock(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		w.tokens[tokA] = 1_000
+		dca := Order{ID: "ord_dca", Kind: DCA, Token: tokA, Side: curvekit.Buy, Every: time.Minute, Times: 3}
+		dca.Amount.SetUint64(10)
+		twap := Order{ID: "ord_twap", Kind: TWAP, Token: tokA, Side: curvekit.Buy, Over: 3 * time.Minute, Slices: 3}
+		twap.Amount.SetUint64(100)
+		w.place(t, dca)
+		w.place(t, twap)
+		exp := priceOrder("ord_exp", Limit, curvekit.Buy, 1)
+		exp.ExpiresAt = w.now.Add(90 * time.Second)
+		w.place(t, exp)
+		e := w.engine(t)
+		term := w.lead(t, "a")
+		block := uint64(100)
+		filled := map[string]bool{}
+		fillAll := func() {
+			var trades []market.Trade
+			for _, p := range w.trader.sent {
+				if _, done := filled[p.Key]; done {
+					continue
+				}
+				filled[p.Key] = true
+				block++
+				tr := trade(tokB, block, 0, 1)
+				tr.TxHash = common.BytesToHash([]byte(p.Key))
+				trades = append(trades, tr)
+			}
+			if err := e.Sync(ctx, term, sync1(trades...)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for minute := range 4 {
+			if err := e.Tick(ctx, term); err != nil {
+				t.Fatal(err)
+			}
+			fillAll()
+			// A second tick in the same minute fires nothing more.
+			if err := e.Tick(ctx, term); err != nil {
+				t.Fatal(err)
+			}
+			if n := len(w.trader.sent); n != 2*min(minute+1, 3) {
+				t.Fatalf("minute %d: %d sent", minute, n)
+			}
+			w.now = w.now.Add(time.Minute)
+		}
+		var twapTotal uint256.Int
+		for _, p := range w.trader.sent {
+			if p.Key[:8] == "ord_twap" {
+				twapTotal.Add(&twapTotal, &p.Amount)
+			}
+		}
+		if twapTotal.Uint64() != 100 {
+			t.Errorf("TWAP slices sum to %d", twapTotal.Uint64())
+		}
+		for _, id := range []string{"ord_dca", "ord_twap"} {
+			if got := w.order(t, id); got.State != Filled || got.Fired != 3 || len(got.Fires) != 3 {
+				t.Errorf("%s: %s, fired %d", id, got.State, got.Fired)
+			}
+		}
+		if got := w.order(t, "ord_exp"); got.State != Expired {
+			t.Errorf("past its expiry: %s", got.State)
+		}
+
+		// Refusals: the price order fails with the code; a DCA goes on.
+		w.trader.refuse = curvekit.WithCode(curvekit.CodeWalletPaused, fmt.Errorf("%w: the wallet is paused", curvekit.ErrForbidden))
+		stop := w.place(t, priceOrder("ord_stop", StopLoss, curvekit.Sell, 500))
+		dca2 := dca
+		dca2.ID, dca2.Times = "ord_dca2", 2
+		w.place(t, dca2)
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Sync(ctx, term, sync1(trade(tokA, 500, 0, 400))); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.order(t, stop.ID); got.State != Failed || got.Reason != "WALLET_PAUSED" || got.Fires[0].Code != "WALLET_PAUSED" {
+			t.Errorf("refused stop: %s %q %+v", got.State, got.Reason, got.Fires)
+		}
+		if got := w.order(t, "ord_dca2"); got.State != Open || got.Fired != 1 || got.Fires[0].State != FireFailed {
+			t.Errorf("refused DCA slice: %s fired %d", got.State, got.Fired)
+		}
+
+		// An order placed beyond its trigger fires at the next tick, at the price now.
+		w.trader.refuse = nil
+		w.tokens[tokB] = 1_000
+		now := priceOrder("ord_now", Limit, curvekit.Buy, 2_000)
+		now.Token = tokB
+		w.place(t, now)
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.order(t, "ord_now"); got.State != Sent || got.Fires[0].Price.Uint64() != 1_000 {
+			t.Errorf("a marketable order: %s %+v", got.State, got.Fires)
+		}
+	})
+}
+
+// The reference model: random price paths over random price orders, fed to the engine a sync
+// at a time; the engine fires exactly the orders the model fires, each once, at the price that
+// fired it, for the order's amount.
+func TestEngineAgreesWithModel(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		r := rand.New(rand.NewPCG(7, 33))
+		toks := []common.Address{tokA, tokB}
+		m := &model{high: map[string]uint256.Int{}, last: map[common.Address]uint256.Int{}}
+		placed := map[string]*Order{}
+		for _, tok := range toks {
+			w.tokens[tok] = 1_000
+		}
+		for i := range 60 {
+			o := randomOrder(r, i, toks)
+			if o.Kind == TrailingStop {
+				o.High.SetUint64(1_000)
+				m.high[o.ID] = o.High
+			}
+			o.Amount.SetUint64(uint64(1 + r.IntN(1_000)))
+			w.place(t, *o)
+			placed[o.ID] = o
+			m.add(o)
+		}
+		want := map[string]uint64{}
+		for _, tok := range toks {
+			for _, id := range m.price(tok, uint256.NewInt(1_000)) {
+				want[id] = 1_000
+			}
+		}
+		e := w.engine(t)
+		term := w.lead(t, "a")
+		price := map[common.Address]uint64{tokA: 1_000, tokB: 1_000}
+		for block := uint64(1); block <= 40; block++ {
+			var trades []market.Trade
+			for log := range uint(1 + r.IntN(4)) {
+				tok := toks[r.IntN(2)]
+				price[tok] = max(1, uint64(int64(price[tok])+int64(r.IntN(121))-60))
+				trades = append(trades, trade(tok, block, log, price[tok]))
+				for _, id := range m.price(tok, uint256.NewInt(price[tok])) {
+					want[id] = price[tok]
+				}
+			}
+			if err := e.Sync(ctx, term, sync1(trades...)); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.Tick(ctx, term); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := map[string]uint64{}
+		for id := range placed {
+			o := w.order(t, id)
+			if len(o.Fires) > 1 {
+				t.Errorf("%s fired %d times", id, len(o.Fires))
+			}
+			if len(o.Fires) == 1 {
+				got[id] = o.Fires[0].Price.Uint64()
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("fires (-model +engine):\n%s", diff)
+		}
+		sent := w.trader.keys()
+		if len(sent) != len(want) || len(slices.Compact(slices.Sorted(slices.Values(sent)))) != len(sent) {
+			t.Errorf("%d trades sent for %d fires", len(sent), len(want))
+		}
+		for _, p := range w.trader.sent {
+			id := p.Key[:len(p.Key)-3]
+			if p.Amount != placed[id].Amount || p.Side != placed[id].Side || p.Token != placed[id].Token {
+				t.Errorf("%s sent %+v for %+v", p.Key, p, placed[id])
+			}
+		}
+		if len(want) < 10 || len(want) == len(placed) {
+			t.Errorf("the path fired %d of %d orders: too few or all to tell anything", len(want), len(placed))
+		}
+	})
+}
