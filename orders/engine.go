@@ -48,6 +48,12 @@ type TradeResult struct {
 	Pending bool
 }
 
+// Notifier hears what the engine did, after it is recorded: a fire sent, filled or failed (f set,
+// o the order after it), an order expired (f nil). The push service's source implements it.
+type Notifier interface {
+	OrderChanged(ctx context.Context, o *Order, f *Fire)
+}
+
 // EngineConfig configures an Engine.
 type EngineConfig struct {
 	Store  Store
@@ -58,6 +64,8 @@ type EngineConfig struct {
 	// Tick is how often the clock fires due time orders, expires orders, picks up orders placed
 	// or cancelled, and retries sends; default 1s.
 	Tick time.Duration
+	// Notifier, when set, hears every fire's outcome and every expiry.
+	Notifier Notifier
 	// Now is the clock; default time.Now.
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -290,6 +298,11 @@ func (e *Engine) record(ctx context.Context, p TriggerParams) error {
 		}
 	}
 	for _, id := range p.Expire {
+		if o := e.live[id]; o != nil && e.cfg.Notifier != nil {
+			expired := *o
+			expired.State = Expired
+			e.cfg.Notifier.OrderChanged(ctx, &expired, nil)
+		}
 		e.index.Remove(id)
 		delete(e.live, id)
 	}
@@ -458,6 +471,13 @@ func (e *Engine) settle(ctx context.Context, f *Fire, p SettleParams) error {
 	f.State = p.State
 	if p.TxHash != (common.Hash{}) {
 		f.TxHash = p.TxHash
+	}
+	if o := e.live[f.OrderID]; o != nil && e.cfg.Notifier != nil {
+		after := *o
+		if p.OrderState != "" && CanMove(after.State, p.OrderState) {
+			after.State = p.OrderState
+		}
+		e.cfg.Notifier.OrderChanged(ctx, &after, f)
 	}
 	if f.State == FireFilled || f.State == FireFailed {
 		delete(e.fires, f.ID)

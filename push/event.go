@@ -21,6 +21,10 @@ const (
 	JobFailed         Type = "job.failed"
 	WalletTransaction Type = "wallet.transaction"
 	FeesClaimable     Type = "fees.claimable"
+	OrderSent         Type = "order.sent"
+	OrderFilled       Type = "order.filled"
+	OrderFailed       Type = "order.failed"
+	OrderExpired      Type = "order.expired"
 	// WebhookDisabled tells an account that one of its subscriptions was disabled (it kept
 	// failing, or its receiver answered 410).
 	WebhookDisabled Type = "webhook.disabled"
@@ -29,7 +33,8 @@ const (
 )
 
 // Types are the types a subscription may ask for, in the order the documentation lists them.
-var Types = []Type{TokenLaunched, TokenGraduated, Trade, JobCompleted, JobFailed, WalletTransaction, FeesClaimable, WebhookDisabled}
+var Types = []Type{TokenLaunched, TokenGraduated, Trade, JobCompleted, JobFailed, WalletTransaction, FeesClaimable,
+	OrderSent, OrderFilled, OrderFailed, OrderExpired, WebhookDisabled}
 
 // Known reports whether a subscription may ask for t.
 func Known(t Type) bool { return slices.Contains(Types, t) }

@@ -14,6 +14,7 @@ import (
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/orders"
 	"github.com/curvekit/curvekit/push"
 	"github.com/curvekit/curvekit/wallet"
 )
@@ -420,6 +421,9 @@ func (EventPayloads) WalletTransaction(t *wallet.Transaction) ([]byte, error) {
 
 // Job is a job as GET /agent/job/:id shows it.
 func (EventPayloads) Job(j *agent.Job) ([]byte, error) { return json.Marshal(jobOf(j)) }
+
+// Order is an order with its fires as GET /orders/:id shows it.
+func (EventPayloads) Order(o *orders.Order) ([]byte, error) { return json.Marshal(orderOf(o)) }
 
 // CreatorFees are a wallet's creator fees as GET /launch/fees/:wallet shows them.
 func (EventPayloads) CreatorFees(w common.Address, fees []launch.AssetFees) ([]byte, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/webhook"
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/orders"
 	"github.com/curvekit/curvekit/push"
 	"github.com/curvekit/curvekit/stream"
 	"github.com/curvekit/curvekit/wallet"
@@ -89,6 +90,7 @@ type pushSources struct {
 var (
 	_ wallet.Notifier = (*pushSources)(nil)
 	_ agent.Notifier  = (*pushSources)(nil)
+	_ orders.Notifier = (*pushSources)(nil)
 )
 
 func (a *App) sources() *pushSources {
@@ -217,4 +219,33 @@ func (p *pushSources) sync(s market.Sync) {
 		}
 	}
 	p.publish(ctx, events...)
+}
+
+// OrderChanged publishes order.sent, order.filled and order.failed as a fire moves, and
+// order.expired; the payload is the order with its fires, as GET /orders/:id shows it.
+func (p *pushSources) OrderChanged(ctx context.Context, o *orders.Order, f *orders.Fire) {
+	typ, id := push.OrderExpired, "evt_order_"+o.ID+"_expired"
+	if f != nil {
+		switch f.State {
+		case orders.FireSent:
+			typ = push.OrderSent
+		case orders.FireFilled:
+			typ = push.OrderFilled
+		case orders.FireFailed:
+			typ = push.OrderFailed
+		default:
+			return
+		}
+		id = "evt_order_" + f.ID + "_" + string(f.State)
+	}
+	full, err := p.a.Orders.Order(ctx, o.AccountID, o.ID)
+	if err != nil {
+		p.a.Log.Warn("push: read an order for its event", "order", o.ID, "err", err)
+		return
+	}
+	data, err := p.payloads.Order(&full)
+	if err != nil {
+		return
+	}
+	p.publish(ctx, push.Event{ID: id, Type: typ, Time: time.Now().UTC(), Account: o.AccountID, Data: data})
 }
