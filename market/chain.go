@@ -36,6 +36,9 @@ type Chain interface {
 	// PoolReserveQuote, PoolReserveToken, TotalSupply) read from the chain as of the given block.
 	// The indexer uses it to restore tokens when a reorganization removes blocks.
 	StateAt(ctx context.Context, t Token, block uint64) (Token, error)
+	// BalancesAt returns each holder's balance of token as of the given block, in the order
+	// given: the indexer restores the holders a reorganization rewrote.
+	BalancesAt(ctx context.Context, token common.Address, holders []common.Address, block uint64) ([]uint256.Int, error)
 }
 
 // BlockRef identifies a block.
@@ -56,6 +59,8 @@ const (
 	EventCreatorFeesClaimed
 	EventPoolSwap
 	EventPoolSync
+	// EventTransfer is a launched token's ERC-20 Transfer.
+	EventTransfer
 )
 
 // EventQuery selects events.
@@ -81,6 +86,7 @@ type Event struct {
 	Claimed   *ClaimedEvent
 	Swap      *SwapEvent
 	Sync      *SyncEvent
+	Transfer  *TransferEvent
 }
 
 // LaunchedEvent is the factory's Launched.
@@ -123,6 +129,12 @@ type SwapEvent struct {
 // SyncEvent is a pool pair's Sync: its reserves after the swap or mint.
 type SyncEvent struct {
 	Reserve0, Reserve1 uint256.Int
+}
+
+// TransferEvent is an ERC-20 Transfer: From is the zero address for a mint, To for a burn.
+type TransferEvent struct {
+	From, To common.Address
+	Value    uint256.Int
 }
 
 // LaunchInfo is what the indexer reads from the chain about a newly launched token.

@@ -497,8 +497,19 @@ func (ix *Indexer) reorg(ctx context.Context, stale Cursor) (Cursor, error) {
 		if err != nil {
 			return Cursor{}, fmt.Errorf("market: read %s at block %d: %w", addr, to.Block, err)
 		}
+		if !st.State.Graduated {
+			st.GraduatedAt = 0
+		}
 		r.Tokens = append(r.Tokens, st)
 	}
+	if r.Holdings, err = ix.holdingsAt(ctx, to); err != nil {
+		return Cursor{}, err
+	}
+	at, err := ix.cfg.Chain.Block(ctx, to.Block)
+	if err != nil {
+		return Cursor{}, fmt.Errorf("market: read block %d: %w", to.Block, err)
+	}
+	r.Time = at.Time
 	if err := ix.cfg.Store.Rollback(ctx, r); err != nil {
 		return Cursor{}, fmt.Errorf("market: roll back to block %d: %w", to.Block, err)
 	}
@@ -530,6 +541,10 @@ func (ix *Indexer) index(ctx context.Context, from, to uint64) (Cursor, error) {
 		return Cursor{}, err
 	}
 	b.Cursor = Cursor{Block: end.Number, Hash: end.Hash}
+	b.Time = end.Time
+	if b.Holdings, err = ix.holdings(ctx, events, fresh); err != nil {
+		return Cursor{}, err
+	}
 	if err := ix.cfg.Store.Apply(ctx, b); err != nil {
 		return Cursor{}, fmt.Errorf("market: apply blocks %d-%d: %w", from, to, err)
 	}
@@ -547,8 +562,9 @@ func (ix *Indexer) index(ctx context.Context, from, to uint64) (Cursor, error) {
 	return b.Cursor, nil
 }
 
-// fetch reads the events of [from, to] in three passes: the factory's launches (which add
-// curves), the curves' events (which may add pools), then the pools' events. It returns them in
+// fetch reads the events of [from, to] in four passes: the factory's launches (which add
+// curves), the curves' events (which may add pools), the pools' events, then the tokens'
+// Transfers. It returns them in
 // chain order with the tokens launched in the range.
 func (ix *Indexer) fetch(ctx context.Context, from, to uint64) ([]Event, map[common.Address]*Token, error) {
 	launches, err := ix.cfg.Chain.Events(ctx, EventQuery{From: from, To: to, Kinds: []EventKind{EventLaunched}, Addresses: []common.Address{ix.info.Factory}})
@@ -599,6 +615,11 @@ func (ix *Indexer) fetch(ctx context.Context, from, to uint64) ([]Event, map[com
 		}
 		events = append(events, pev...)
 	}
+	tev, err := ix.fetchTransfers(ctx, from, to, fresh)
+	if err != nil {
+		return nil, nil, err
+	}
+	events = append(events, tev...)
 	sort.SliceStable(events, func(i, j int) bool {
 		if events[i].Block != events[j].Block {
 			return events[i].Block < events[j].Block
@@ -681,6 +702,7 @@ func (ix *Indexer) fold(events []Event, fresh map[common.Address]*Token) (*Batch
 			t.PoolReserveQuote = g.QuoteLiquidity
 			t.PoolReserveToken = g.TokenLiquidity
 			t.TotalSupply.Sub(&t.TotalSupply, &g.TokensBurned)
+			t.GraduatedAt = ev.Time
 			pools[g.Pool] = addr
 		case EventCreatorFeesClaimed:
 			addr, ok := tokenOfCurve(ev.Address)

@@ -1,5 +1,6 @@
-// Package market is the market-data service: tokens, trades, quotes and stats, and the indexer that
-// follows the chain and writes what it sees into a Store. It talks to the outside world only
+// Package market is the market-data service: tokens, trades, holders, quotes and stats, and the
+// indexer that follows the chain (launches, trades, graduations, fee claims and every Transfer of
+// the launched tokens) and writes what it sees into a Store. It talks to the outside world only
 // through its ports (Store here, Chain in chain.go); adapters/bunstore and adapters/evm implement
 // them.
 package market
@@ -55,6 +56,8 @@ type Token struct {
 	CreatedAt   int64 // block time, Unix seconds
 	// LastTradeAt is the block time of the newest trade, 0 before the first.
 	LastTradeAt int64
+	// GraduatedAt is the block time of the graduation, 0 on the curve.
+	GraduatedAt int64
 }
 
 // Phase reports where the token trades now.

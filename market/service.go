@@ -30,6 +30,9 @@ type ServiceConfig struct {
 	// only when an indexer in the same process calls Observe after every sync; 0 reads the store
 	// every time.
 	CacheTokens int
+	// SniperWindow is how long after a token's launch block its buyers count as snipers (see
+	// LabelSniper); default DefaultSniperWindow.
+	SniperWindow time.Duration
 }
 
 // Service answers the market API: tokens, quotes, builds, trades, candles and stats.
@@ -46,6 +49,9 @@ func NewService(cfg ServiceConfig) (*Service, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.SniperWindow <= 0 {
+		cfg.SniperWindow = DefaultSniperWindow
 	}
 	s := &Service{cfg: cfg}
 	if cfg.CacheTokens > 0 {
@@ -80,6 +86,9 @@ type View struct {
 	// Namesakes are the other tokens a reader could take this one for. Like Day, only the
 	// service's Token and Tokens fill them in.
 	Namesakes Namesakes
+	// Concentration is how the supply is spread; only the service's Token and Stats fill it
+	// in (nil elsewhere).
+	Concentration *Concentration
 	// hexes are Address, Curve, Creator, Quote.Address and Pool in their EIP-55 forms, 42 bytes
 	// each, computed once with the view (see AddressHex).
 	hexes string
@@ -160,6 +169,11 @@ func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) 
 	if err := s.names.fill(ctx, s.cfg.Store, out[:]); err != nil {
 		return View{}, err
 	}
+	c, err := s.concentration(ctx, &v.Token)
+	if err != nil {
+		return View{}, err
+	}
+	out[0].Concentration = &c
 	return out[0], nil
 }
 
@@ -565,6 +579,11 @@ func (s *Service) Stats(ctx context.Context, addr common.Address) (Stats, error)
 	if err != nil {
 		return Stats{}, err
 	}
+	c, err := s.concentration(ctx, &v.Token)
+	if err != nil {
+		return Stats{}, err
+	}
+	v.Concentration = &c
 	st := Stats{Token: v}
 	if r.Before != nil {
 		st.Price24hAgo = PriceFloat(&r.Before.Price, v.Quote.Decimals)

@@ -58,6 +58,19 @@ type Store interface {
 	// Activity sums each listed token's trades with Time >= Since exactly. Tokens without trades
 	// in the window, unknown ones included, are absent from the map.
 	Activity(ctx context.Context, tokens []common.Address, since int64) (map[common.Address]Activity, error)
+
+	// Balances returns the stored balances of the given pairs; a pair never stored is absent.
+	Balances(ctx context.Context, keys []HolderKey) (map[HolderKey]uint256.Int, error)
+	// HoldersChanged returns the pairs whose balance a Transfer in a block after the given one
+	// moved (Holding.Block), of tokens launched at or before it.
+	HoldersChanged(ctx context.Context, after uint64) ([]HolderKey, error)
+	// Holders returns a page of a token's holders with a positive balance, largest first (then
+	// by address, ascending). An unknown token is curvekit.ErrNotFound; a cursor another query
+	// returned is curvekit.ErrInvalid.
+	Holders(ctx context.Context, q HolderQuery) (HolderPage, error)
+	// HolderSummary counts a token's holders with a positive balance and sums the ten largest
+	// balances other than its curve's and its pool's; an unknown token is curvekit.ErrNotFound.
+	HolderSummary(ctx context.Context, token common.Address) (HolderSummary, error)
 }
 
 // Activity is a token's trading over a window.
@@ -77,9 +90,15 @@ type Batch struct {
 	Trades   []Trade
 	Claims   []FeeClaim
 	// Updates carry each touched token's state after the batch. They replace its mutable fields -
-	// TotalSupply, State, Pool, PoolFeeBps, PoolReserveQuote, PoolReserveToken, LastTradeAt - and
-	// leave the launch fields alone. Updates are applied after Launches.
+	// TotalSupply, State, Pool, PoolFeeBps, PoolReserveQuote, PoolReserveToken, LastTradeAt,
+	// GraduatedAt - and leave the launch fields alone. Updates are applied after Launches.
 	Updates []Token
+	// Holdings are the balances after the batch of every (token, holder) pair a Transfer in the
+	// batch moved (see Holding). Writing a holding again changes nothing.
+	Holdings []Holding
+	// Time is the block time of the batch's last block (Cursor): the present of the discovery
+	// state the batch moves (trending scores, price changes, the king).
+	Time int64
 }
 
 // Rollback is what the indexer writes when the chain reorganized below its cursor.
@@ -89,6 +108,11 @@ type Rollback struct {
 	// Tokens are the states at To of the tokens launched at or before To that Touched reported;
 	// only the fields an Update may change are used.
 	Tokens []Token
+	// Holdings are the balances at To of the pairs HoldersChanged reported, of tokens launched at
+	// or before To.
+	Holdings []Holding
+	// Time is the block time of To.
+	Time int64
 	// Removed is set by Rollback: what it deleted.
 	Removed Removed
 }

@@ -77,6 +77,9 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := updateTokens(ctx, tx, updates); err != nil {
 			return fmt.Errorf("updates: %w", err)
 		}
+		if err := writeHoldings(ctx, tx, b.Holdings); err != nil {
+			return err
+		}
 		return writeCursor(ctx, tx, cursorBlock, b.Cursor.Hash)
 	})
 	if err != nil {
@@ -146,6 +149,11 @@ func checkTokensExist(ctx context.Context, tx bun.Tx, b *market.Batch) error {
 	for i := range b.Updates {
 		if a := b.Updates[i].Address; !launched[a] {
 			need[a] = "update"
+		}
+	}
+	for i := range b.Holdings {
+		if a := b.Holdings[i].Token; !launched[a] {
+			need[a] = "holding"
 		}
 	}
 	if len(need) == 0 {
@@ -247,6 +255,9 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 	}
 	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := s.checkFence(ctx, tx); err != nil {
+			return err
+		}
+		if err := rollbackHoldings(ctx, tx, to, r.Holdings); err != nil {
 			return err
 		}
 		var removed market.Removed

@@ -79,13 +79,14 @@ type tokenRow struct {
 	LastTradeAt      int64          `bun:"last_trade_at"`
 	MarketCap        sortAmount     `bun:"market_cap"`
 	Progress         int            `bun:"progress"`
+	GraduatedAt      int64          `bun:"graduated_at"`
 }
 
 // tokenMutable lists the columns an update replaces (market.Batch.Updates), derived ones included.
 var tokenMutable = []string{
 	"total_supply", "virtual_quote", "virtual_token", "real_quote", "real_token", "graduated",
 	"pool", "pool_fee_bps", "pool_reserve_quote", "pool_reserve_token", "last_trade_at",
-	"market_cap", "progress",
+	"market_cap", "progress", "graduated_at",
 }
 
 func newTokenRow(t *market.Token) (tokenRow, error) {
@@ -134,6 +135,7 @@ func newTokenRow(t *market.Token) (tokenRow, error) {
 		LastTradeAt:      t.LastTradeAt,
 		MarketCap:        sortAmount(t.MarketCap()),
 		Progress:         int(t.Progress()),
+		GraduatedAt:      t.GraduatedAt,
 	}, nil
 }
 
@@ -173,6 +175,7 @@ func (r *tokenRow) token() market.Token {
 		LaunchLog:        uint(r.LaunchLog),
 		CreatedAt:        r.CreatedAt,
 		LastTradeAt:      r.LastTradeAt,
+		GraduatedAt:      r.GraduatedAt,
 	}
 }
 

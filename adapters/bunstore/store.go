@@ -59,8 +59,8 @@ func (s *Market) Reset(ctx context.Context) error {
 		if err := s.checkFence(ctx, tx); err != nil {
 			return err
 		}
-		// Children before parents: trades and claims reference tokens.
-		for _, table := range []string{"trades", "fee_claims", "tokens", "index_cursor", "chain"} {
+		// Children before parents: trades, claims and holders reference tokens.
+		for _, table := range []string{"trades", "fee_claims", "holders", "tokens", "index_cursor", "discovery", "chain"} {
 			if _, err := tx.NewDelete().TableExpr(table).Where("1 = 1").Exec(ctx); err != nil {
 				return fmt.Errorf("bunstore: reset %s: %w", table, err)
 			}

@@ -93,8 +93,7 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 			ColumnExpr("token, SUM(quote_approx) AS volume").
 			Where("block_time >= ? AND block_time <= ?", now-volumeWindow, now).
 			Group("token")
-		sel.ColumnExpr("t.*").
-			Join("LEFT JOIN (?) AS v ON v.token = t.address", volumes).
+		sel.Join("LEFT JOIN (?) AS v ON v.token = t.address", volumes).
 			OrderExpr("COALESCE(v.volume, 0) DESC, " + newestKey).
 			Offset(int64(offset))
 		if err := sel.Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {

@@ -194,7 +194,7 @@ func (c *Chain) Block(ctx context.Context, number uint64) (market.BlockRef, erro
 
 // topics maps event kinds to their topic0.
 var topics = func() map[market.EventKind]common.Hash {
-	factory, crv, pair := bindings.NewLaunchFactory().GetABI(), bindings.NewBondingCurve().GetABI(), bindings.NewPair().GetABI()
+	factory, crv, pair, token := bindings.NewLaunchFactory().GetABI(), bindings.NewBondingCurve().GetABI(), bindings.NewPair().GetABI(), bindings.NewCurveToken().GetABI()
 	return map[market.EventKind]common.Hash{
 		market.EventLaunched:           factory.Events["Launched"].ID,
 		market.EventTrade:              crv.Events["Trade"].ID,
@@ -202,6 +202,7 @@ var topics = func() map[market.EventKind]common.Hash {
 		market.EventCreatorFeesClaimed: crv.Events["CreatorFeesClaimed"].ID,
 		market.EventPoolSwap:           pair.Events["Swap"].ID,
 		market.EventPoolSync:           pair.Events["Sync"].ID,
+		market.EventTransfer:           token.Events["Transfer"].ID,
 	}
 }()
 
@@ -303,6 +304,13 @@ func (c *Chain) decode(l *types.Log, ev *market.Event) error {
 		}
 		ev.Kind = market.EventPoolSync
 		ev.Sync = &market.SyncEvent{Reserve0: u256(e.Reserve0), Reserve1: u256(e.Reserve1)}
+	case topics[market.EventTransfer]:
+		e, err := c.token.UnpackTransferEvent(l)
+		if err != nil {
+			return err
+		}
+		ev.Kind = market.EventTransfer
+		ev.Transfer = &market.TransferEvent{From: e.From, To: e.To, Value: u256(e.Value)}
 	default:
 		return fmt.Errorf("unexpected topic %s", l.Topics[0])
 	}
@@ -438,6 +446,23 @@ func (c *Chain) StateAt(ctx context.Context, t market.Token, block uint64) (mark
 		t.PoolReserveQuote, t.PoolReserveToken = u256(res.Reserve0), u256(res.Reserve1)
 	}
 	return t, nil
+}
+
+// BalancesAt reads each holder's balance of token as of the given block (0: the latest).
+func (c *Chain) BalancesAt(ctx context.Context, token common.Address, holders []common.Address, block uint64) ([]uint256.Int, error) {
+	var at *big.Int
+	if block > 0 {
+		at = new(big.Int).SetUint64(block)
+	}
+	out := make([]uint256.Int, len(holders))
+	for i, h := range holders {
+		b, err := callAt(ctx, c, at, token, c.token.PackBalanceOf(h), c.token.UnpackBalanceOf)
+		if err != nil {
+			return nil, fmt.Errorf("evm: balance of %s in %s at %d: %w", h, token, block, err)
+		}
+		out[i] = u256(b)
+	}
+	return out, nil
 }
 
 // Market reads everything pricing and building need about a token as the chain holds it now:

@@ -336,6 +336,9 @@ func TestTokenJSONAsEncodingJSON(t *testing.T) {
 		v.Day.Buys, v.Day.Sells = i*3, i
 		v.CreatedAt, v.LastTradeAt, v.LaunchBlock = int64(1700000000+i), int64(i%2)*1700000500, uint64(i*i)
 		v.LaunchTx = common.BytesToHash([]byte{byte(i), 0xfe})
+		if i%2 == 1 {
+			v.Concentration = &market.Concentration{Holders: i * 7, Top10Share: 1 / float64(i+2), CreatorShare: float64(i) / 1e9, CreatorBalance: *big}
+		}
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetEscapeHTML(false)

@@ -55,7 +55,12 @@ var operations = map[string]op{
 			intParam("to", "Unix seconds; default now.", 1, maxUnixTime),
 			intParam("limit", "At most this many bars, the latest (default and most 1000).", 1, market.MaxBars),
 		}},
-	"GET /tokens/:address/stats": {id: "getStats", summary: "24-hour statistics of the token", resp: statsJSON{}},
+	"GET /tokens/:address/stats": {id: "getStats", summary: "24-hour statistics of the token and how its supply is spread", resp: statsJSON{}},
+	"GET /tokens/:address/holders": {id: "listHolders", summary: "The token's holders, largest first, labelled (curve, pool, burn, creator, sniper), a page at a time",
+		resp: holderListJSON{}, query: []param{
+			strParam("cursor", "The nextCursor of the previous page."),
+			intParam("limit", "Holders per page (default 50).", 1, market.MaxLimit),
+		}},
 	"GET /tokens/stream": {id: "streamTicks", summary: "Every token's price ticks, live (SSE)", media: "text/event-stream",
 		events: []streamEvent{
 			{name: "tick", desc: "A token's new price, after each trade.", data: tickJSON{}},

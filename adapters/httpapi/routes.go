@@ -74,6 +74,7 @@ func (s *Server) groups() []group {
 			{method: http.MethodGet, path: "/:address/trades", access: Public, class: auth.ClassDefault, handle: s.listTrades, notFound: token},
 			{method: http.MethodGet, path: "/:address/candles", access: Public, class: auth.ClassDefault, handle: s.getCandles, notFound: token},
 			{method: http.MethodGet, path: "/:address/stats", access: Public, class: auth.ClassDefault, handle: s.getStats, notFound: token},
+			{method: http.MethodGet, path: "/:address/holders", access: Public, class: auth.ClassDefault, handle: s.listHolders, notFound: token},
 		}, s.streamRoutes()...)},
 	}
 	// Each feature's routes, when the server has its service.

@@ -238,3 +238,19 @@ func (w *fakeLive) Allowance(context.Context, common.Address, common.Address, co
 func (w *fakeLive) EstimateGas(context.Context, *txbuild.Tx) (uint64, error) {
 	return w.gas, nil
 }
+
+// The fake knows no holders: every token has none.
+func (s *fakeStore) Balances(context.Context, []market.HolderKey) (map[market.HolderKey]uint256.Int, error) {
+	return map[market.HolderKey]uint256.Int{}, s.err
+}
+func (s *fakeStore) HoldersChanged(context.Context, uint64) ([]market.HolderKey, error) {
+	return nil, nil
+}
+func (s *fakeStore) Holders(ctx context.Context, q market.HolderQuery) (market.HolderPage, error) {
+	_, err := s.Token(ctx, q.Token)
+	return market.HolderPage{}, err
+}
+func (s *fakeStore) HolderSummary(ctx context.Context, token common.Address) (market.HolderSummary, error) {
+	_, err := s.Token(ctx, token)
+	return market.HolderSummary{}, err
+}

@@ -97,6 +97,11 @@ type tokenJSON struct {
 	LastTradeAt  *int64             `json:"lastTradeAt"`
 	LaunchBlock  uint64             `json:"launchBlock"`
 	LaunchTx     string             `json:"launchTx"`
+	// GET /tokens/:address alone: how the supply is spread (market.Concentration).
+	Holders        *int    `json:"holders,omitempty"`
+	Top10Share     *number `json:"top10Share,omitempty"`
+	CreatorShare   *number `json:"creatorShare,omitempty"`
+	CreatorBalance *string `json:"creatorBalance,omitempty"`
 }
 
 func tokenOf(v *market.View) tokenJSON {
@@ -127,6 +132,10 @@ func tokenOf(v *market.View) tokenJSON {
 	if v.LastTradeAt != 0 {
 		at := v.LastTradeAt
 		t.LastTradeAt = &at
+	}
+	if c := v.Concentration; c != nil {
+		n, top, cs, cb := c.Holders, number(c.Top10Share), number(c.CreatorShare), amount(&c.CreatorBalance, td)
+		t.Holders, t.Top10Share, t.CreatorShare, t.CreatorBalance = &n, &top, &cs, &cb
 	}
 	return t
 }
@@ -210,7 +219,17 @@ func (a tokenAnswer) appendJSON(b []byte) []byte {
 	b = strconv.AppendUint(b, v.LaunchBlock, 10)
 	b = append(b, `,"launchTx":"0x`...)
 	b = hex.AppendEncode(b, v.LaunchTx[:])
-	return append(b, `"}`...)
+	b = append(b, '"')
+	if c := v.Concentration; c != nil {
+		b = append(b, `,"holders":`...)
+		b = strconv.AppendInt(b, int64(c.Holders), 10)
+		b = append(b, `,"top10Share":`...)
+		b = number(c.Top10Share).appendJSON(b)
+		b = append(b, `,"creatorShare":`...)
+		b = number(c.CreatorShare).appendJSON(b)
+		b = appendAmountField(b, `,"creatorBalance":"`, &c.CreatorBalance, td)
+	}
+	return append(b, '}')
 }
 
 // appendAmountField appends name (which opens the string) and v in whole units, closing the
@@ -448,13 +467,24 @@ type statsJSON struct {
 	MarketCap   string       `json:"marketCap"`
 	Liquidity   string       `json:"liquidity"`
 	ProgressBps uint16       `json:"progressBps"`
+	// How the supply is spread (market.Concentration).
+	Holders        int    `json:"holders"`
+	Top10Share     number `json:"top10Share"`
+	CreatorShare   number `json:"creatorShare"`
+	CreatorBalance string `json:"creatorBalance"`
 }
 
 func statsOf(s *market.Stats) statsJSON {
 	v := &s.Token
 	qd := v.Quote.Decimals
+	var c market.Concentration
+	if v.Concentration != nil {
+		c = *v.Concentration
+	}
 	return statsJSON{
-		Token: v.Address.Hex(), Phase: v.Phase(),
+		Holders: c.Holders, Top10Share: number(c.Top10Share), CreatorShare: number(c.CreatorShare),
+		CreatorBalance: amount(&c.CreatorBalance, v.Decimals),
+		Token:          v.Address.Hex(), Phase: v.Phase(),
 		Price: number(v.Price), Price24hAgo: number(s.Price24hAgo), Change24h: number(s.Change24h),
 		Volume24h: amount(&v.Day.Volume, qd), Buys24h: v.Day.Buys, Sells24h: v.Day.Sells,
 		Trades24h: v.Day.Buys + v.Day.Sells,

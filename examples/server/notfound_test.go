@@ -19,6 +19,7 @@ func TestUnknownTokenIsOneAnswer(t *testing.T) {
 		{http.MethodGet, "/tokens/" + nobody + "/trades", ""},
 		{http.MethodGet, "/tokens/" + nobody + "/candles", ""},
 		{http.MethodGet, "/tokens/" + nobody + "/stats", ""},
+		{http.MethodGet, "/tokens/" + nobody + "/holders", ""},
 		{http.MethodGet, "/tokens/" + nobody + "/logo", ""},
 	} {
 		req, _ := http.NewRequest(r.method, s.base+r.path, strings.NewReader(r.body))

@@ -40,6 +40,7 @@ type Config struct {
 	MaxFeeGwei     float64       `name:"max-fee-gwei" help:"Ceiling of the custodial wallets' fee cap, in gwei per gas: a send that needs more (base fee plus tip) is refused, and no replacement goes above it. 0: no ceiling." env:"CURVEKIT_MAX_FEE_GWEI"`
 	ReplaceAfter   uint64        `name:"replace-after" help:"Blocks a custodial wallet's transaction may stay unmined before it is sent again with the same nonce and fees bumped by at least 10%." default:"3" env:"CURVEKIT_REPLACE_AFTER"`
 	ReadyLag       uint64        `help:"Blocks the indexer may trail the head before GET /readyz fails." default:"20" env:"CURVEKIT_READY_LAG"`
+	SniperWindow   time.Duration `name:"sniper-window" help:"How long after a token's launch block its buyers are labelled snipers in GET /tokens/:address/holders." default:"5s" env:"CURVEKIT_SNIPER_WINDOW"`
 	Indexer        bool          `help:"Take part in the election of the one replica that indexes the chain (--no-indexer: an API-only replica, which follows the store)." default:"true" negatable:"" env:"CURVEKIT_INDEXER"`
 	Lease          time.Duration `help:"How long the indexer's lease lasts unrenewed: the longest a dead or frozen leader holds up indexing before another replica takes over." default:"10s" env:"CURVEKIT_LEASE"`
 	RateLimit      int           `help:"Default rate limit: requests per window, per API key or client IP." default:"600" env:"CURVEKIT_RATE_LIMIT"`
@@ -149,6 +150,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxFeeGwei < 0 || c.ReplaceAfter == 0 {
 		errs = append(errs, errors.New("--max-fee-gwei must not be negative and --replace-after must be at least 1"))
+	}
+	if c.SniperWindow <= 0 {
+		errs = append(errs, errors.New("--sniper-window must be positive"))
 	}
 	if c.Poll <= 0 || c.Simulate < 0 {
 		errs = append(errs, errors.New("--poll must be positive and --simulate not negative"))

@@ -41,6 +41,7 @@ func Run(t *testing.T, newStore func(t *testing.T) market.Store) {
 		{"Activity", testActivity},
 		{"ConcurrentApply", testConcurrentApply},
 		{"Rollback", testRollback},
+		{"Holders", testHolders},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -811,6 +811,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tokens/{address}/holders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The token's holders, largest first, labelled (curve, pool, burn, creator, sniper), a page at a time */
+        get: operations["listHolders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tokens/{address}/logo": {
         parameters: {
             query?: never;
@@ -852,7 +869,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 24-hour statistics of the token */
+        /** 24-hour statistics of the token and how its supply is spread */
         get: operations["getStats"];
         put?: never;
         post?: never;
@@ -1416,6 +1433,17 @@ export interface components {
             content?: string;
             role?: string;
         };
+        Holder: {
+            address: string;
+            balance: string;
+            /** @enum {string|null} */
+            label: "curve" | "pool" | "burn" | "creator" | "sniper" | null;
+            share: number | null;
+        };
+        HolderList: {
+            holders: components["schemas"]["Holder"][];
+            nextCursor: string | null;
+        };
         Image: {
             cid: string;
             contentType: string;
@@ -1741,6 +1769,9 @@ export interface components {
         Stats: {
             buys24h: number;
             change24h: number | null;
+            creatorBalance: string;
+            creatorShare: number | null;
+            holders: number;
             liquidity: string;
             marketCap: string;
             phase: components["schemas"]["Phase"];
@@ -1749,6 +1780,7 @@ export interface components {
             progressBps: number;
             sells24h: number;
             token: string;
+            top10Share: number | null;
             trades24h: number;
             volume24h: string;
         };
@@ -1803,8 +1835,11 @@ export interface components {
             buys24h: number;
             createdAt: number;
             creator: string;
+            creatorBalance?: string;
+            creatorShare?: number;
             curve: string;
             decimals: number;
+            holders?: number;
             /** Format: int64 */
             lastTradeAt: number | null;
             launchBlock: number;
@@ -1823,6 +1858,7 @@ export interface components {
             sameSymbol: number;
             sells24h: number;
             symbol: string;
+            top10Share?: number;
             totalSupply: string;
             uri: string;
             volume24h: string;
@@ -3812,6 +3848,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Series"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listHolders: {
+        parameters: {
+            query?: {
+                /** @description The nextCursor of the previous page. */
+                cursor?: string;
+                /** @description Holders per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The token's contract address. */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HolderList"];
                 };
             };
             400: components["responses"]["Error400"];

@@ -1,0 +1,276 @@
+package bunstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/holiman/uint256"
+	"github.com/uptrace/bun"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/market"
+)
+
+// holderRow is a (token, holder) pair's balance; see migrations/*/0015_holders_discovery.sql.
+type holderRow struct {
+	bun.BaseModel `bun:"table:holders,alias:h"`
+
+	Token   common.Address `bun:"token,pk"`
+	Holder  common.Address `bun:"holder,pk"`
+	Balance sortAmount     `bun:"balance"`
+	Changed int64          `bun:"changed_block"`
+}
+
+// zeroBalance is a zero balance as the balance column stores it: rows above it hold tokens.
+var zeroBalance = padDecimal(new(uint256.Int))
+
+// holderKeyChunk bounds the pairs one balance read asks for.
+const holderKeyChunk = 500
+
+// readBalances returns the stored balances of keys, reading with db (the store or a
+// transaction).
+func readBalances(ctx context.Context, db bun.IDB, keys []market.HolderKey) (map[market.HolderKey]uint256.Int, error) {
+	out := make(map[market.HolderKey]uint256.Int, len(keys))
+	want := make(map[market.HolderKey]bool, len(keys))
+	for _, k := range keys {
+		want[k] = true
+	}
+	for len(keys) > 0 {
+		chunk := keys[:min(len(keys), holderKeyChunk)]
+		keys = keys[len(chunk):]
+		tokens, holders := map[common.Address]bool{}, map[common.Address]bool{}
+		for _, k := range chunk {
+			tokens[k.Token], holders[k.Holder] = true, true
+		}
+		var rows []holderRow
+		// The pairs of a batch share few tokens: ask for the cross product and keep the pairs.
+		if err := db.NewSelect().Model(&rows).
+			Where("h.token IN (?)", bun.List(setList(tokens))).
+			Where("h.holder IN (?)", bun.List(setList(holders))).
+			Scan(ctx); err != nil {
+			return nil, err
+		}
+		for i := range rows {
+			k := market.HolderKey{Token: rows[i].Token, Holder: rows[i].Holder}
+			if want[k] {
+				out[k] = uint256.Int(rows[i].Balance)
+			}
+		}
+	}
+	return out, nil
+}
+
+func setList(set map[common.Address]bool) []common.Address {
+	out := make([]common.Address, 0, len(set))
+	for a := range set {
+		out = append(out, a)
+	}
+	return out
+}
+
+// Balances returns the stored balances of the given pairs.
+func (s *Market) Balances(ctx context.Context, keys []market.HolderKey) (map[market.HolderKey]uint256.Int, error) {
+	out, err := readBalances(ctx, s.db, keys)
+	if err != nil {
+		return nil, fmt.Errorf("bunstore: balances: %w", err)
+	}
+	return out, nil
+}
+
+// writeHoldings stores holdings and moves each token's holder count by the pairs that start or
+// stop holding, read from the rows they replace: writing the same holdings again changes
+// nothing.
+func writeHoldings(ctx context.Context, tx bun.Tx, holdings []market.Holding) error {
+	if len(holdings) == 0 {
+		return nil
+	}
+	rows, err := holderRows(holdings)
+	if err != nil {
+		return err
+	}
+	keys := make([]market.HolderKey, len(holdings))
+	for i := range holdings {
+		keys[i] = market.HolderKey{Token: holdings[i].Token, Holder: holdings[i].Holder}
+	}
+	old, err := readBalances(ctx, tx, keys)
+	if err != nil {
+		return fmt.Errorf("holders: %w", err)
+	}
+	delta := make(map[common.Address]int64)
+	for i := range holdings {
+		h := &holdings[i]
+		was := old[keys[i]]
+		switch {
+		case was.IsZero() && !h.Balance.IsZero():
+			delta[h.Token]++
+		case !was.IsZero() && h.Balance.IsZero():
+			delta[h.Token]--
+		}
+	}
+	if err := upsertHolders(ctx, tx, rows); err != nil {
+		return err
+	}
+	for tok, d := range delta {
+		if d == 0 {
+			continue
+		}
+		if _, err := tx.NewUpdate().Model((*tokenRow)(nil)).Set("holders = holders + ?", d).
+			Where("address = ?", tok).Exec(ctx); err != nil {
+			return fmt.Errorf("holder count: %w", err)
+		}
+	}
+	return nil
+}
+
+func holderRows(holdings []market.Holding) ([]holderRow, error) {
+	rows := make([]holderRow, len(holdings))
+	for i := range holdings {
+		h := &holdings[i]
+		block, err := toInt64("holding block", h.Block)
+		if err != nil {
+			return nil, err
+		}
+		rows[i] = holderRow{Token: h.Token, Holder: h.Holder, Balance: sortAmount(h.Balance), Changed: block}
+	}
+	return rows, nil
+}
+
+// upsertHolders writes rows over the stored ones, a chunk per statement.
+func upsertHolders(ctx context.Context, tx bun.Tx, rows []holderRow) error {
+	for len(rows) > 0 {
+		chunk := rows[:min(len(rows), insertChunk)]
+		if _, err := tx.NewInsert().Model(&chunk).On("CONFLICT (token, holder) DO UPDATE").
+			Set("balance = EXCLUDED.balance").Set("changed_block = EXCLUDED.changed_block").Exec(ctx); err != nil {
+			return fmt.Errorf("holders: %w", err)
+		}
+		rows = rows[len(chunk):]
+	}
+	return nil
+}
+
+// rollbackHoldings deletes the holders of the tokens launched after block to, writes the
+// balances the chain held at to, and counts the holders of their tokens again.
+func rollbackHoldings(ctx context.Context, tx bun.Tx, to int64, holdings []market.Holding) error {
+	if _, err := tx.NewDelete().Model((*holderRow)(nil)).
+		Where("token IN (SELECT address FROM tokens WHERE launch_block > ?)", to).Exec(ctx); err != nil {
+		return fmt.Errorf("holders: %w", err)
+	}
+	if len(holdings) == 0 {
+		return nil
+	}
+	rows, err := holderRows(holdings)
+	if err != nil {
+		return err
+	}
+	tokens := map[common.Address]bool{}
+	for i := range holdings {
+		tokens[holdings[i].Token] = true
+	}
+	if err := upsertHolders(ctx, tx, rows); err != nil {
+		return err
+	}
+	if _, err := tx.NewUpdate().Model((*tokenRow)(nil)).
+		Set("holders = (SELECT COUNT(*) FROM holders WHERE holders.token = t.address AND holders.balance > ?)", zeroBalance).
+		Where("address IN (?)", bun.List(setList(tokens))).Exec(ctx); err != nil {
+		return fmt.Errorf("holder counts: %w", err)
+	}
+	return nil
+}
+
+// HoldersChanged returns the pairs a Transfer after the given block moved, of tokens launched at
+// or before it.
+func (s *Market) HoldersChanged(ctx context.Context, after uint64) ([]market.HolderKey, error) {
+	b, err := toInt64("block", after)
+	if err != nil {
+		return nil, err
+	}
+	var rows []holderRow
+	if err := s.db.NewSelect().Model(&rows).Column("h.token", "h.holder").
+		Join("JOIN tokens AS t ON t.address = h.token").
+		Where("h.changed_block > ? AND t.launch_block <= ?", b, b).
+		Order("h.token", "h.holder").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("bunstore: changed holders: %w", err)
+	}
+	out := make([]market.HolderKey, len(rows))
+	for i := range rows {
+		out[i] = market.HolderKey{Token: rows[i].Token, Holder: rows[i].Holder}
+	}
+	return out, nil
+}
+
+// Holders returns a page of a token's holders, largest first: keyset pagination on (balance
+// descending, holder ascending).
+func (s *Market) Holders(ctx context.Context, q market.HolderQuery) (market.HolderPage, error) {
+	limit := pageLimit(q.Limit)
+	sel := s.db.NewSelect().Model((*holderRow)(nil)).
+		Where("h.token = ? AND h.balance > ?", q.Token, zeroBalance).
+		OrderExpr("h.balance DESC, h.holder ASC")
+	if q.Cursor != "" {
+		f, err := decodeCursor(q.Cursor, "h", 2)
+		if err != nil {
+			return market.HolderPage{}, err
+		}
+		var bal uint256.Int
+		addr, err2 := hexutil.Decode(f[1])
+		if err := scanDecimal(&bal, f[0]); err != nil || err2 != nil || len(addr) != common.AddressLength {
+			return market.HolderPage{}, fmt.Errorf("%w: malformed cursor", curvekit.ErrInvalid)
+		}
+		key := padDecimal(&bal)
+		sel.Where("(h.balance < ? OR (h.balance = ? AND h.holder > ?))", key, key, common.BytesToAddress(addr))
+	}
+	var rows []holderRow
+	if err := sel.Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
+		return market.HolderPage{}, fmt.Errorf("bunstore: holders: %w", err)
+	}
+	if len(rows) == 0 {
+		if _, err := s.Token(ctx, q.Token); err != nil {
+			return market.HolderPage{}, err
+		}
+	}
+	var page market.HolderPage
+	if len(rows) > limit {
+		rows = rows[:limit]
+		last := &rows[limit-1]
+		bal := uint256.Int(last.Balance)
+		page.Next = encodeCursor("h", bal.Dec(), hexutil.Encode(last.Holder[:]))
+	}
+	page.Holders = make([]market.Holding, len(rows))
+	for i := range rows {
+		page.Holders[i] = market.Holding{Token: rows[i].Token, Holder: rows[i].Holder, Balance: uint256.Int(rows[i].Balance), Block: uint64(rows[i].Changed)}
+	}
+	return page, nil
+}
+
+// HolderSummary counts a token's holders and sums its ten largest balances, the curve's and the
+// pool's excluded.
+func (s *Market) HolderSummary(ctx context.Context, token common.Address) (market.HolderSummary, error) {
+	var tok struct {
+		Curve   common.Address `bun:"curve"`
+		Pool    common.Address `bun:"pool"`
+		Holders int64          `bun:"holders"`
+	}
+	err := s.db.NewSelect().Model((*tokenRow)(nil)).Column("curve", "pool", "holders").
+		Where("address = ?", token).Scan(ctx, &tok)
+	if errors.Is(err, sql.ErrNoRows) {
+		return market.HolderSummary{}, fmt.Errorf("bunstore: token %s: %w", token, curvekit.ErrNotFound)
+	}
+	if err != nil {
+		return market.HolderSummary{}, fmt.Errorf("bunstore: holder summary: %w", err)
+	}
+	var top []sortAmount
+	if err := s.db.NewSelect().Model((*holderRow)(nil)).Column("h.balance").
+		Where("h.token = ? AND h.balance > ? AND h.holder NOT IN (?, ?)", token, zeroBalance, tok.Curve, tok.Pool).
+		OrderExpr("h.balance DESC").Limit(10).Scan(ctx, &top); err != nil {
+		return market.HolderSummary{}, fmt.Errorf("bunstore: holder summary: %w", err)
+	}
+	out := market.HolderSummary{Holders: int(tok.Holders)}
+	for i := range top {
+		v := uint256.Int(top[i])
+		out.Top10.Add(&out.Top10, &v) // ten balances of one token never exceed its supply
+	}
+	return out, nil
+}
