@@ -108,6 +108,7 @@ func (s *Service) Observe(sync Sync) {
 	if s.cache != nil {
 		s.cache.observe(sync)
 	}
+	s.memo.observe()
 }
 
 // activity reads one token's activity over the day before now, from the cache when there is one.

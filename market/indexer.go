@@ -556,7 +556,7 @@ func (ix *Indexer) index(ctx context.Context, from, to uint64) (Cursor, error) {
 		s.Blocks += to - from + 1
 		s.Trades += uint64(len(b.Trades))
 	})
-	if ix.cfg.OnSync != nil && (len(b.Launches) > 0 || len(b.Trades) > 0 || len(b.Claims) > 0) {
+	if ix.cfg.OnSync != nil && (len(b.Launches) > 0 || len(b.Trades) > 0 || len(b.Claims) > 0 || len(b.Holdings) > 0) {
 		ix.cfg.OnSync(Sync{Batch: b, Cursor: b.Cursor})
 	}
 	return b.Cursor, nil

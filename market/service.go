@@ -40,6 +40,7 @@ type Service struct {
 	cfg   ServiceConfig
 	cache *tokenCache // nil without CacheTokens
 	names namesakeIndex
+	memo  memo
 }
 
 // NewService returns a Service for cfg.
@@ -89,6 +90,8 @@ type View struct {
 	// Concentration is how the supply is spread; only the service's Token and Stats fill it
 	// in (nil elsewhere).
 	Concentration *Concentration
+	// Ranks are the discovery values; only the service's Tokens fills them in.
+	Ranks *Ranks
 	// hexes are Address, Curve, Creator, Quote.Address and Pool in their EIP-55 forms, 42 bytes
 	// each, computed once with the view (see AddressHex).
 	hexes string
@@ -169,7 +172,7 @@ func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) 
 	if err := s.names.fill(ctx, s.cfg.Store, out[:]); err != nil {
 		return View{}, err
 	}
-	c, err := s.concentration(ctx, &v.Token)
+	c, err := s.concentrationOf(ctx, &v.Token)
 	if err != nil {
 		return View{}, err
 	}
@@ -257,6 +260,10 @@ func (s *Service) Tokens(ctx context.Context, q TokenQuery) (ListPage, error) {
 	out := ListPage{Tokens: make([]View, len(page.Tokens)), Next: page.Next}
 	for i, t := range page.Tokens {
 		out.Tokens[i] = s.view(t, act[t.Address])
+		if i < len(page.Ranks) {
+			r := page.Ranks[i]
+			out.Tokens[i].Ranks = &r
+		}
 	}
 	if err := s.names.fill(ctx, s.cfg.Store, out.Tokens); err != nil {
 		return ListPage{}, err
@@ -579,7 +586,7 @@ func (s *Service) Stats(ctx context.Context, addr common.Address) (Stats, error)
 	if err != nil {
 		return Stats{}, err
 	}
-	c, err := s.concentration(ctx, &v.Token)
+	c, err := s.concentrationOf(ctx, &v.Token)
 	if err != nil {
 		return Stats{}, err
 	}

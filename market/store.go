@@ -71,6 +71,9 @@ type Store interface {
 	// HolderSummary counts a token's holders with a positive balance and sums the ten largest
 	// balances other than its curve's and its pool's; an unknown token is curvekit.ErrNotFound.
 	HolderSummary(ctx context.Context, token common.Address) (HolderSummary, error)
+	// King returns the king of the hill of the pairing asset quote (see King), as of the last
+	// batch; curvekit.ErrNotFound while no token of that asset trades on its curve.
+	King(ctx context.Context, quote common.Address) (King, error)
 }
 
 // Activity is a token's trading over a window.
@@ -138,6 +141,13 @@ const (
 	SortMarketCap TokenSort = "marketCap"
 	// SortProgress orders by Token.Progress.
 	SortProgress TokenSort = "progress"
+	// SortTrending orders by the trending score (Ranks.Trend).
+	SortTrending TokenSort = "trending"
+	// SortGainers1h and SortGainers24h order by Ranks.Change1h and Ranks.Change24h, largest
+	// first; SortLosers24h by Ranks.Change24h, smallest first (ties newest first all the same).
+	SortGainers1h  TokenSort = "gainers1h"
+	SortGainers24h TokenSort = "gainers24h"
+	SortLosers24h  TokenSort = "losers24h"
 )
 
 // Page sizes: a Limit of 0 or less means DefaultLimit, and stores cap it at MaxLimit.
@@ -155,8 +165,14 @@ type TokenQuery struct {
 	// like with like only within one pairing asset.
 	Quote  *common.Address
 	Search string // case-insensitive substring of name or symbol; empty: all
-	Cursor string // opaque, from a previous page
-	Limit  int    // see DefaultLimit and MaxLimit
+	// ProgressMin and ProgressMax keep the tokens whose Progress (basis points) lies between
+	// them, both included; a ProgressMax of 0 means 10,000. "About to graduate" is 8,000 to
+	// 10,000 with Phase curve.
+	ProgressMin, ProgressMax uint16
+	// GraduatedSince keeps the tokens that graduated at or after this block time; 0 keeps all.
+	GraduatedSince int64
+	Cursor         string // opaque, from a previous page
+	Limit          int    // see DefaultLimit and MaxLimit
 	// Now is the end of the 24h volume window, Unix seconds. The pages after the first keep
 	// the window of the first one (the cursor carries it), so a walk sees one ranking.
 	Now int64
@@ -165,7 +181,9 @@ type TokenQuery struct {
 // TokenPage is one page of tokens and the cursor of the next, empty at the end.
 type TokenPage struct {
 	Tokens []Token
-	Next   string
+	// Ranks are the tokens' discovery values, one per token.
+	Ranks []Ranks
+	Next  string
 }
 
 // TradeQuery selects a page of a token's trades, newest first.

@@ -21,6 +21,8 @@ type Codec interface {
 	Reset(r *Reset) ([]byte, error)
 	// Refresh encodes a refresh event.
 	Refresh(r *Refresh) ([]byte, error)
+	// King encodes a king event: the new king of the hill, as GET /tokens/king answers.
+	King(k *market.KingView) ([]byte, error)
 }
 
 // Tick is a token's price state after a sync that saw it trade.

@@ -226,6 +226,8 @@ func (c *Conn) handle(ctx context.Context, evs []Event, m *Message) ([]Event, er
 			return append(evs, Event{Name: EventTick, ID: m.IDText, Data: m.Data}), nil
 		case KindRefresh:
 			return append(evs, Event{Name: EventRefresh, ID: m.IDText, Data: m.Data}), nil
+		case KindKing:
+			return append(evs, Event{Name: EventKing, ID: m.IDText, Data: m.Data}), nil
 		}
 		return evs, nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/candles"
 	"github.com/curvekit/curvekit/market"
 )
@@ -57,8 +58,9 @@ func (c *FeedConfig) validate() error {
 // the quiet buckets it closed. Bars come from a candles.Folder per token and resolution, seeded
 // from the store at the token's first trade (the last trade before that day and the day's trades
 // before the batch), so each bar is the one market.Service.Candles returns for its bucket. Per
-// sync it then publishes on GlobalTopic a tick for each token that traded and one refresh. A
-// chain reorganization resets the tokens it rewrote: their subscribers rebuild from the store.
+// sync it then publishes on GlobalTopic a tick for each token that traded and one refresh, and a
+// king for each pairing asset whose king of the hill the sync crowned. A chain reorganization
+// resets the tokens it rewrote: their subscribers rebuild from the store.
 type Feed struct {
 	cfg    FeedConfig
 	tokens map[common.Address]*warm
@@ -101,7 +103,11 @@ func (f *Feed) Apply(s market.Sync) {
 		}
 		f.refresh(ReasonReorg, s.Cursor.Block, ID{})
 	}
-	if s.Batch == nil || len(s.Batch.Trades) == 0 {
+	if s.Batch == nil {
+		return
+	}
+	defer f.kings(ctx, s.Batch)
+	if len(s.Batch.Trades) == 0 {
 		return
 	}
 	// Every token that traded has an update with its state after the batch.
@@ -263,6 +269,38 @@ func (f *Feed) tick(ctx context.Context, token common.Address, last *market.Trad
 	id := IDOf(last, last.Time)
 	f.cfg.Hub.Publish(GlobalTopic, &Message{Kind: KindTick, ID: id, IDText: id.String(), Data: data})
 	return nil
+}
+
+// kings publishes the king of each pairing asset the batch touched when the batch crowned it:
+// the store says since when a king holds the crown, so every replica sends the same events.
+func (f *Feed) kings(ctx context.Context, b *market.Batch) {
+	seen := make(map[common.Address]bool)
+	for _, toks := range [][]market.Token{b.Launches, b.Updates} {
+		for i := range toks {
+			q := toks[i].Quote.Address
+			if seen[q] {
+				continue
+			}
+			seen[q] = true
+			k, err := f.cfg.Market.King(ctx, q)
+			if errors.Is(err, curvekit.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				f.cfg.Logger.Error("stream: king failed", "quote", q, "err", err)
+				continue
+			}
+			if k.Since < b.Time {
+				continue
+			}
+			data, err := f.cfg.Codec.King(&k)
+			if err != nil {
+				f.cfg.Logger.Error("stream: encode king", "err", err)
+				continue
+			}
+			f.cfg.Hub.Publish(GlobalTopic, &Message{Kind: KindKing, Data: data})
+		}
+	}
 }
 
 // reset tells a token's subscribers to rebuild, and forgets its fold.

@@ -191,6 +191,9 @@ func (testCodec) Tick(t *Tick) ([]byte, error) {
 }
 func (testCodec) Reset(r *Reset) ([]byte, error)     { return json.Marshal(r) }
 func (testCodec) Refresh(r *Refresh) ([]byte, error) { return json.Marshal(r) }
+func (testCodec) King(k *market.KingView) ([]byte, error) {
+	return json.Marshal(map[string]any{"token": k.Token.Address, "since": k.Since})
+}
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
@@ -389,4 +392,15 @@ func drained(s *Subscription) ([]*Message, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return out, s.err != nil
+}
+
+// The streams read no holders: every token has none, and no king.
+func (s *memStore) Balances(context.Context, []market.HolderKey) (map[market.HolderKey]uint256.Int, error) {
+	return nil, nil
+}
+func (s *memStore) HolderSummary(context.Context, common.Address) (market.HolderSummary, error) {
+	return market.HolderSummary{}, nil
+}
+func (s *memStore) King(context.Context, common.Address) (market.King, error) {
+	return market.King{}, curvekit.ErrNotFound
 }

@@ -45,6 +45,8 @@ const (
 	// KindEvent is an event of an account (AccountTopic): Seq orders it, Name names it, Data is
 	// its payload.
 	KindEvent
+	// KindKing announces a new king of the hill of a pairing asset (GlobalTopic).
+	KindKing
 )
 
 // Message is what the feed publishes. It is shared by every subscriber of its topic and never

@@ -15,5 +15,7 @@ import (
 type Market interface {
 	Candles(ctx context.Context, q market.CandleQuery) (market.Series, error)
 	Stats(ctx context.Context, addr common.Address) (market.Stats, error)
+	// King is the king of the hill of a pairing asset; curvekit.ErrNotFound while there is none.
+	King(ctx context.Context, quote common.Address) (market.KingView, error)
 	Now() time.Time
 }

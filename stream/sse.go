@@ -23,6 +23,7 @@ const (
 	EventReset   = "reset"
 	EventTick    = "tick"
 	EventRefresh = "refresh"
+	EventKing    = "king"
 )
 
 // AppendEvent appends e in the text/event-stream format: an id field when e has one, the event

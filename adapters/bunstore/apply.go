@@ -62,6 +62,16 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := s.checkFence(ctx, tx); err != nil {
 			return err
 		}
+		if err := s.lockDiscovery(ctx, tx); err != nil {
+			return err
+		}
+		// A batch for blocks the store already holds is applied again: its rows change
+		// nothing, and the discovery state it moved stays as it is.
+		var stored []int64
+		if err := tx.NewSelect().Model((*cursorRow)(nil)).Column("block_number").Where("id = 1").Scan(ctx, &stored); err != nil {
+			return fmt.Errorf("cursor: %w", err)
+		}
+		fresh := len(stored) == 0 || cursorBlock > stored[0]
 		if err := insertChunks(ctx, tx, launches, "CONFLICT (address) DO NOTHING"); err != nil {
 			return fmt.Errorf("launches: %w", err)
 		}
@@ -79,6 +89,11 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		}
 		if err := writeHoldings(ctx, tx, b.Holdings); err != nil {
 			return err
+		}
+		if fresh {
+			if err := discover(ctx, tx, b); err != nil {
+				return err
+			}
 		}
 		return writeCursor(ctx, tx, cursorBlock, b.Cursor.Hash)
 	})
@@ -257,6 +272,9 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 		if err := s.checkFence(ctx, tx); err != nil {
 			return err
 		}
+		if err := s.lockDiscovery(ctx, tx); err != nil {
+			return err
+		}
 		if err := rollbackHoldings(ctx, tx, to, r.Holdings); err != nil {
 			return err
 		}
@@ -300,6 +318,9 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 				Where("address IN (?)", bun.List(addrs)).Exec(ctx); err != nil {
 				return fmt.Errorf("last trade times: %w", err)
 			}
+		}
+		if err := rediscover(ctx, tx, addrs, r.Time); err != nil {
+			return err
 		}
 		return writeCursor(ctx, tx, to, r.To.Hash)
 	})

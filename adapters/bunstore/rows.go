@@ -3,6 +3,7 @@ package bunstore
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -80,6 +81,11 @@ type tokenRow struct {
 	MarketCap        sortAmount     `bun:"market_cap"`
 	Progress         int            `bun:"progress"`
 	GraduatedAt      int64          `bun:"graduated_at"`
+	// Written at launch, then by the discovery state alone (discovery.go).
+	OpenPrice  float64 `bun:"open_price"`
+	TrendScore float64 `bun:"trend_score"`
+	Change1h   float64 `bun:"change_1h"`
+	Change24h  float64 `bun:"change_24h"`
 }
 
 // tokenMutable lists the columns an update replaces (market.Batch.Updates), derived ones included.
@@ -136,6 +142,7 @@ func newTokenRow(t *market.Token) (tokenRow, error) {
 		MarketCap:        sortAmount(t.MarketCap()),
 		Progress:         int(t.Progress()),
 		GraduatedAt:      t.GraduatedAt,
+		OpenPrice:        openPrice(t),
 	}, nil
 }
 
@@ -306,4 +313,20 @@ func toInt64(what string, v uint64) (int64, error) {
 		return 0, fmt.Errorf("%w: %s %d does not fit a signed 64-bit column", curvekit.ErrInvalid, what, v)
 	}
 	return int64(v), nil
+}
+
+// openPrice is the curve's opening price in the scale of trades.price (pairing-asset base units
+// per whole token, times market.PriceScale), as a float: the reference of a price change before
+// the token's first trade in the window.
+func openPrice(t *market.Token) float64 {
+	if t.Params.VirtualToken0.IsZero() {
+		return 0
+	}
+	q, _ := new(big.Float).SetInt(t.Params.VirtualQuote0.ToBig()).Float64()
+	v, _ := new(big.Float).SetInt(t.Params.VirtualToken0.ToBig()).Float64()
+	return q * math.Pow10(int(t.Decimals)+18) / v
+}
+
+func (r *tokenRow) ranks() market.Ranks {
+	return market.Ranks{Trend: r.TrendScore, Change1h: r.Change1h, Change24h: r.Change24h}
 }

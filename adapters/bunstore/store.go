@@ -60,10 +60,13 @@ func (s *Market) Reset(ctx context.Context) error {
 			return err
 		}
 		// Children before parents: trades, claims and holders reference tokens.
-		for _, table := range []string{"trades", "fee_claims", "holders", "tokens", "index_cursor", "discovery", "chain"} {
+		for _, table := range []string{"trades", "fee_claims", "holders", "kings", "tokens", "index_cursor", "chain"} {
 			if _, err := tx.NewDelete().TableExpr(table).Where("1 = 1").Exec(ctx); err != nil {
 				return fmt.Errorf("bunstore: reset %s: %w", table, err)
 			}
+		}
+		if _, err := tx.NewRaw("UPDATE discovery SET trend_at = 0").Exec(ctx); err != nil {
+			return fmt.Errorf("bunstore: reset discovery: %w", err)
 		}
 		return nil
 	})

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -53,6 +54,15 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 	if q.Quote != nil {
 		sel.Where("t.quote_address = ?", *q.Quote)
 	}
+	if q.ProgressMin > 0 {
+		sel.Where("t.progress >= ?", int(q.ProgressMin))
+	}
+	if q.ProgressMax > 0 {
+		sel.Where("t.progress <= ?", int(q.ProgressMax))
+	}
+	if q.GraduatedSince > 0 {
+		sel.Where("t.graduated = ? AND t.graduated_at >= ?", true, q.GraduatedSince)
+	}
 	if q.Search != "" {
 		pattern := "%" + escapeLike(strings.ToLower(cleanText(q.Search))) + "%"
 		sel.Where("(t.name_lower LIKE ? ESCAPE '!' OR t.symbol_lower LIKE ? ESCAPE '!')", pattern, pattern)
@@ -67,7 +77,8 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 		next func(last *tokenRow) string
 	)
 	switch order {
-	case market.SortNewest, market.SortMarketCap, market.SortProgress:
+	case market.SortNewest, market.SortMarketCap, market.SortProgress,
+		market.SortTrending, market.SortGainers1h, market.SortGainers24h, market.SortLosers24h:
 		var err error
 		if next, err = keysetTokens(sel, order, q.Cursor); err != nil {
 			return market.TokenPage{}, err
@@ -112,8 +123,10 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 		page.Next = next(&rows[limit-1])
 	}
 	page.Tokens = make([]market.Token, len(rows))
+	page.Ranks = make([]market.Ranks, len(rows))
 	for i := range rows {
 		page.Tokens[i] = rows[i].token()
+		page.Ranks[i] = rows[i].ranks()
 	}
 	return page, nil
 }
@@ -124,8 +137,18 @@ func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string) (f
 	type keyset struct {
 		tag    string
 		column string // leading sort column; empty for newest
+		asc    bool   // the leading column ascends (the tie-break still descends)
 		encode func(r *tokenRow) string
 		decode func(f string) (any, bool)
+	}
+	floatKey := func(tag, column string, asc bool, get func(r *tokenRow) float64) keyset {
+		return keyset{tag: tag, column: column, asc: asc,
+			encode: func(r *tokenRow) string { return strconv.FormatFloat(get(r), 'g', -1, 64) },
+			decode: func(f string) (any, bool) {
+				v, err := strconv.ParseFloat(f, 64)
+				return v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
+			},
+		}
 	}
 	var k keyset
 	switch sort {
@@ -152,8 +175,19 @@ func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string) (f
 				return v, err == nil
 			},
 		}
+	case market.SortTrending:
+		k = floatKey("t", "t.trend_score", false, func(r *tokenRow) float64 { return r.TrendScore })
+	case market.SortGainers1h:
+		k = floatKey("g1", "t.change_1h", false, func(r *tokenRow) float64 { return r.Change1h })
+	case market.SortGainers24h:
+		k = floatKey("g24", "t.change_24h", false, func(r *tokenRow) float64 { return r.Change24h })
+	case market.SortLosers24h:
+		k = floatKey("l24", "t.change_24h", true, func(r *tokenRow) float64 { return r.Change24h })
 	}
-	if k.column != "" {
+	switch {
+	case k.asc:
+		sel.OrderExpr(k.column + " ASC")
+	case k.column != "":
 		sel.OrderExpr(k.column + " DESC")
 	}
 	sel.OrderExpr(newestKey)
@@ -184,6 +218,12 @@ func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string) (f
 		}
 		args = append(args, block, logIndex, common.BytesToAddress(addr))
 		cols := "t.launch_block, t.launch_log, t.address"
+		if k.asc {
+			// The leading column ascends: after the cursor is a larger value, or the same one
+			// and an older launch.
+			sel.Where("("+k.column+" > ? OR ("+k.column+" = ? AND ("+cols+") < (?, ?, ?)))", append([]any{args[0]}, args...)...)
+			return next(k.tag, k.encode), nil
+		}
 		if k.column != "" {
 			cols = k.column + ", " + cols
 		}
@@ -191,17 +231,23 @@ func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string) (f
 		sel.Where("("+cols+") < ("+strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")+")", args...)
 	}
 
+	return next(k.tag, k.encode), nil
+}
+
+// next writes the cursor after a row of a keyset order: its leading key (encode, nil for newest)
+// and its launch.
+func next(tag string, encode func(r *tokenRow) string) func(*tokenRow) string {
 	return func(r *tokenRow) string {
 		fields := []string{
 			strconv.FormatInt(r.LaunchBlock, 10),
 			strconv.FormatInt(r.LaunchLog, 10),
 			hexutil.Encode(r.Address[:]),
 		}
-		if k.encode != nil {
-			fields = append([]string{k.encode(r)}, fields...)
+		if encode != nil {
+			fields = append([]string{encode(r)}, fields...)
 		}
-		return encodeCursor(k.tag, fields...)
-	}, nil
+		return encodeCursor(tag, fields...)
+	}
 }
 
 // escapeLike makes s match itself in a LIKE pattern with ESCAPE '!'.

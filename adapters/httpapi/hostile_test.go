@@ -203,7 +203,7 @@ func TestQueryProblemsAreListed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
 	e.get(t, "/tokens?sort=cheapest&limit=0").want(t, http.StatusBadRequest,
-		`{"statusCode": 400, "message": ["sort must be one of newest, volume24h, marketCap, progress", "limit must be an integer from 1 to 100"],"code":"VALIDATION_FAILED"}`)
+		`{"statusCode": 400, "message": ["sort must be one of newest, volume24h, marketCap, progress, trending, gainers1h, gainers24h, losers24h", "limit must be an integer from 1 to 100"],"code":"VALIDATION_FAILED"}`)
 	e.get(t, "/tokens?limit=0").want(t, http.StatusBadRequest,
 		`{"statusCode": 400, "message": "limit must be an integer from 1 to 100","code":"VALIDATION_FAILED"}`)
 }
@@ -336,6 +336,10 @@ func TestTokenJSONAsEncodingJSON(t *testing.T) {
 		v.Day.Buys, v.Day.Sells = i*3, i
 		v.CreatedAt, v.LastTradeAt, v.LaunchBlock = int64(1700000000+i), int64(i%2)*1700000500, uint64(i*i)
 		v.LaunchTx = common.BytesToHash([]byte{byte(i), 0xfe})
+		v.GraduatedAt = int64(i%3/2) * 1700000900
+		if i%3 == 1 {
+			v.Ranks = &market.Ranks{Trend: float64(i) * 1.5, Change1h: -0.25, Change24h: math.Inf(1)}
+		}
 		if i%2 == 1 {
 			v.Concentration = &market.Concentration{Holders: i * 7, Top10Share: 1 / float64(i+2), CreatorShare: float64(i) / 1e9, CreatorBalance: *big}
 		}

@@ -2,12 +2,12 @@ package httpapi
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/uptrace/bunrouter"
 
 	"github.com/curvekit/curvekit/candles"
+	"github.com/curvekit/curvekit/curve"
 	"github.com/curvekit/curvekit/market"
 )
 
@@ -28,11 +28,18 @@ func (s *Server) listTokens(w http.ResponseWriter, req bunrouter.Request) error 
 	q := newQuery(req.URL)
 	tq := market.TokenQuery{}
 	switch sort := market.TokenSort(q.str("sort", string(market.SortNewest))); sort {
-	case market.SortNewest, market.SortVolume24h, market.SortMarketCap, market.SortProgress:
+	case market.SortNewest, market.SortVolume24h, market.SortMarketCap, market.SortProgress,
+		market.SortTrending, market.SortGainers1h, market.SortGainers24h, market.SortLosers24h:
 		tq.Sort = sort
 	default:
-		q.fail("sort must be one of newest, volume24h, marketCap, progress")
+		q.fail("sort must be one of newest, volume24h, marketCap, progress, trending, gainers1h, gainers24h, losers24h")
 	}
+	tq.ProgressMin = q.percent("progressMin", 0)
+	tq.ProgressMax = q.percent("progressMax", curve.BPS)
+	if tq.ProgressMin > tq.ProgressMax {
+		q.fail("progressMin must not be above progressMax")
+	}
+	tq.GraduatedSince = q.intIn("graduatedSince", 0, 1, maxUnixTime)
 	if phase, ok := q.get("phase"); ok {
 		switch market.Phase(phase) {
 		case market.PhaseCurve, market.PhaseGraduated:
@@ -41,15 +48,7 @@ func (s *Server) listTokens(w http.ResponseWriter, req bunrouter.Request) error 
 			q.fail("phase must be curve or graduated")
 		}
 	}
-	if quote, ok := q.get("quote"); ok {
-		// The pairing asset: "ETH" for native ether, or an ERC-20's address.
-		var a common.Address
-		if !strings.EqualFold(quote, "ETH") {
-			var valid bool
-			if a, valid = parseAddress(quote); !valid {
-				q.fail("quote must be ETH or a pairing asset's address")
-			}
-		}
+	if a, ok := q.quote("quote"); ok {
 		tq.Quote = &a
 	}
 	if tq.Search = q.str("q", ""); len(tq.Search) > maxSearchLen {
@@ -60,15 +59,17 @@ func (s *Server) listTokens(w http.ResponseWriter, req bunrouter.Request) error 
 	if err := q.err(); err != nil {
 		return err
 	}
-	page, err := s.cfg.Market.Tokens(req.Context(), tq)
-	if err != nil {
-		return err
-	}
-	out := tokenListJSON{Tokens: make([]tokenJSON, len(page.Tokens)), NextCursor: cursorOrNull(page.Next)}
-	for i := range page.Tokens {
-		out.Tokens[i] = tokenOf(&page.Tokens[i])
-	}
-	return writeJSON(w, http.StatusOK, out)
+	return s.answers.serve(w, req, s.cfg.Market, func() (any, error) {
+		page, err := s.cfg.Market.Tokens(req.Context(), tq)
+		if err != nil {
+			return nil, err
+		}
+		out := tokenListJSON{Tokens: make([]tokenJSON, len(page.Tokens)), NextCursor: cursorOrNull(page.Next)}
+		for i := range page.Tokens {
+			out.Tokens[i] = tokenOf(&page.Tokens[i])
+		}
+		return out, nil
+	})
 }
 
 // GET /tokens/:address

@@ -43,7 +43,7 @@ const (
 		"buys24h": 1, "sells24h": 1, "progressBps": 0,
 		"reserves": {"virtualQuote": "30", "virtualToken": "1073000000", "realQuote": "0", "realToken": "793100000"},
 		"poolReserves": null,
-		"createdAt": 1799740800, "lastTradeAt": 1799999400,
+		"createdAt": 1799740800, "lastTradeAt": 1799999400, "graduatedAt": null,
 		"launchBlock": 100,
 		"launchTx": "0x0000000000000000000000000000000000000000000000000000000000000001"
 	}`
@@ -61,7 +61,7 @@ const (
 		"reserves": {"virtualQuote": "39.90099", "virtualToken": "806746900.264880645818562397",
 			"realQuote": "9.90099", "realToken": "526846900.264880645818562397"},
 		"poolReserves": null,
-		"createdAt": 1799827200, "lastTradeAt": 1799827260,
+		"createdAt": 1799827200, "lastTradeAt": 1799827260, "graduatedAt": null,
 		"launchBlock": 200,
 		"launchTx": "0x0000000000000000000000000000000000000000000000000000000000000002"
 	}`
@@ -78,7 +78,7 @@ const (
 		"buys24h": 0, "sells24h": 0, "progressBps": 10000,
 		"reserves": null,
 		"poolReserves": {"quote": "85", "token": "206900000"},
-		"createdAt": 1799913600, "lastTradeAt": 1799992800,
+		"createdAt": 1799913600, "lastTradeAt": 1799992800, "graduatedAt": null,
 		"launchBlock": 300,
 		"launchTx": "0x0000000000000000000000000000000000000000000000000000000000000003"
 	}`
@@ -126,8 +126,8 @@ func TestTokenList(t *testing.T) {
 	e.get(t, "/tokens?limit=100").want(t, http.StatusOK, all)
 
 	for _, tc := range []struct{ query, message string }{
-		{"sort=oldest", "sort must be one of newest, volume24h, marketCap, progress"},
-		{"sort=", "sort must be one of newest, volume24h, marketCap, progress"},
+		{"sort=oldest", "sort must be one of newest, volume24h, marketCap, progress, trending, gainers1h, gainers24h, losers24h"},
+		{"sort=", "sort must be one of newest, volume24h, marketCap, progress, trending, gainers1h, gainers24h, losers24h"},
 		{"phase=pool", "phase must be curve or graduated"},
 		{"quote=USD", "quote must be ETH or a pairing asset's address"},
 		{"quote=0x12", "quote must be ETH or a pairing asset's address"},

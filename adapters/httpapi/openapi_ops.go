@@ -28,13 +28,18 @@ var operations = map[string]op{
 
 	"GET /tokens": {id: "listTokens", summary: "Launched tokens, newest first or by another order, a page at a time", resp: tokenListJSON{},
 		query: []param{
-			strParam("sort", "The order (default newest).", "newest", "volume24h", "marketCap", "progress"),
+			strParam("sort", "The order (default newest); trending, gainers and losers are described in docs/API.md.", "newest", "volume24h", "marketCap", "progress", "trending", "gainers1h", "gainers24h", "losers24h"),
 			strParam("phase", "Only tokens in this phase.", "curve", "graduated"),
+			strParam("progressMin", "Only tokens at least this far to graduation, in percent (at most two decimals); 80 with phase=curve is about to graduate."),
+			strParam("progressMax", "Only tokens at most this far to graduation, in percent (at most two decimals)."),
+			intParam("graduatedSince", "Only tokens that graduated at or after this block time (Unix seconds).", 1, maxUnixTime),
 			strParam("quote", "Only tokens paired with this asset: ETH, or an ERC-20's address."),
 			strParam("q", "A case-insensitive part of the name or symbol (at most 100 bytes)."),
 			strParam("cursor", "The nextCursor of the previous page."),
 			intParam("limit", "Tokens per page (default 50).", 1, market.MaxLimit),
 		}},
+	"GET /tokens/king": {id: "getKing", summary: "The king of the hill: the curve-phase token with the highest market cap, since when it holds the crown",
+		resp: kingJSON{}, query: []param{strParam("quote", "The pairing asset: ETH (default) or an ERC-20's address.")}},
 	"GET /tokens/:address": {id: "getToken", summary: "One token with its latest state", resp: tokenJSON{}},
 	"GET /tokens/:address/quote": {id: "getQuote", summary: "An exact quote of a buy or sell; a refused input is {error} with 200",
 		resp: quoteJSON{}, verdict: true, query: []param{
@@ -65,6 +70,7 @@ var operations = map[string]op{
 		events: []streamEvent{
 			{name: "tick", desc: "A token's new price, after each trade.", data: tickJSON{}},
 			{name: "refresh", desc: "The chain reorganised or the server restarted: refetch what you show.", data: refreshJSON{}},
+			{name: "king", desc: "A new king of the hill of a pairing asset, as GET /tokens/king answers.", data: kingJSON{}},
 		}},
 	"GET /tokens/:address/stream": {id: "streamToken", summary: "The token's bars and trades from a time, then live; resumes gaplessly with Last-Event-ID (SSE)",
 		media: "text/event-stream",

@@ -165,6 +165,35 @@ func (q *query) intIn(name string, def, lo, hi int64) int64 {
 	return n
 }
 
+// quote returns the value of name as a pairing asset, "ETH" (any case) for native ether (the
+// zero address) or an ERC-20's address, and whether it was present.
+func (q *query) quote(name string) (common.Address, bool) {
+	v, ok := q.get(name)
+	if !ok || strings.EqualFold(v, "ETH") {
+		return common.Address{}, ok
+	}
+	a, valid := parseAddress(v)
+	if !valid {
+		q.fail("%s must be ETH or a pairing asset's address", name)
+	}
+	return a, true
+}
+
+// percent returns the value of name, a percentage from 0 to 100 with at most two decimals, in
+// basis points, or def when it is absent.
+func (q *query) percent(name string, def uint16) uint16 {
+	v, ok := q.get(name)
+	if !ok {
+		return def
+	}
+	bps, err := curvekit.ParseAmount(v, 2)
+	if err != nil || !bps.IsUint64() || bps.Uint64() > 10_000 {
+		q.fail("%s must be a percentage from 0 to 100 with at most two decimals", name)
+		return def
+	}
+	return uint16(bps.Uint64())
+}
+
 // address returns the value of name as an address and whether it was present and valid.
 func (q *query) address(name string) (common.Address, bool) {
 	v, ok := q.get(name)

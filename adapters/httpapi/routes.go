@@ -68,6 +68,7 @@ func (s *Server) groups() []group {
 		}},
 		{prefix: "/tokens", routes: append([]route{
 			{method: http.MethodGet, path: "", access: Public, class: auth.ClassDefault, handle: s.listTokens, notFound: "quote asset not found"},
+			{method: http.MethodGet, path: "/king", access: Public, class: auth.ClassDefault, handle: s.getKing, notFound: "no token of this pairing asset trades on its curve"},
 			{method: http.MethodGet, path: "/:address", access: Public, class: auth.ClassDefault, handle: s.getToken, notFound: token},
 			{method: http.MethodGet, path: "/:address/quote", access: Public, class: auth.ClassDefault, handle: s.getQuote, notFound: token},
 			{method: http.MethodPost, path: "/:address/build-tx", access: Public, class: auth.ClassDefault, handle: s.buildTx, notFound: token},

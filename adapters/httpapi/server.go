@@ -157,6 +157,7 @@ type Server struct {
 	routes    []route // the API's own, described in openapi
 	openapi   []byte  // GET /openapi.json
 	ready     readyLog
+	answers   answers // the discovery reads, between syncs
 }
 
 // New returns a Server for cfg.

@@ -254,3 +254,6 @@ func (s *fakeStore) HolderSummary(ctx context.Context, token common.Address) (ma
 	_, err := s.Token(ctx, token)
 	return market.HolderSummary{}, err
 }
+func (s *fakeStore) King(context.Context, common.Address) (market.King, error) {
+	return market.King{}, curvekit.ErrNotFound
+}

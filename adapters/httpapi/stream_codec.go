@@ -29,6 +29,10 @@ func compact(v any) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }
 
+func (streamCodec) King(k *market.KingView) ([]byte, error) {
+	return compact(kingJSON{Since: k.Since, Token: tokenOf(&k.Token)})
+}
+
 func (streamCodec) Trade(t *market.Token, tr *market.Trade) ([]byte, error) {
 	return compact(tradeOf(t, tr))
 }

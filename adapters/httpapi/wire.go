@@ -95,6 +95,7 @@ type tokenJSON struct {
 	PoolReserves *poolReservesJSON  `json:"poolReserves"`
 	CreatedAt    int64              `json:"createdAt"`
 	LastTradeAt  *int64             `json:"lastTradeAt"`
+	GraduatedAt  *int64             `json:"graduatedAt"`
 	LaunchBlock  uint64             `json:"launchBlock"`
 	LaunchTx     string             `json:"launchTx"`
 	// GET /tokens/:address alone: how the supply is spread (market.Concentration).
@@ -102,6 +103,10 @@ type tokenJSON struct {
 	Top10Share     *number `json:"top10Share,omitempty"`
 	CreatorShare   *number `json:"creatorShare,omitempty"`
 	CreatorBalance *string `json:"creatorBalance,omitempty"`
+	// GET /tokens alone: the discovery values (market.Ranks).
+	TrendScore *number `json:"trendScore,omitempty"`
+	Change1h   *number `json:"change1h,omitempty"`
+	Change24h  *number `json:"change24h,omitempty"`
 }
 
 func tokenOf(v *market.View) tokenJSON {
@@ -133,9 +138,17 @@ func tokenOf(v *market.View) tokenJSON {
 		at := v.LastTradeAt
 		t.LastTradeAt = &at
 	}
+	if v.GraduatedAt != 0 {
+		at := v.GraduatedAt
+		t.GraduatedAt = &at
+	}
 	if c := v.Concentration; c != nil {
 		n, top, cs, cb := c.Holders, number(c.Top10Share), number(c.CreatorShare), amount(&c.CreatorBalance, td)
 		t.Holders, t.Top10Share, t.CreatorShare, t.CreatorBalance = &n, &top, &cs, &cb
+	}
+	if r := v.Ranks; r != nil {
+		tr, c1, c24 := number(r.Trend), number(r.Change1h), number(r.Change24h)
+		t.TrendScore, t.Change1h, t.Change24h = &tr, &c1, &c24
 	}
 	return t
 }
@@ -215,6 +228,12 @@ func (a tokenAnswer) appendJSON(b []byte) []byte {
 	} else {
 		b = append(b, "null"...)
 	}
+	b = append(b, `,"graduatedAt":`...)
+	if v.GraduatedAt != 0 {
+		b = strconv.AppendInt(b, v.GraduatedAt, 10)
+	} else {
+		b = append(b, "null"...)
+	}
 	b = append(b, `,"launchBlock":`...)
 	b = strconv.AppendUint(b, v.LaunchBlock, 10)
 	b = append(b, `,"launchTx":"0x`...)
@@ -228,6 +247,14 @@ func (a tokenAnswer) appendJSON(b []byte) []byte {
 		b = append(b, `,"creatorShare":`...)
 		b = number(c.CreatorShare).appendJSON(b)
 		b = appendAmountField(b, `,"creatorBalance":"`, &c.CreatorBalance, td)
+	}
+	if r := v.Ranks; r != nil {
+		b = append(b, `,"trendScore":`...)
+		b = number(r.Trend).appendJSON(b)
+		b = append(b, `,"change1h":`...)
+		b = number(r.Change1h).appendJSON(b)
+		b = append(b, `,"change24h":`...)
+		b = number(r.Change24h).appendJSON(b)
 	}
 	return append(b, '}')
 }

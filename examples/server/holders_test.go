@@ -91,12 +91,12 @@ func TestHoldersOverHTTP(t *testing.T) {
 		status int
 		body   string
 	}{
-		{base + "/holders?cursor=" + url.QueryEscape(*tokens.NextCursor), http.StatusBadRequest, `{"statusCode":400,"message":"cursor does not belong to this query"}`},
-		{base + "/holders?cursor=%00%ff", http.StatusBadRequest, `{"statusCode":400,"message":"malformed cursor"}`},
-		{base + "/holders?cursor=aDo5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTowOTA", http.StatusBadRequest, `{"statusCode":400,"message":"malformed cursor"}`},
-		{base + "/holders?limit=0", http.StatusBadRequest, `{"statusCode":400,"message":"limit must be an integer from 1 to 100"}`},
-		{base + "/holders?limit=101", http.StatusBadRequest, `{"statusCode":400,"message":"limit must be an integer from 1 to 100"}`},
-		{"/tokens/0x12/holders", http.StatusBadRequest, `{"statusCode":400,"message":"malformed token address: want 0x followed by 40 hex digits"}`},
+		{base + "/holders?cursor=" + url.QueryEscape(*tokens.NextCursor), http.StatusBadRequest, `{"statusCode":400,"message":"cursor does not belong to this query","code":"VALIDATION_FAILED"}`},
+		{base + "/holders?cursor=%00%ff", http.StatusBadRequest, `{"statusCode":400,"message":"malformed cursor","code":"VALIDATION_FAILED"}`},
+		{base + "/holders?cursor=aDo5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTk5OTowOTA", http.StatusBadRequest, `{"statusCode":400,"message":"malformed cursor","code":"VALIDATION_FAILED"}`},
+		{base + "/holders?limit=0", http.StatusBadRequest, `{"statusCode":400,"message":"limit must be an integer from 1 to 100","code":"VALIDATION_FAILED"}`},
+		{base + "/holders?limit=101", http.StatusBadRequest, `{"statusCode":400,"message":"limit must be an integer from 1 to 100","code":"VALIDATION_FAILED"}`},
+		{"/tokens/0x12/holders", http.StatusBadRequest, `{"statusCode":400,"message":"malformed token address: want 0x followed by 40 hex digits","code":"VALIDATION_FAILED"}`},
 		{"/tokens/0x1111111111111111111111111111111111111111/holders", http.StatusNotFound, `{"statusCode":404,"message":"token not found"}`},
 	} {
 		a := s.anon(t, http.MethodGet, tc.path, "")

@@ -146,6 +146,55 @@ func BenchmarkQuoteVersusBareRouter(b *testing.B) {
 	}
 }
 
+// BenchmarkDiscoveryVersusQuote loads, over loopback and in one run, GET /tokens/:address/quote
+// and the discovery reads (the trending, gainers and losers orders, about to graduate, graduated
+// since, the king of the hill) in alternating 200 ms slices, as BenchmarkQuoteVersusBareRouter
+// does, and reports each read's request rate over the quote's: the lowest, highest and median of
+// the rounds:
+//
+//	go test -run XXX -bench DiscoveryVersusQuote -benchtime 1x ./examples/server
+func BenchmarkDiscoveryVersusQuote(b *testing.B) {
+	const conns, slice, cycles, rounds = 32, 200 * time.Millisecond, 5, 4
+	s := startServer(b, "--poll", "500ms")
+	names := []string{"quote", "trending", "gainers1h", "losers24h", "graduating", "graduated", "king"}
+	urls := map[string]string{
+		"quote":      s.base + "/tokens/" + s.app.dev.ETHToken.Token.Hex() + "/quote?type=buy&amount=0.5",
+		"trending":   s.base + "/tokens?sort=trending",
+		"gainers1h":  s.base + "/tokens?sort=gainers1h",
+		"losers24h":  s.base + "/tokens?sort=losers24h",
+		"graduating": s.base + "/tokens?phase=curve&progressMin=80",
+		"graduated":  s.base + "/tokens?graduatedSince=1&sort=marketCap",
+		"king":       s.base + "/tokens/king",
+	}
+	clients := map[string]*http.Client{}
+	for _, name := range names {
+		clients[name] = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}}
+		load(b, clients[name], urls[name], conns, 100*time.Millisecond)
+	}
+	for i := 0; i < b.N; i++ {
+		ratios := map[string][]float64{}
+		for r := range rounds {
+			n := map[string]int{}
+			for range cycles {
+				for _, name := range names {
+					n[name] += len(load(b, clients[name], urls[name], conns, slice))
+				}
+			}
+			for _, name := range names[1:] {
+				ratios[name] = append(ratios[name], float64(n[name])/float64(n["quote"]))
+			}
+			b.Logf("round %d: quote %.0f req/s", r+1, float64(n["quote"])/(cycles*slice).Seconds())
+		}
+		for _, name := range names[1:] {
+			rs := ratios[name]
+			sort.Float64s(rs)
+			med := (rs[(len(rs)-1)/2] + rs[len(rs)/2]) / 2
+			b.Logf("%s/quote %.2f–%.2f over %d rounds, median %.2f", name, rs[0], rs[len(rs)-1], rounds, med)
+			b.ReportMetric(med, name+"/quote-median")
+		}
+	}
+}
+
 // cpuTime is the CPU time this process has used, user and system.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -174,7 +223,9 @@ func BenchmarkReadHandler(b *testing.B) {
 	s := startServer(b, "--poll", "500ms")
 	h := s.app.API.Handler()
 	token := "/tokens/" + s.app.dev.ETHToken.Token.Hex()
-	for _, c := range []struct{ name, target string }{{"quote", token + "/quote?type=buy&amount=0.5"}, {"token", token}} {
+	for _, c := range []struct{ name, target string }{{"quote", token + "/quote?type=buy&amount=0.5"}, {"token", token},
+		{"trending", "/tokens?sort=trending"}, {"gainers1h", "/tokens?sort=gainers1h"}, {"graduating", "/tokens?phase=curve&progressMin=80"},
+		{"graduated", "/tokens?graduatedSince=1"}, {"king", "/tokens/king"}} {
 		b.Run(c.name, func(b *testing.B) {
 			req := httptestRequest(b, c.target)
 			w := &discardWriter{h: http.Header{}}

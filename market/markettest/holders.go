@@ -187,4 +187,3 @@ func testHolders(t *testing.T, s market.Store) {
 	err = s.Apply(ctx, &market.Batch{Cursor: market.Cursor{Block: 1004, Hash: hash(kindBlock, 1004)}, Holdings: []market.Holding{holding(address(kindToken, 78), holder(1), units(1), 1004)}})
 	wantErr(t, "holding of an unknown token", err, curvekit.ErrInvalid)
 }
-

@@ -42,6 +42,7 @@ func Run(t *testing.T, newStore func(t *testing.T) market.Store) {
 		{"ConcurrentApply", testConcurrentApply},
 		{"Rollback", testRollback},
 		{"Holders", testHolders},
+		{"Discovery", testDiscovery},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,11 +37,19 @@ CREATE INDEX tokens_trending ON tokens (trend_score, launch_block, launch_log, a
 CREATE INDEX tokens_change_1h ON tokens (change_1h, launch_block, launch_log, address);
 CREATE INDEX tokens_change_24h ON tokens (change_24h, launch_block, launch_log, address);
 
--- One row: the time the trending components are expressed at, and the king of the hill (the
--- curve token with the highest market cap) with the block time since which it holds the crown.
+-- One row, always there: the time the trending components are expressed at (the block time of
+-- the last batch; 0 before the first). Every write of the indexer locks it first, so that
+-- writers that would each touch many tokens' discovery columns take their turns.
 CREATE TABLE discovery (
-	id         INTEGER PRIMARY KEY CHECK (id = 1),
-	trend_at   BIGINT  NOT NULL,
-	king       BLOB    NOT NULL,
-	king_since BIGINT  NOT NULL
+	id       INTEGER PRIMARY KEY CHECK (id = 1),
+	trend_at BIGINT  NOT NULL
+);
+INSERT INTO discovery (id, trend_at) VALUES (1, 0);
+
+-- The king of the hill of each pairing asset (the zero address for ETH): its curve token with the
+-- highest market cap, and the block time since which it holds the crown.
+CREATE TABLE kings (
+	quote BLOB  PRIMARY KEY,
+	token BLOB  NOT NULL,
+	since BIGINT NOT NULL
 );

@@ -743,6 +743,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tokens/king": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The king of the hill: the curve-phase token with the highest market cap, since when it holds the crown */
+        get: operations["getKing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tokens/stream": {
         parameters: {
             query?: never;
@@ -1501,6 +1518,10 @@ export interface components {
             id: string;
             revoked: boolean;
         };
+        King: {
+            since: number;
+            token: components["schemas"]["Token"];
+        };
         LaunchTx: {
             approval: components["schemas"]["Approval"] | null;
             chainId: number;
@@ -1833,12 +1854,16 @@ export interface components {
         Token: {
             address: string;
             buys24h: number;
+            change1h?: number;
+            change24h?: number;
             createdAt: number;
             creator: string;
             creatorBalance?: string;
             creatorShare?: number;
             curve: string;
             decimals: number;
+            /** Format: int64 */
+            graduatedAt: number | null;
             holders?: number;
             /** Format: int64 */
             lastTradeAt: number | null;
@@ -1860,6 +1885,7 @@ export interface components {
             symbol: string;
             top10Share?: number;
             totalSupply: string;
+            trendScore?: number;
             uri: string;
             volume24h: string;
         };
@@ -3698,10 +3724,16 @@ export interface operations {
     listTokens: {
         parameters: {
             query?: {
-                /** @description The order (default newest). */
-                sort?: "newest" | "volume24h" | "marketCap" | "progress";
+                /** @description The order (default newest); trending, gainers and losers are described in docs/API.md. */
+                sort?: "newest" | "volume24h" | "marketCap" | "progress" | "trending" | "gainers1h" | "gainers24h" | "losers24h";
                 /** @description Only tokens in this phase. */
                 phase?: "curve" | "graduated";
+                /** @description Only tokens at least this far to graduation, in percent (at most two decimals); 80 with phase=curve is about to graduate. */
+                progressMin?: string;
+                /** @description Only tokens at most this far to graduation, in percent (at most two decimals). */
+                progressMax?: string;
+                /** @description Only tokens that graduated at or after this block time (Unix seconds). */
+                graduatedSince?: number;
                 /** @description Only tokens paired with this asset: ETH, or an ERC-20's address. */
                 quote?: string;
                 /** @description A case-insensitive part of the name or symbol (at most 100 bytes). */
@@ -3732,6 +3764,33 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getKing: {
+        parameters: {
+            query?: {
+                /** @description The pairing asset: ETH (default) or an ERC-20's address. */
+                quote?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["King"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
     streamTicks: {
         parameters: {
             query?: never;
@@ -3745,6 +3804,7 @@ export interface operations {
              * @description A stream of server-sent events:
              *     - `tick`: A token's new price, after each trade. Data: Tick.
              *     - `refresh`: The chain reorganised or the server restarted: refetch what you show. Data: Refresh.
+             *     - `king`: A new king of the hill of a pairing asset, as GET /tokens/king answers. Data: King.
              */
             200: {
                 headers: {

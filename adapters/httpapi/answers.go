@@ -1,0 +1,74 @@
+package httpapi
+
+import (
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bunrouter"
+
+	"github.com/curvekit/curvekit/market"
+)
+
+// answers keeps the encoded answers of the discovery reads (GET /tokens in any order, GET
+// /tokens/king) between two syncs of the indexer, by path and query: they read state the syncs
+// keep current, so a read that comes again before the next sync, or within market.MemoTTL, is
+// answered from memory at the cost of a quote. Only a market service that follows the syncs
+// (market.Service.Memoizes) lets answers be kept.
+type answers struct {
+	mu sync.RWMutex
+	m  map[string]answer
+}
+
+type answer struct {
+	body []byte
+	gen  uint64
+	at   time.Time
+}
+
+// maxAnswers bounds the answers kept; a full store starts over.
+const maxAnswers = 4096
+
+// serve answers req from memory when it can; otherwise it runs compute, keeps the encoded
+// answer when compute succeeds, and writes it.
+func (a *answers) serve(w http.ResponseWriter, req bunrouter.Request, m *market.Service, compute func() (any, error)) error {
+	if !m.Memoizes() {
+		v, err := compute()
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, v)
+	}
+	key := req.URL.Path + "?" + req.URL.RawQuery
+	gen, now := m.Syncs(), time.Now()
+	a.mu.RLock()
+	e, ok := a.m[key]
+	a.mu.RUnlock()
+	if !ok || e.gen != gen || now.Sub(e.at) >= market.MemoTTL {
+		v, err := compute()
+		if err != nil {
+			return err
+		}
+		enc := encoders.Get().(*jsonEncoder)
+		if err := enc.enc.Encode(v); err != nil {
+			enc.put()
+			return err
+		}
+		e = answer{body: append([]byte(nil), enc.buf.Bytes()...), gen: gen, at: now}
+		enc.put()
+		a.mu.Lock()
+		if a.m == nil || len(a.m) >= maxAnswers {
+			a.m = make(map[string]answer)
+		}
+		if m.Syncs() == gen {
+			a.m[key] = e
+		}
+		a.mu.Unlock()
+	}
+	h := w.Header()
+	h["Content-Type"] = applicationJSON
+	h["X-Content-Type-Options"] = nosniff
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(e.body)
+	return err
+}
