@@ -83,8 +83,18 @@ type Token struct {
 	PoolReserves *PoolReserves `json:"poolReserves"`
 	CreatedAt    int64         `json:"createdAt"`
 	LastTradeAt  *int64        `json:"lastTradeAt"`
+	GraduatedAt  *int64        `json:"graduatedAt"`
 	LaunchBlock  uint64        `json:"launchBlock"`
 	LaunchTx     string        `json:"launchTx"`
+	// GET /tokens/:address alone: how the supply is spread.
+	Holders        *int     `json:"holders,omitempty"`
+	Top10Share     *float64 `json:"top10Share,omitempty"`
+	CreatorShare   *float64 `json:"creatorShare,omitempty"`
+	CreatorBalance *string  `json:"creatorBalance,omitempty"`
+	// GET /tokens alone: the discovery values.
+	TrendScore *float64 `json:"trendScore,omitempty"`
+	Change1h   *float64 `json:"change1h,omitempty"`
+	Change24h  *float64 `json:"change24h,omitempty"`
 }
 
 // TokenPage is GET /tokens.
@@ -95,12 +105,36 @@ type TokenPage struct {
 
 // TokensParams are the filters of GET /tokens; zero values are the server's defaults.
 type TokensParams struct {
-	Sort   string // newest, volume24h, marketCap, progress
+	Sort   string // newest, volume24h, marketCap, progress, trending, gainers1h, gainers24h, losers24h
 	Phase  string // curve or graduated
 	Quote  string // ETH or an ERC-20 address
 	Search string // q: substring of name or symbol
-	Cursor string
-	Limit  int
+	// ProgressMin and ProgressMax bound the progress to graduation, in percent ("80").
+	ProgressMin, ProgressMax string
+	// GraduatedSince keeps the tokens that graduated at or after this block time.
+	GraduatedSince int64
+	Cursor         string
+	Limit          int
+}
+
+// Holder is one holder of GET /tokens/:address/holders; Label is nil when none applies.
+type Holder struct {
+	Address string  `json:"address"`
+	Balance string  `json:"balance"`
+	Share   float64 `json:"share"`
+	Label   *string `json:"label"`
+}
+
+// HolderPage is GET /tokens/:address/holders.
+type HolderPage struct {
+	Holders    []Holder `json:"holders"`
+	NextCursor *string  `json:"nextCursor"`
+}
+
+// King is GET /tokens/king.
+type King struct {
+	Since int64 `json:"since"`
+	Token Token `json:"token"`
 }
 
 // Quote is GET /tokens/:address/quote.
@@ -221,12 +255,36 @@ func (c *Client) Tokens(ctx context.Context, p TokensParams) (TokenPage, error) 
 	set(q, "phase", p.Phase)
 	set(q, "quote", p.Quote)
 	set(q, "q", p.Search)
+	set(q, "progressMin", p.ProgressMin)
+	set(q, "progressMax", p.ProgressMax)
+	if p.GraduatedSince > 0 {
+		q.Set("graduatedSince", strconv.FormatInt(p.GraduatedSince, 10))
+	}
 	set(q, "cursor", p.Cursor)
 	if p.Limit > 0 {
 		q.Set("limit", strconv.Itoa(p.Limit))
 	}
 	var out TokenPage
 	return out, c.get(ctx, "/tokens", q, &out)
+}
+
+// Holders reads a page of GET /tokens/:address/holders, largest first.
+func (c *Client) Holders(ctx context.Context, address, cursor string, limit int) (HolderPage, error) {
+	q := url.Values{}
+	set(q, "cursor", cursor)
+	if limit > 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	var out HolderPage
+	return out, c.get(ctx, "/tokens/"+url.PathEscape(address)+"/holders", q, &out)
+}
+
+// King reads GET /tokens/king for a pairing asset ("" or "ETH": native ether).
+func (c *Client) King(ctx context.Context, quote string) (King, error) {
+	q := url.Values{}
+	set(q, "quote", quote)
+	var out King
+	return out, c.get(ctx, "/tokens/king", q, &out)
 }
 
 // Token reads GET /tokens/:address.
