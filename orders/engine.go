@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +26,17 @@ type Trader interface {
 	// the first transaction. Pending is set when an approval had to go first: call again once
 	// it is mined. A refusal is an error with the root sentinel (and curvekit.Code) that says why.
 	Trade(ctx context.Context, p TradeParams) (TradeResult, error)
+	// Outcome says what became of a transaction the account's wallet sent: mined (under Hash,
+	// the last of its hashes when fees were bumped), reverted or dropped; the zero Outcome
+	// while it waits to be mined.
+	Outcome(ctx context.Context, accountID string, hash common.Hash) (Outcome, error)
+}
+
+// Outcome is what became of a sent transaction.
+type Outcome struct {
+	// State is "" while pending, else "mined", "reverted" or "dropped".
+	State string
+	Hash  common.Hash
 }
 
 // TradeParams is one fire's trade.
@@ -85,6 +97,7 @@ type Engine struct {
 	fires  map[string]*Fire         // fires triggered or sent, by id
 	byHash map[common.Hash]string   // sent fires by transaction hash
 	tokens map[common.Address]uint8 // decimals of the tokens with live orders
+	owner  map[string]string        // account of every order seen, by order id
 	seq    uint64
 	// wake asks Run to send at once what a sync triggered, rather than at the next tick.
 	wake chan struct{}
@@ -147,7 +160,7 @@ func (e *Engine) load(ctx context.Context, term uint64) error {
 	}
 	e.term = 0
 	e.index, e.live, e.fires = NewIndex(), map[string]*Order{}, map[string]*Fire{}
-	e.byHash, e.tokens = map[common.Hash]string{}, map[common.Address]uint8{}
+	e.byHash, e.tokens, e.owner = map[common.Hash]string{}, map[common.Address]uint8{}, map[string]string{}
 	pending, err := e.cfg.Store.Fires(ctx, FireTriggered, FireSent)
 	if err != nil {
 		return err
@@ -184,6 +197,7 @@ func (e *Engine) refresh(ctx context.Context) error {
 		}
 		e.live[o.ID] = &o
 		e.tokens[o.Token] = o.Decimals
+		e.owner[o.ID] = o.AccountID
 		e.seq++
 		e.index.Add(&o, e.seq)
 		if !o.Kind.Timed() && o.State == Open {
@@ -351,7 +365,48 @@ func (e *Engine) Tick(ctx context.Context, term uint64) error {
 			return err
 		}
 	}
+	if err := e.follow(ctx); err != nil {
+		return err
+	}
 	return e.send(ctx)
+}
+
+// follow asks what became of every sent fire's transaction: one mined under a new hash (its fees
+// were bumped) is matched by that hash from now on; one reverted or dropped fails the fire.
+// Callers hold mu.
+func (e *Engine) follow(ctx context.Context) error {
+	for hash, id := range e.byHash {
+		f := e.fires[id]
+		if f == nil || f.TxHash != hash {
+			continue // a second hash of the same fire
+		}
+		out, err := e.cfg.Trader.Outcome(ctx, e.owner[f.OrderID], hash)
+		if err != nil {
+			e.cfg.Logger.Warn("orders: the outcome of a fire's transaction", "fire", id, "err", err)
+			continue
+		}
+		switch out.State {
+		case "mined":
+			if out.Hash != hash {
+				e.byHash[out.Hash] = id
+			}
+		case "reverted", "dropped":
+			o := e.live[f.OrderID] // nil once cancelled
+			next := Failed
+			if o != nil && o.Kind.Timed() && o.Fired < o.Count() {
+				next = Open
+			}
+			code := "TX_" + strings.ToUpper(out.State)
+			if err := e.settle(ctx, f, SettleParams{State: FireFailed, Code: code, Error: "the fire's transaction was " + out.State, OrderState: next, Reason: code}); err != nil {
+				return err
+			}
+			delete(e.byHash, hash)
+			if o != nil {
+				e.moveOrder(o, next)
+			}
+		}
+	}
+	return nil
 }
 
 // send sends every triggered fire's trade. Callers hold mu.

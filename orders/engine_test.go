@@ -32,9 +32,19 @@ type chainTrader struct {
 	sent   []TradeParams
 	calls  int
 	refuse error // when set, every trade is refused with it
+	// outcomes are what became of sent transactions; absent, pending.
+	outcomes map[common.Hash]Outcome
 }
 
-func newChainTrader() *chainTrader { return &chainTrader{byKey: map[string]common.Hash{}} }
+func (c *chainTrader) Outcome(_ context.Context, _ string, hash common.Hash) (Outcome, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.outcomes[hash], nil
+}
+
+func newChainTrader() *chainTrader {
+	return &chainTrader{byKey: map[string]common.Hash{}, outcomes: map[common.Hash]Outcome{}}
+}
 
 func (c *chainTrader) Trade(_ context.Context, p TradeParams) (TradeResult, error) {
 	c.mu.Lock()
@@ -277,6 +287,44 @@ func TestEngineCrashAfterSend(t *testing.T) {
 		got = w.order(t, "ord_buy")
 		if got.State != Filled || got.Fires[0].State != FireFilled || got.Fires[0].AmountIn.Uint64() != 1_000 || got.Fires[0].AmountOut.Uint64() != 5 {
 			t.Errorf("after the fill: %s %+v", got.State, got.Fires[0])
+		}
+	})
+}
+
+// A fire's transaction mined under a new hash (its fees bumped) fills by that hash; one that
+// reverts fails the fire, and its price order, with TX_REVERTED.
+func TestEngineFollowsTransactions(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		w.tokens[tokA] = 1_000
+		w.place(t, priceOrder("ord_bumped", Limit, curvekit.Buy, 900))
+		w.place(t, priceOrder("ord_reverts", StopLoss, curvekit.Sell, 900))
+		e := w.engine(t)
+		term := w.lead(t, "a")
+		if err := e.Sync(ctx, term, sync1(trade(tokA, 10, 0, 850))); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		bumped, reverts := w.trader.byKey["ord_bumped_f0"], w.trader.byKey["ord_reverts_f0"]
+		replacement := common.HexToHash("0xbeef")
+		w.trader.outcomes[bumped] = Outcome{State: "mined", Hash: replacement}
+		w.trader.outcomes[reverts] = Outcome{State: "reverted", Hash: reverts}
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		fill := trade(tokA, 11, 0, 860)
+		fill.TxHash = replacement
+		if err := e.Sync(ctx, term, sync1(fill)); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.order(t, "ord_bumped"); got.State != Filled || got.Fires[0].State != FireFilled {
+			t.Errorf("bumped: %s %+v", got.State, got.Fires)
+		}
+		if got := w.order(t, "ord_reverts"); got.State != Failed || got.Reason != "TX_REVERTED" || got.Fires[0].Code != "TX_REVERTED" {
+			t.Errorf("reverted: %s %q %+v", got.State, got.Reason, got.Fires)
 		}
 	})
 }

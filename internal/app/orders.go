@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"slices"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
@@ -104,4 +106,27 @@ func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.T
 		return orders.TradeResult{}, err
 	}
 	return orders.TradeResult{TxHash: sub.Hash}, nil
+}
+
+// Outcome finds the transaction among the wallet's recent ones by any of its hashes.
+func (t *orderTrader) Outcome(ctx context.Context, accountID string, hash common.Hash) (orders.Outcome, error) {
+	page, err := t.app.Wallets.Transactions(ctx, accountID, "", wallet.MaxTransactions)
+	if err != nil {
+		return orders.Outcome{}, err
+	}
+	for _, tx := range page.Transactions {
+		if !slices.Contains(tx.Hashes, hash) {
+			continue
+		}
+		switch tx.State {
+		case wallet.TxMined:
+			return orders.Outcome{State: "mined", Hash: tx.Hash}, nil
+		case wallet.TxFailed:
+			return orders.Outcome{State: "reverted", Hash: tx.Hash}, nil
+		case wallet.TxDropped:
+			return orders.Outcome{State: "dropped", Hash: tx.Hash}, nil
+		}
+		return orders.Outcome{}, nil
+	}
+	return orders.Outcome{}, nil
 }
