@@ -29,6 +29,10 @@ type Broadcaster interface {
 	// EstimateGas estimates the gas of a call from the wallet. A call that would revert is an
 	// error wrapping curvekit.ErrInvalid.
 	EstimateGas(ctx context.Context, from common.Address, tx *Tx) (uint64, error)
+	// Simulate runs tx from the wallet against the pending state, without sending it: whether
+	// it reverts (and why), the gas it used and its logs. A node that cannot run it answers an
+	// error.
+	Simulate(ctx context.Context, from common.Address, tx *Tx) (Simulation, error)
 	// Send broadcasts a signed transaction. The same transaction sent again is success. A
 	// nonce the chain has already used is an error wrapping curvekit.ErrConflict; a transaction
 	// the chain refuses for a reason the sender can fix (funds, gas, fees) wraps

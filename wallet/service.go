@@ -306,6 +306,9 @@ type SignParams struct {
 	Tx                Tx
 	// IdempotencyKey, when set, makes a retry of the same request return the first answer.
 	IdempotencyKey string
+	// SimulateOnly stops after the checks and the simulation: nothing is signed or sent, and
+	// the answer is the Simulation alone.
+	SimulateOnly bool
 	// RequestHash identifies the request body for the idempotency check; empty, the service
 	// hashes Tx.
 	RequestHash []byte
@@ -326,6 +329,19 @@ type Submission struct {
 	// Replayed is set when the answer comes from an earlier request with the same idempotency
 	// key: nothing was sent this time.
 	Replayed bool
+	// Simulation is what the transaction did against the pending state before it was signed
+	// (nil in a replayed answer); for SimulateOnly it is the whole answer.
+	Simulation *SimulationResult
+}
+
+// SimulationResult is a transaction's simulation as the caller sees it.
+type SimulationResult struct {
+	Gas uint64
+	// BalanceChanges are the wallet's, from the call's logs (see Simulation.BalanceChanges).
+	BalanceChanges []BalanceChange
+	// Traced reports that the node traced the ETH transfers: every change is there. Without,
+	// ETH leaves with the value and what arrives in ETH is unknown.
+	Traced bool
 }
 
 // SignAndSubmit signs p.Tx with the account's wallet and broadcasts it. A read-only caller, a
@@ -337,7 +353,7 @@ type Submission struct {
 // nothing is signed.
 func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, error) {
 	sub, err := s.signAndSubmit(ctx, &p)
-	if code := curvekit.CodeOf(err); code != "" && code != curvekit.CodeValidationFailed && s.cfg.Guard != nil {
+	if code := curvekit.CodeOf(err); code != "" && code != curvekit.CodeValidationFailed && s.cfg.Guard != nil && !p.SimulateOnly {
 		s.recordRefusal(ctx, &p, code, err)
 	}
 	return sub, err
@@ -382,7 +398,7 @@ func (s *Service) signAndSubmit(ctx context.Context, p *SignParams) (Submission,
 			return Submission{}, err
 		}
 	}
-	if p.IdempotencyKey == "" {
+	if p.IdempotencyKey == "" || p.SimulateOnly {
 		return s.send(ctx, &w, p)
 	}
 	if len(p.RequestHash) == 0 {
@@ -499,13 +515,29 @@ func (s *Service) chain(ctx context.Context) (uint64, error) {
 // one it got is used (a transaction sent from the wallet outside this service).
 const nonceAttempts = 3
 
-// send applies the account's guard, then signs and broadcasts.
+// send applies the account's guard and simulates the transaction, then signs and broadcasts it.
 func (s *Service) send(ctx context.Context, w *Wallet, p *SignParams) (Submission, error) {
 	spend, err := s.guard(ctx, w.Address, p)
 	if err != nil {
 		return Submission{}, err
 	}
-	return s.submit(ctx, w, &p.Tx, spend)
+	sim, err := s.cfg.Broadcaster.Simulate(ctx, w.Address, &p.Tx)
+	if err != nil {
+		return Submission{}, fmt.Errorf("wallet: simulate: %w", err)
+	}
+	if sim.Reverted {
+		return Submission{}, refuse(curvekit.CodeSimulationReverted, curvekit.ErrInvalid,
+			"the transaction reverts against the pending state: %s", sim.RevertReason())
+	}
+	res := &SimulationResult{Gas: sim.GasUsed, BalanceChanges: sim.BalanceChanges(w.Address, p.Tx.Value.ToBig()), Traced: sim.Traced}
+	if p.SimulateOnly {
+		return Submission{From: w.Address, To: p.Tx.To, ChainID: p.Tx.ChainID, Value: p.Tx.Value, Gas: sim.GasUsed, Simulation: res}, nil
+	}
+	sub, err := s.submit(ctx, w, &p.Tx, spend)
+	if err == nil {
+		sub.Simulation = res
+	}
+	return sub, err
 }
 
 // submit unseals the wallet's key, signs and broadcasts; spend, when set, is checked against the

@@ -111,7 +111,7 @@ func newCustodialOn(t testing.TB, dsn string) *custodial {
 		t.Fatal(err)
 	}
 	c := &custodial{harness: h, store: db.Wallets(), signer: &countingSigner{}, keys: &countingKeys{KeyWrapper: ring}, logs: logs, keyFile: filepath.Join(dir, "master.key")}
-	c.svc, err = wallet.New(wallet.Config{Store: c.store, Broadcaster: bc, Keys: c.keys, Signer: c.signer, Logger: logger})
+	c.svc, err = wallet.New(wallet.Config{Store: c.store, Broadcaster: stale{bc}, Keys: c.keys, Signer: c.signer, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -993,4 +993,14 @@ func TestCustodialTrackingSurvivesRestart(t *testing.T) {
 	if err != nil || next.Nonce != 1 {
 		t.Fatalf("send after the restart = nonce %d, %v; want 1", next.Nonce, err)
 	}
+}
+
+// stale is the broadcaster with a simulation that saw the state before the chain moved: every
+// transaction passes it. The wallet simulates before it signs, so a send the chain refuses or
+// reverts needs this to reach the chain at all, as one does when the state changes between the
+// simulation and the block.
+type stale struct{ *evm.Broadcaster }
+
+func (stale) Simulate(context.Context, common.Address, *wallet.Tx) (wallet.Simulation, error) {
+	return wallet.Simulation{}, nil
 }

@@ -56,7 +56,7 @@ func testLaunchCap(t *testing.T, dsn string) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		replicas[i], err = wallet.New(wallet.Config{Store: db.Wallets(), Broadcaster: bc, Keys: ring, Signer: signer,
+		replicas[i], err = wallet.New(wallet.Config{Store: db.Wallets(), Broadcaster: stale{bc}, Keys: ring, Signer: signer,
 			Factory: h.dev.Addrs.Factory, Launches: quota})
 		if err != nil {
 			t.Fatal(err)

@@ -47,7 +47,7 @@ func TestSigningPolicyProperty(t *testing.T) {
 		t.Fatal(err)
 	}
 	signer := &refusingSigner{}
-	svc, err := wallet.New(wallet.Config{Store: c.store, Broadcaster: bc, Keys: c.keys, Signer: signer})
+	svc, err := wallet.New(wallet.Config{Store: c.store, Broadcaster: stale{bc}, Keys: c.keys, Signer: signer})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,6 +55,10 @@ type op struct {
 	redirect bool
 	// verdict: a request the validator refuses is answered {error} with status 200 (SPEC 4.4).
 	verdict bool
+	// alt is another success body the route may answer, by what was asked; the success schema
+	// is then the union named union.
+	alt   any
+	union string
 	// consumes and produces are the media types of a mounted handler's bodies (free-form).
 	consumes, produces []string
 	// outage: the route reaches the chain's node or the IPFS node, and answers 503 (with
@@ -296,6 +300,14 @@ func (g *schemaGen) operation(rt *route) (*openapi3.Operation, error) {
 			if err != nil {
 				return nil, err
 			}
+		}
+		if d.alt != nil {
+			alt, err := g.ref(d.alt, false)
+			if err != nil {
+				return nil, err
+			}
+			g.schemas[d.union] = &openapi3.SchemaRef{Value: &openapi3.Schema{OneOf: openapi3.SchemaRefs{ref, alt}}}
+			ref = openapi3.NewSchemaRef("#/components/schemas/"+d.union, nil)
 		}
 		ok.Content = openapi3.NewContentWithJSONSchemaRef(ref)
 	}

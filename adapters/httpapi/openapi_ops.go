@@ -107,8 +107,8 @@ var operations = map[string]op{
 	"GET /api-keys":        {id: "listApiKeys", summary: "The account's API keys (never the raw keys)", resp: keyListJSON{}},
 	"DELETE /api-keys/:id": {id: "revokeApiKey", summary: "Revokes an API key at once", resp: keyRevokedJSON{}},
 
-	"POST /wallet/sign-and-submit": {id: "signAndSubmit", summary: "Signs a transaction with the custodial wallet and broadcasts it; Idempotency-Key makes retries safe",
-		body: signBody{}, resp: submissionJSON{}, outage: true},
+	"POST /wallet/sign-and-submit": {id: "signAndSubmit", summary: "Signs a transaction with the custodial wallet and broadcasts it, after the account's guard and a simulation; simulateOnly answers the simulation alone; Idempotency-Key makes retries safe",
+		body: signBody{}, resp: submissionJSON{}, alt: simulationJSON{}, union: "SignResult", outage: true},
 	"POST /wallet/export-key": {id: "exportKey", summary: "The custodial wallet's private key (a recent sign-in required)", body: emptyBody{},
 		resp: exportedKeyJSON{}},
 	"GET /wallet/transactions": {id: "listWalletTransactions", summary: "The custodial wallet's sent transactions with their hashes, state and fees paid, newest first, a page at a time",

@@ -224,7 +224,11 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 			s.writeErr(w, r, rt, err)
 			return nil
 		}
-		if !s.allowCall(w, r, rt.class, limitSubject(p, rt.class)) {
+		class := rt.class
+		if rt.reclass != nil {
+			class = rt.reclass(r, class)
+		}
+		if !s.allowCall(w, r, class, limitSubject(p, class)) {
 			return nil
 		}
 		if p != nil {

@@ -42,6 +42,9 @@ type route struct {
 	// alone cannot tell (the signing policy reads the body): its error is a refusal, counted
 	// like authorize's, before the route's class budget is spent.
 	precheck func(r *http.Request, p *auth.Principal) error
+	// reclass, when set, may count a request in another class than the route's, by what it
+	// asks (a sign-and-submit that only simulates spends no signing budget).
+	reclass func(r *http.Request, class auth.Class) auth.Class
 	// bearer routes also take the API key from Authorization: Bearer.
 	bearer  bool
 	full    string        // method and full path, set at registration: the route's name in logs and metrics

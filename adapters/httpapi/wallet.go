@@ -27,7 +27,8 @@ func (s *Server) walletRoutes() []group {
 		return nil
 	}
 	return []group{{prefix: "/wallet", routes: []route{
-		{method: http.MethodPost, path: "/sign-and-submit", access: SessionOrKey, class: auth.ClassSigning, handle: s.signAndSubmit, notFound: "wallet not found", precheck: s.signingPolicy},
+		{method: http.MethodPost, path: "/sign-and-submit", access: SessionOrKey, class: auth.ClassSigning, handle: s.signAndSubmit, notFound: "wallet not found",
+			precheck: s.signingPolicy, reclass: simulationClass},
 		{method: http.MethodPost, path: "/export-key", access: Session, class: auth.ClassKeyExport, handle: s.exportKey, notFound: "wallet not found"},
 		{method: http.MethodGet, path: "/transactions", access: SessionOrKey, class: auth.ClassDefault, handle: s.listWalletTxs, notFound: "wallet not found"},
 	}}}
@@ -45,6 +46,8 @@ type signBody struct {
 	ChainID *uint64 `json:"chainId" openapi:"required"`
 	Gas     *string `json:"gas"`
 	From    *string `json:"from"`
+	// SimulateOnly answers the simulation and signs nothing.
+	SimulateOnly *bool `json:"simulateOnly"`
 }
 
 // parse checks every field and reports every problem at once.
@@ -103,6 +106,44 @@ func deref(s *string) string {
 	return *s
 }
 
+// simulationJSON is a transaction run against the pending state, signed by nobody.
+type simulationJSON struct {
+	// Simulated is always true: nothing was signed or sent.
+	Simulated bool `json:"simulated"`
+	// Success is always true: a transaction that reverts is refused (SIMULATION_REVERTED).
+	Success bool `json:"success"`
+	// Gas is the gas the call used.
+	Gas string `json:"gas"`
+	// BalanceChanges are the wallet's, read from the call's logs; the gas fee is not among them.
+	BalanceChanges []balanceChangeJSON `json:"balanceChanges"`
+	// Complete is false where the node could not trace ETH transfers: ETH then leaves with
+	// value, and what arrives in ETH is not shown.
+	Complete bool `json:"complete"`
+}
+
+// balanceChangeJSON is one balance of the wallet a transaction changes, in base units (wei for
+// ETH), negative for what leaves.
+type balanceChangeJSON struct {
+	// Asset is ETH or the token's address.
+	Asset string `json:"asset"`
+	Delta string `json:"delta"`
+}
+
+func balanceChangesOf(sim *wallet.SimulationResult) []balanceChangeJSON {
+	out := []balanceChangeJSON{}
+	if sim == nil {
+		return out
+	}
+	for _, c := range sim.BalanceChanges {
+		asset := "ETH"
+		if c.Asset != (common.Address{}) {
+			asset = c.Asset.Hex()
+		}
+		out = append(out, balanceChangeJSON{Asset: asset, Delta: c.Delta.String()})
+	}
+	return out
+}
+
 type submissionJSON struct {
 	Hash                 string `json:"hash"`
 	From                 string `json:"from"`
@@ -142,6 +183,27 @@ func (s *Server) signingPolicy(r *http.Request, p *auth.Principal) error {
 	return wallet.CheckRecipients(p.Wallet, p.AllowedRecipients, &tx)
 }
 
+// simulationClass counts a sign-and-submit that only simulates in the default class: it signs
+// nothing, so it spends none of the account's signing budget. The body is read as the handler
+// reads it (strictly: no repeated or case-variant key), so a request counted here can only
+// simulate; one that does not decode keeps the signing class.
+func simulationClass(r *http.Request, class auth.Class) auth.Class {
+	if r.ContentLength == 0 || r.ContentLength > defaultMaxBody {
+		return class
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, defaultMaxBody))
+	if err != nil {
+		r.Body = io.NopCloser(failedReader{err})
+		return class
+	}
+	r.Body = io.NopCloser(bytes.NewReader(raw))
+	var body signBody
+	if decodeStrict(raw, &body) != nil || body.SimulateOnly == nil || !*body.SimulateOnly {
+		return class
+	}
+	return auth.ClassDefault
+}
+
 // failedReader gives back the error a body was read with.
 type failedReader struct{ err error }
 
@@ -168,12 +230,17 @@ func (s *Server) signAndSubmit(w http.ResponseWriter, req bunrouter.Request) err
 		return invalid("Idempotency-Key must be at most %d bytes", maxIdempotencyKey)
 	}
 	sum := sha256.Sum256(raw)
+	simulate := body.SimulateOnly != nil && *body.SimulateOnly
 	sub, err := s.cfg.Wallet.SignAndSubmit(req.Context(), wallet.SignParams{
 		AccountID: p.AccountID, ReadOnly: p.ReadOnly, AllowedRecipients: p.AllowedRecipients, KeyID: p.KeyID,
-		Tx: tx, IdempotencyKey: key, RequestHash: sum[:],
+		Tx: tx, IdempotencyKey: key, RequestHash: sum[:], SimulateOnly: simulate,
 	})
 	if err != nil {
 		return err
+	}
+	if simulate {
+		return writeJSON(w, http.StatusOK, simulationJSON{Simulated: true, Success: true, Gas: strconv.FormatUint(sub.Gas, 10),
+			BalanceChanges: balanceChangesOf(sub.Simulation), Complete: sub.Simulation.Traced})
 	}
 	return writeJSON(w, http.StatusOK, submissionJSON{
 		Hash: sub.Hash.Hex(), From: sub.From.Hex(), To: sub.To.Hex(), Nonce: sub.Nonce, ChainID: sub.ChainID,

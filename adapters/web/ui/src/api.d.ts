@@ -1041,7 +1041,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Signs a transaction with the custodial wallet and broadcasts it; Idempotency-Key makes retries safe */
+        /** Signs a transaction with the custodial wallet and broadcasts it, after the account's guard and a simulation; simulateOnly answers the simulation alone; Idempotency-Key makes retries safe */
         post: operations["signAndSubmit"];
         delete?: never;
         options?: never;
@@ -1284,6 +1284,10 @@ export interface components {
             n: number;
             response: string;
             status: number | null;
+        };
+        BalanceChange: {
+            asset: string;
+            delta: string;
         };
         Bar: {
             close: number | null;
@@ -1779,8 +1783,17 @@ export interface components {
             data?: string;
             from?: string;
             gas?: string;
+            simulateOnly?: boolean;
             to: string;
             value?: string;
+        };
+        SignResult: components["schemas"]["Submission"] | components["schemas"]["Simulation"];
+        Simulation: {
+            balanceChanges: components["schemas"]["BalanceChange"][];
+            complete: boolean;
+            gas: string;
+            simulated: boolean;
+            success: boolean;
         };
         Slippage: string | number;
         SlippageSettings: {
@@ -4291,7 +4304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Submission"];
+                    "application/json": components["schemas"]["SignResult"];
                 };
             };
             400: components["responses"]["Error400"];
