@@ -1,6 +1,7 @@
 // Package cli is the curvekit command line: its commands (kong), how each prints, and how
 // errors become messages and exit codes. It speaks to the server only through
-// adapters/apiclient and never calls the signing routes (SPEC 5 rule 9).
+// adapters/apiclient and never calls sign-and-submit (SPEC 5 rule 9); `orders place` arms the
+// account's wallet only as the person's explicit act.
 package cli
 
 import (
@@ -31,7 +32,7 @@ const (
 // root is the command tree. Global flags are accepted before or after the command.
 type root struct {
 	Server  string        `help:"Base URL of the curvekit server." default:"http://127.0.0.1:8080" env:"CURVEKIT_SERVER"`
-	APIKey  string        `name:"api-key" help:"API key (svc_…) for the agent and mcp commands (market reads need none); prefer the environment variable." env:"CURVEKIT_API_KEY"`
+	APIKey  string        `name:"api-key" help:"API key (svc_…) for the agent, orders and mcp commands (market reads need none); prefer the environment variable." env:"CURVEKIT_API_KEY"`
 	JSON    bool          `name:"json" help:"Print machine-readable JSON."`
 	Timeout time.Duration `help:"Timeout of each request to the server." default:"30s" env:"CURVEKIT_TIMEOUT"`
 	Retries int           `help:"Times a throttled (429) request is tried again, after growing random waits." default:"4" env:"CURVEKIT_RETRIES"`
@@ -41,6 +42,7 @@ type root struct {
 	Quote   quoteCmd   `cmd:"" help:"Price a buy or sell."`
 	Candles candlesCmd `cmd:"" help:"Show a token's OHLCV bars as a table with a small chart."`
 	Agent   agentCmd   `cmd:"" help:"Ask the agent: prompt, status, cancel, chat."`
+	Orders  ordersCmd  `cmd:"" help:"Your standing orders: place, list, cancel (an API key that is not read-only places and cancels)."`
 	MCP     mcpCmd     `cmd:"" name:"mcp" help:"Serve the agent and market tools to an MCP client on stdio."`
 	Deploy  deployCmd  `cmd:"" help:"Deploy the reference contracts to a chain and print what the server needs."`
 	OpenAPI openAPICmd `cmd:"" name:"openapi" help:"Print the server's OpenAPI 3.1 document (to generate a client from)."`
@@ -93,7 +95,7 @@ func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 	exited := -1
 	p, err := kong.New(&r,
 		kong.Name("curvekit"),
-		kong.Description("The curvekit command line: market reads, the agent, MCP and deploy. Transactions are returned unsigned, for you to confirm in your wallet.\n\n"+
+		kong.Description("The curvekit command line: market reads, the agent, standing orders, MCP and deploy. Transactions are returned unsigned, for you to confirm in your wallet.\n\n"+
 			"Exit codes: 0 done, 1 failed, 2 bad usage, 3 server unreachable, 4 API key missing or refused, 5 refused (403), 6 still throttled after retries (429), 7 not found (404)."),
 		kong.Writers(out, errOut),
 		kong.Exit(func(code int) { exited = code }),
