@@ -81,8 +81,9 @@ start() {
   factory=$(jq -r .contracts.factory "$dir/config.json")
   router=$(jq -r .contracts.router "$dir/config.json")
 
+  # Over WebSocket, the leader hears each new block of the devnet as it is sealed.
   for i in 0 1 2; do
-    serve "replica$((i + 1))" "${replica_ports[$i]}" --rpc-url "http://127.0.0.1:$rpc_port" \
+    serve "replica$((i + 1))" "${replica_ports[$i]}" --rpc-url "ws://127.0.0.1:$rpc_port" \
       --factory "$factory" --router "$router"
   done
   for i in 0 1 2; do

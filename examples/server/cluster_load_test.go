@@ -340,6 +340,29 @@ func TestClusterLoadClients(t *testing.T) {
 	}
 }
 
+// readMetrics reads the named metrics of a server (its Prometheus endpoint at port + 100); a
+// metric the server does not export is absent.
+func readMetrics(t testing.TB, port int, names ...string) map[string]float64 {
+	t.Helper()
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port+100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), " ")
+		if !ok || !slices.Contains(names, name) {
+			continue
+		}
+		if v, err := strconv.ParseFloat(value, 64); err == nil {
+			out[name] = v
+		}
+	}
+	return out
+}
+
 type serverMem struct {
 	heap, stack, rss, goroutines float64
 }
@@ -348,32 +371,7 @@ type serverMem struct {
 // Prometheus metrics (port + 100).
 func readMem(t *testing.T, port int) serverMem {
 	t.Helper()
-	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/metrics", port+100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var m serverMem
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		name, value, ok := strings.Cut(sc.Text(), " ")
-		if !ok {
-			continue
-		}
-		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			continue
-		}
-		switch name {
-		case "go_memstats_heap_alloc_bytes":
-			m.heap = v
-		case "go_memstats_stack_inuse_bytes":
-			m.stack = v
-		case "process_resident_memory_bytes":
-			m.rss = v
-		case "go_goroutines":
-			m.goroutines = v
-		}
-	}
-	return m
+	m := readMetrics(t, port, "go_memstats_heap_alloc_bytes", "go_memstats_stack_inuse_bytes", "process_resident_memory_bytes", "go_goroutines")
+	return serverMem{heap: m["go_memstats_heap_alloc_bytes"], stack: m["go_memstats_stack_inuse_bytes"],
+		rss: m["process_resident_memory_bytes"], goroutines: m["go_goroutines"]}
 }

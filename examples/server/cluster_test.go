@@ -139,6 +139,24 @@ func (c *cluster) signal(name string, sig syscall.Signal) {
 	}
 }
 
+// headsOnlyOn checks that the leader, and no other live replica, hears the chain's new heads
+// (its metrics: subscribed, and heads counted); the replicas in gone are not asked.
+func (c *cluster) headsOnlyOn(leader int, gone ...int) {
+	c.t.Helper()
+	eventually(c.t, 10*time.Second, "the leader hears new heads", func() error {
+		for _, p := range c.replicas {
+			if slices.Contains(gone, p) {
+				continue
+			}
+			m := readMetrics(c.t, p, "curvekit_chain_heads_subscribed", "curvekit_chain_heads_total")
+			if want := p == leader; (m["curvekit_chain_heads_subscribed"] == 1) != want || want && m["curvekit_chain_heads_total"] == 0 {
+				return fmt.Errorf("%s (leader: %v): %v", c.name(p), want, m)
+			}
+		}
+		return nil
+	})
+}
+
 // replicaView is the replica part of GET /readyz.
 type replicaView struct {
 	Role   string `json:"role"`
@@ -271,6 +289,7 @@ func TestCluster(t *testing.T) {
 	nx := &testServer{t: t, base: c.base}
 	first, term1 := c.leader(0, 10*time.Second)
 	t.Logf("cluster up: leader %s (term %d)", c.name(first), term1)
+	c.headsOnlyOn(first)
 
 	var tokens struct {
 		Tokens []struct{ Address common.Address }
@@ -330,6 +349,7 @@ func TestCluster(t *testing.T) {
 	if term2 <= term1 {
 		t.Fatalf("term after the kill %d, before %d", term2, term1)
 	}
+	c.headsOnlyOn(second, first)
 	var firstNew time.Time
 	deadline := time.Now().Add(3 * lease)
 	for firstNew.IsZero() && time.Now().Before(deadline) {
