@@ -20,7 +20,7 @@ import (
 
 // devTrade trades token from a devnet account as a person would (approval first when needed)
 // and returns once the indexer has the trade.
-func devTrade(t *testing.T, a *app.App, acc devnet.Account, token common.Address, side curvekit.Side, amount string) {
+func devTrade(t testing.TB, a *app.App, acc devnet.Account, token common.Address, side curvekit.Side, amount string) {
 	t.Helper()
 	ctx := context.Background()
 	built, err := a.Market.BuildTx(ctx, token, market.BuildRequest{Side: side, Amount: amount, SlippageBps: 5_000, Wallet: acc.Address, Recipient: acc.Address})
@@ -53,7 +53,7 @@ func devTrade(t *testing.T, a *app.App, acc devnet.Account, token common.Address
 	})
 }
 
-func waitFor(t *testing.T, what string, ok func() bool) {
+func waitFor(t testing.TB, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !ok() {
