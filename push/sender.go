@@ -126,7 +126,10 @@ func (s *Service) deliver(ctx context.Context, c *Claimed) {
 		}
 	}
 	p.Attempt = at
-	if err := s.cfg.Store.FinishAttempt(ctx, p); err != nil {
+	// The attempt was made: record it even if the sender is stopping meanwhile.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := s.cfg.Store.FinishAttempt(rctx, p); err != nil {
 		if !errors.Is(err, curvekit.ErrConflict) {
 			log.Warn("push: record attempt", "err", err)
 		}

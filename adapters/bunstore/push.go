@@ -263,15 +263,8 @@ func (s *Push) Record(ctx context.Context, p push.RecordParams) (push.Recorded, 
 				return err
 			}
 		}
-		var rows []pushSubscriptionRow
-		if err := tx.NewSelect().Model(&rows).Where("enabled").Scan(ctx); err != nil {
-			return err
-		}
-		subs, err := subscriptionsOf(rows)
-		if err != nil {
-			return err
-		}
 		accounts := map[common.Address]string{}
+		events := make([]push.Event, 0, len(p.Events))
 		for _, e := range p.Events {
 			if e.Account == "" && e.Wallet != (common.Address{}) {
 				acc, ok := accounts[e.Wallet]
@@ -287,6 +280,13 @@ func (s *Push) Record(ctx context.Context, p push.RecordParams) (push.Recorded, 
 				}
 				e.Account = acc
 			}
+			events = append(events, e)
+		}
+		subs, err := s.candidates(ctx, tx, events)
+		if err != nil {
+			return err
+		}
+		for _, e := range events {
 			var matched []*push.Subscription
 			for i := range subs {
 				if subs[i].Matches(&e) {
@@ -320,6 +320,41 @@ func (s *Push) Record(ctx context.Context, p push.RecordParams) (push.Recorded, 
 		return push.Recorded{}, fmt.Errorf("bunstore: record events: %w", err)
 	}
 	return out, nil
+}
+
+// maxCandidateTerms bounds the events whose own conditions select the subscriptions to match;
+// a larger batch reads every enabled subscription.
+const maxCandidateTerms = 32
+
+// candidates reads the enabled subscriptions that may match one of events (Matches decides):
+// those that ask for the event's type, of its account for an account's event, and without a
+// tokens filter or with the event's token in it.
+func (s *Push) candidates(ctx context.Context, tx bun.Tx, events []push.Event) ([]push.Subscription, error) {
+	var rows []pushSubscriptionRow
+	q := tx.NewSelect().Model(&rows).Where("enabled")
+	if len(events) <= maxCandidateTerms {
+		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			q = q.Where("FALSE")
+			for i := range events {
+				e := &events[i]
+				q = q.WhereOr("(types LIKE ? AND (? = '' OR account_id = ?) AND (tokens = '[]' OR ? = '' OR tokens LIKE ?))",
+					`%"`+string(e.Type)+`"%`, e.Account, e.Account, tokenText(e.Token), "%"+tokenText(e.Token)+"%")
+			}
+			return q
+		})
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, err
+	}
+	return subscriptionsOf(rows)
+}
+
+// tokenText is a token as subscriptions store it, "" for none.
+func tokenText(a common.Address) string {
+	if a == (common.Address{}) {
+		return ""
+	}
+	return a.Hex()
 }
 
 // insertEvent stores e unless its id is stored; ok is false when it was.
