@@ -208,6 +208,17 @@ func (s *Service) RecordRefusal(ctx context.Context, accountID string, actor Act
 	})
 }
 
+// RecordWebhook appends to the account's log that the server disabled one of its webhooks; the
+// actor is the server.
+func (s *Service) RecordWebhook(ctx context.Context, accountID, message string) error {
+	if err := checkAccount(accountID); err != nil {
+		return err
+	}
+	return s.cfg.Store.AppendActivity(ctx, Activity{
+		ID: randomID(), AccountID: accountID, At: s.cfg.Now().UTC(), Kind: KindWebhook, Message: message, Actor: "server",
+	})
+}
+
 func checkAccount(accountID string) error {
 	if accountID == "" || len(accountID) > 128 {
 		return fmt.Errorf("%w: account id must be 1 to 128 bytes", curvekit.ErrInvalid)

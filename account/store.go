@@ -48,6 +48,9 @@ const (
 	KindSettings ActivityKind = "settings"
 	// KindRefusal is a transaction the guard refused.
 	KindRefusal ActivityKind = "refusal"
+	// KindWebhook is a webhook the server disabled (its receiver answered 410, or its deliveries
+	// failed for days).
+	KindWebhook ActivityKind = "webhook"
 )
 
 // Activity is one entry of an account's activity log.

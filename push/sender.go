@@ -163,10 +163,17 @@ func (s *Service) post(ctx context.Context, c *Claimed, now time.Time) (Response
 	return s.cfg.Client.Post(ctx, sub.URL, m)
 }
 
-// tellDisabled publishes WebhookDisabled to the subscription's account.
+// tellDisabled records in the account's activity log that the subscription was disabled, then
+// publishes WebhookDisabled to the account (its stream, and its other webhooks that ask for it).
 func (s *Service) tellDisabled(ctx context.Context, sub *Subscription, why string, now time.Time) {
 	data, _ := json.Marshal(map[string]string{"webhook": sub.ID, "url": sub.URL, "reason": why})
 	e := Event{ID: fmt.Sprintf("evt_webhook.disabled_%s_%d", sub.ID, now.UnixNano()), Type: WebhookDisabled, Time: now, Account: sub.AccountID, Data: data}
+	if s.cfg.Activity != nil {
+		msg := fmt.Sprintf("webhook %s (%s) disabled: %s", sub.ID, sub.URL, why)
+		if err := s.cfg.Activity.WebhookDisabled(ctx, sub.AccountID, msg); err != nil {
+			s.cfg.Logger.Warn("push: record a disabled webhook in the activity log", "webhook", sub.ID, "err", err)
+		}
+	}
 	if err := s.Publish(ctx, e); err != nil {
 		s.cfg.Logger.Warn("push: tell the account its webhook was disabled", "webhook", sub.ID, "err", err)
 	}

@@ -22,6 +22,8 @@ type Config struct {
 	Store  Store
 	Keys   KeyWrapper
 	Client Client
+	// Activity, when set, records in the account's activity log that a webhook was disabled.
+	Activity Activity
 	// MaxSubscriptions per account; default 20.
 	MaxSubscriptions int
 	// Retries are the waits before each retry of a failed attempt: the first attempt is

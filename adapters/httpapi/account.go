@@ -65,7 +65,7 @@ type activityJSON struct {
 	ID string `json:"id"`
 	// At is Unix seconds.
 	At   int64  `json:"at"`
-	Kind string `json:"kind" enum:"settings,refusal"`
+	Kind string `json:"kind" enum:"settings,refusal,webhook"`
 	// Code is the refusal's code; null for a change.
 	Code    *string  `json:"code"`
 	Message string   `json:"message"`

@@ -185,7 +185,7 @@ func newSite(t *testing.T, walletAccount int) *site {
 	bin := chromiumPath(t)
 	cuts := &streamCutter{conns: map[net.Conn]bool{}}
 	asked := &requestLog{}
-	srv := apptest.Start(t, []string{"--devnet-rpc-addr", "127.0.0.1:0"}, app.WithMiddleware(cuts.wrap), app.WithMiddleware(asked.wrap))
+	srv := apptest.Start(t, []string{"--devnet-rpc-addr", "127.0.0.1:0", "--webhook-allow-loopback"}, app.WithMiddleware(cuts.wrap), app.WithMiddleware(asked.wrap))
 	dn := srv.App.Devnet
 	acc := dn.Accounts[walletAccount]
 	w, err := newTestWallet(srv.App.DevnetRPCURL(), acc.Key, dn.ChainID)

@@ -10,11 +10,13 @@ import (
 	"io"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,6 +25,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/internal/app/apptest"
@@ -354,6 +357,37 @@ func TestAccountKeysAndAgent(t *testing.T) {
 	if code := keyWorks(t, s.srv, key); code != http.StatusUnauthorized {
 		t.Fatalf("the revoked key gets %d, want 401", code)
 	}
+
+	// A webhook: added with its secret shown once, tested, its delivery in the log, verified by
+	// the receiver with the secret the page showed.
+	var hookMu sync.Mutex
+	var hookBodies [][]byte
+	var hookHeaders []http.Header
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		hookMu.Lock()
+		hookBodies, hookHeaders = append(hookBodies, body), append(hookHeaders, r.Header.Clone())
+		hookMu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer receiver.Close()
+	s.typeIn(`[data-testid=webhook-url]`, receiver.URL+"/hook")
+	s.click(`[data-testid=create-webhook]`)
+	s.until("the webhook's secret", `/^whsec_/.test(document.querySelector('[data-testid=webhook-secret]')?.textContent)`)
+	secret := eval[string](s, `document.querySelector('[data-testid=webhook-secret]').textContent`)
+	s.until("the webhook listed", `document.querySelector('[data-testid=webhooks] tbody')?.textContent.includes(`+strconv.Quote(receiver.URL)+`)`)
+	s.click(`[data-testid=webhook-test]`)
+	// Each poll reloads the log until the ping shows as delivered.
+	s.until("the ping delivered", `document.querySelector('[data-testid=delivery-state]')?.textContent === 'succeeded' || (document.querySelector('[data-testid=deliveries-reload]')?.click(), false)`)
+	hookMu.Lock()
+	if len(hookBodies) != 1 {
+		t.Fatalf("the receiver got %d deliveries", len(hookBodies))
+	}
+	wh, _ := standardwebhooks.NewWebhook(secret)
+	if err := wh.Verify(hookBodies[0], hookHeaders[0]); err != nil || !strings.Contains(string(hookBodies[0]), `"type":"ping"`) {
+		t.Errorf("the ping %s: %v", hookBodies[0], err)
+	}
+	hookMu.Unlock()
 
 	// The key export: behind a warning, then shown (the sign-in is fresh), matching the wallet.
 	s.click(`[data-testid=export]`)

@@ -307,7 +307,7 @@ func next(t *testing.T, ch <-chan sseEvent) sseEvent {
 // answered with reset; another account hears none of it.
 func TestAccountStream(t *testing.T) {
 	t.Parallel()
-	s := startServer(t)
+	s := startServer(t, "--webhook-allow-loopback")
 	b, _ := s.signIn(t, "streamer")
 	other, _ := s.signIn(t, "bystander")
 	live := b.accountStream(t, "")
@@ -374,4 +374,28 @@ func TestAccountStream(t *testing.T) {
 	default:
 	}
 	wantStatus(t, "anonymous", s.anon(t, http.MethodGet, "/account/stream", ""), http.StatusUnauthorized)
+
+	// A receiver that answers 410 to the ping: the webhook is disabled, the stream says so, and
+	// so does the activity log.
+	gone := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusGone) }))
+	defer gone.Close()
+	var hook webhookView
+	a = b.do(http.MethodPost, "/webhooks", `{"url":"`+gone.URL+`","types":["trade"]}`)
+	wantStatus(t, "POST /webhooks", a, http.StatusCreated)
+	a.decode(t, &hook)
+	wantStatus(t, "test", b.do(http.MethodPost, "/webhooks/"+hook.ID+"/test", ""), http.StatusAccepted)
+	if ev := next(t, live); ev.name != "webhook.disabled" || !strings.Contains(ev.data, hook.ID) || !strings.Contains(ev.data, "410") {
+		t.Fatalf("after a 410: %+v", ev)
+	}
+	a = b.do(http.MethodGet, "/webhooks/"+hook.ID, "")
+	if !strings.Contains(string(a.body), `"enabled":false`) || !strings.Contains(string(a.body), `410 Gone`) {
+		t.Errorf("the webhook after a 410: %s", a.body)
+	}
+	var activity struct {
+		Activity []struct{ Kind, Actor, Message string }
+	}
+	b.do(http.MethodGet, "/account/activity", "").decode(t, &activity)
+	if len(activity.Activity) == 0 || activity.Activity[0].Kind != "webhook" || activity.Activity[0].Actor != "server" || !strings.Contains(activity.Activity[0].Message, hook.ID) {
+		t.Errorf("activity %+v", activity)
+	}
 }

@@ -29,7 +29,7 @@ func (a *App) wirePush(context.Context) error {
 		return err
 	}
 	a.Push, err = push.New(push.Config{
-		Store: a.DB.Push(), Keys: pushKeys{a.keys}, Client: client,
+		Store: a.DB.Push(), Keys: pushKeys{a.keys}, Client: client, Activity: pushActivity{a},
 		MaxSubscriptions: a.Config.WebhookMax, Retries: a.Config.WebhookRetries, Workers: a.Config.WebhookWorkers,
 		Holder: a.Replica.Status().Holder, Logger: a.Log.With("component", "push"),
 	})
@@ -65,6 +65,16 @@ func (ae accountEvents) Events(ctx context.Context, accountID string, after int6
 		out[i] = stream.AccountEvent{Seq: evs[i].Seq, Name: string(evs[i].Type), Data: push.Body(&evs[i])}
 	}
 	return out, nil
+}
+
+// pushActivity writes a disabled webhook into the account's activity log.
+type pushActivity struct{ a *App }
+
+func (p pushActivity) WebhookDisabled(ctx context.Context, accountID, message string) error {
+	if p.a.Settings == nil {
+		return nil
+	}
+	return p.a.Settings.RecordWebhook(ctx, accountID, message)
 }
 
 // pushKeys seals webhook secrets' data keys with the wallets' master keys.

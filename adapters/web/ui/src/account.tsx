@@ -1,5 +1,6 @@
 // Account: sign in and out, API keys (created with their options, the raw key shown once,
-// listed, revoked) and the custodial wallet's key export behind a warning.
+// listed, revoked), webhooks (created with their signing secret shown once, tested, deleted,
+// with their delivery log) and the custodial wallet's key export behind a warning.
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc, type S } from './api';
 import { ago } from './format';
@@ -49,6 +50,7 @@ export function Account() {
         </button>
       </Section>
       <Keys />
+      <Webhooks />
       <Export />
     </div>
   );
@@ -216,5 +218,148 @@ function Export() {
       )}
       <ErrorText error={err} />
     </Section>
+  );
+}
+
+const webhookTypes = ['trade', 'token.launched', 'token.graduated', 'fees.claimable', 'wallet.transaction', 'job.completed', 'job.failed', 'webhook.disabled'];
+
+function Webhooks() {
+  const hooks = useAsync(() => api<S['WebhookList']>('/webhooks'), []);
+  const [url, setUrl] = useState('');
+  const [types, setTypes] = useState<string[]>(['wallet.transaction', 'job.completed', 'job.failed']);
+  const [created, setCreated] = useState<S['WebhookSecret'] | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const [err, setErr] = useState<unknown>(null);
+
+  async function create(e: Event) {
+    e.preventDefault();
+    setErr(null);
+    try {
+      const h = await api<S['WebhookSecret']>('/webhooks', { json: { url: url.trim(), types } });
+      setCreated(h);
+      setUrl('');
+      hooks.reload();
+    } catch (x) {
+      setErr(x);
+    }
+  }
+  async function act(path: string, method = 'POST') {
+    setErr(null);
+    try {
+      await api(path, { method });
+      hooks.reload();
+    } catch (x) {
+      setErr(x);
+    }
+  }
+  const toggle = (t: string) => setTypes(types.includes(t) ? types.filter((x) => x !== t) : [...types, t]);
+  return (
+    <Section title="Webhooks">
+      {created && (
+        <div class="notice" role="status">
+          <p>
+            Its signing secret, shown this once: <code data-testid="webhook-secret">{created.secret}</code> <Copy text={created.secret} />
+          </p>
+          <p class="muted">Verify every delivery with it (Standard Webhooks). Store it now.</p>
+          <button type="button" class="btn btn-small" onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      <form class="form" onSubmit={create}>
+        <label>
+          URL (https)
+          <input type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} data-testid="webhook-url" />
+        </label>
+        <fieldset>
+          <legend>Events</legend>
+          {webhookTypes.map((t) => (
+            <label class="check" key={t}>
+              <input type="checkbox" checked={types.includes(t)} onChange={() => toggle(t)} /> {t}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" class="btn btn-primary" data-testid="create-webhook">
+          Add webhook
+        </button>
+      </form>
+      <ErrorText error={err || hooks.error} />
+      <div class="table-wrap">
+        <table data-testid="webhooks">
+          <thead>
+            <tr>
+              <th scope="col">URL</th>
+              <th scope="col">Events</th>
+              <th scope="col">State</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {hooks.data?.webhooks.map((h) => (
+              <tr key={h.id} data-webhook={h.id}>
+                <td>
+                  <Text value={h.url} />
+                </td>
+                <td>{h.types.join(', ')}</td>
+                <td>{h.enabled ? (h.failingSince ? `failing since ${ago(h.failingSince)}` : 'enabled') : <Text value={`disabled${h.disabledReason ? ': ' + h.disabledReason : ''}`} />}</td>
+                <td class="row">
+                  <button type="button" class="btn btn-small" data-testid="webhook-log" onClick={() => setOpen(open === h.id ? null : h.id)}>
+                    Deliveries
+                  </button>
+                  <button type="button" class="btn btn-small" data-testid="webhook-test" onClick={() => (act(`/webhooks/${enc(h.id)}/test`), setOpen(h.id))}>
+                    Test
+                  </button>
+                  <button type="button" class="btn btn-small" data-testid="webhook-delete" onClick={() => act(`/webhooks/${enc(h.id)}`, 'DELETE')}>
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {open && <Deliveries id={open} />}
+    </Section>
+  );
+}
+
+function Deliveries({ id }: { id: string }) {
+  const [n, setN] = useState(0);
+  const log = useAsync(() => api<S['DeliveryList']>(`/webhooks/${enc(id)}/deliveries?limit=20`), [id, n]);
+  return (
+    <div class="table-wrap">
+      <div class="row">
+        <h3>Deliveries</h3>
+        <button type="button" class="btn btn-small" data-testid="deliveries-reload" onClick={() => setN(n + 1)}>
+          Reload
+        </button>
+      </div>
+      <ErrorText error={log.error} />
+      <table data-testid="deliveries">
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">State</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Last answer</th>
+          </tr>
+        </thead>
+        <tbody>
+          {log.data?.deliveries.map((d) => {
+            const last = d.attempts[d.attempts.length - 1];
+            return (
+              <tr key={d.id} data-delivery={d.id}>
+                <td>
+                  {d.type} <span class="muted">{ago(d.createdAt)}</span>
+                </td>
+                <td data-testid="delivery-state">{d.state}</td>
+                <td>{d.attempts.length}</td>
+                <td>{last ? <Text value={`${last.status ?? 'no answer'} in ${last.latencyMs} ms${last.error ? ': ' + last.error : ''}`} /> : '—'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1207,7 +1207,7 @@ export interface components {
             code: string | null;
             id: string;
             /** @enum {string} */
-            kind: "settings" | "refusal";
+            kind: "settings" | "refusal" | "webhook";
             message: string;
         };
         ActivityList: {
