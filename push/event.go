@@ -61,7 +61,7 @@ type Event struct {
 	Decimals uint8
 	// Data is the payload: JSON, the same as the matching SSE event's where one exists.
 	Data json.RawMessage
-	// Seq orders an account's events; set by the store when it records one (0 for market events).
+	// Seq numbers the event among all the store recorded; set by the store.
 	Seq int64
 }
 

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/url"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -47,8 +48,11 @@ type Config struct {
 	// TailPoll is how often Tail reads the account events other replicas recorded; this
 	// replica's own wake it at once. Default 250ms.
 	TailPoll time.Duration
-	Now      func() time.Time
-	Logger   *slog.Logger
+	// GapWait is how long Tail waits for a missing number (a transaction that took it and has
+	// not committed yet) before it gives up on it as unused; default 2s.
+	GapWait time.Duration
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
 
 // DefaultRetries is the default retry schedule.
@@ -79,6 +83,9 @@ func (c *Config) fill() {
 	if c.TailPoll == 0 {
 		c.TailPoll = 250 * time.Millisecond
 	}
+	if c.GapWait == 0 {
+		c.GapWait = 2 * time.Second
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -91,7 +98,7 @@ func (c *Config) validate() error {
 	switch {
 	case c.Store == nil || c.Keys == nil || c.Client == nil:
 		return errors.New("push: Store, Keys and Client are required")
-	case c.MaxSubscriptions < 0 || c.Workers < 0 || c.Claim < 0 || c.Poll < 0 || c.TailPoll < 0:
+	case c.MaxSubscriptions < 0 || c.Workers < 0 || c.Claim < 0 || c.Poll < 0 || c.TailPoll < 0 || c.GapWait < 0:
 		return errors.New("push: negative limit")
 	case slices.ContainsFunc(c.Retries, func(d time.Duration) bool { return d < 0 }):
 		return errors.New("push: negative retry wait")
@@ -104,6 +111,7 @@ type Service struct {
 	cfg  Config
 	wake chan struct{}
 	tail chan struct{} // this replica recorded account events
+	pos  atomic.Int64  // Tail's position: every event up to it was handed on (or given up)
 }
 
 var _ Publisher = (*Service)(nil)
@@ -135,7 +143,7 @@ func (s *Service) Publish(ctx context.Context, events ...Event) error {
 	if rec.Deliveries > 0 {
 		s.Wake()
 	}
-	if slices.ContainsFunc(rec.Events, func(e Event) bool { return e.Seq > 0 }) {
+	if slices.ContainsFunc(rec.Events, func(e Event) bool { return e.Account != "" }) {
 		select {
 		case s.tail <- struct{}{}:
 		default:
@@ -373,15 +381,24 @@ func (s *Service) Replay(ctx context.Context, p ReplayParams) (int, error) {
 	return n, err
 }
 
-// LastSeq is the number of the newest account event.
+// LastSeq is the number of the newest event recorded.
 func (s *Service) LastSeq(ctx context.Context) (int64, error) { return s.cfg.Store.LastSeq(ctx) }
 
-// tailBatch is how many account events Tail reads at once.
+// Position is where Tail stands: every event numbered up to it was handed to its sink (or given
+// up as a number no event took); 0 before Tail started.
+func (s *Service) Position() int64 { return s.pos.Load() }
+
+// tailBatch is how many events Tail reads at once.
 const tailBatch = 500
 
 // Tail hands sink every account event recorded from now on, by any replica, in the order of
 // their numbers, until ctx ends: this replica's at once, other replicas' within TailPoll. Each
 // replica runs one; its account streams are fed from it.
+//
+// Numbers are taken when an event is inserted and may commit out of order: Tail stops at a
+// missing number and waits up to GapWait for it, then gives it up (a number no event took: a
+// rolled-back or refused insert). An event whose transaction stayed open longer than that is
+// not handed on live; the account's streams replay it on their next connection.
 func (s *Service) Tail(ctx context.Context, sink func(*Event)) error {
 	last, err := s.cfg.Store.LastSeq(ctx)
 	for err != nil {
@@ -396,6 +413,8 @@ func (s *Service) Tail(ctx context.Context, sink func(*Event)) error {
 		}
 		last, err = s.cfg.Store.LastSeq(ctx)
 	}
+	s.pos.Store(last)
+	var gapSince time.Time // when Tail first saw the number after last missing
 	t := time.NewTicker(s.cfg.TailPoll)
 	defer t.Stop()
 	for ctx.Err() == nil {
@@ -403,17 +422,39 @@ func (s *Service) Tail(ctx context.Context, sink func(*Event)) error {
 		if err != nil && ctx.Err() == nil {
 			s.cfg.Logger.Warn("push: tail events", "err", err)
 		}
+		gap := false
 		for i := range evs {
-			sink(&evs[i])
-			last = evs[i].Seq
+			e := &evs[i]
+			if e.Seq != last+1 {
+				now := time.Now()
+				if gapSince.IsZero() {
+					gapSince = now
+				}
+				if now.Sub(gapSince) < s.cfg.GapWait {
+					gap = true
+					break
+				}
+			}
+			gapSince = time.Time{}
+			if e.Account != "" {
+				sink(e)
+			}
+			last = e.Seq
+			s.pos.Store(last)
 		}
-		if len(evs) == tailBatch {
+		if !gap && len(evs) == tailBatch {
 			continue
+		}
+		wait := t.C
+		var soon <-chan time.Time
+		if gap {
+			soon = time.After(min(s.cfg.GapWait/10, s.cfg.TailPoll)) // look again soon: the number is likely committing
 		}
 		select {
 		case <-ctx.Done():
 		case <-s.tail:
-		case <-t.C:
+		case <-wait:
+		case <-soon:
 		}
 	}
 	return nil

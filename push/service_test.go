@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -391,5 +393,80 @@ func TestTwoSendersDeliverEachOnce(t *testing.T) {
 		if n != 3 {
 			t.Errorf("%s delivered %d times, want once to each of 3 subscriptions", id, n)
 		}
+	}
+}
+
+// Tail hands on every account event once, in the order of its number, whatever replica or
+// goroutine recorded it; a number no event took (on PostgreSQL a refused duplicate takes one)
+// holds it up for GapWait at most.
+func TestTail(t *testing.T) {
+	t.Parallel()
+	dsn := ""
+	if pg := os.Getenv("CURVEKIT_TEST_POSTGRES"); pg != "" {
+		dsn = pgtest.Schema(t, "push_tail")
+	}
+	w := newWorld(t, dsn, push.Config{TailPoll: 20 * time.Millisecond, GapWait: 100 * time.Millisecond})
+	other := newService(t, w.db, push.Config{Holder: "r2"}) // another replica recording
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	var got []push.Event
+	const n = 40
+	all := make(chan struct{})
+	// The tail starts at the newest event: one recorded first marks where it stands.
+	if err := w.svc.Publish(ctx, push.Event{ID: "evt_before", Type: push.JobCompleted, Time: time.Now(), Account: "acc0"}); err != nil {
+		t.Fatal(err)
+	}
+	var run sync.WaitGroup
+	run.Go(func() {
+		_ = w.svc.Tail(ctx, func(e *push.Event) {
+			mu.Lock()
+			got = append(got, *e)
+			if len(got) == n {
+				close(all)
+			}
+			mu.Unlock()
+		})
+	})
+	for w.svc.Position() == 0 {
+		runtime.Gosched() // until the tail has read where it starts
+	}
+	var pub sync.WaitGroup
+	for g := range 4 {
+		pub.Go(func() {
+			svc := w.svc
+			if g%2 == 1 {
+				svc = other.svc
+			}
+			for i := range n / 4 {
+				id := fmt.Sprintf("evt_%d_%d", g, i)
+				if err := svc.Publish(ctx, push.Event{ID: id, Type: push.JobCompleted, Time: time.Now(), Account: fmt.Sprintf("acc%d", g)}); err != nil {
+					t.Error(err)
+				}
+				if i%5 != 0 {
+					continue
+				}
+				// The same event again: recorded once; on PostgreSQL its refused insert takes a number.
+				_ = svc.Publish(ctx, push.Event{ID: id, Type: push.JobCompleted, Time: time.Now(), Account: fmt.Sprintf("acc%d", g)})
+			}
+		})
+	}
+	pub.Wait()
+	select {
+	case <-all:
+	case <-time.After(20 * time.Second):
+	}
+	cancel()
+	run.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != n {
+		t.Fatalf("tail handed on %d events, want %d", len(got), n)
+	}
+	seen := map[string]bool{}
+	for i, e := range got {
+		if seen[e.ID] || i > 0 && e.Seq <= got[i-1].Seq || e.Account == "" {
+			t.Fatalf("event %d: %+v after %+v", i, e, got[max(i-1, 0)])
+		}
+		seen[e.ID] = true
 	}
 }

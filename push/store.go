@@ -26,7 +26,8 @@ type Store interface {
 	// transaction, a pending delivery due at p.Now for every enabled subscription that
 	// matches (Subscription.Matches). An event for a wallet no account holds, or a market
 	// event no subscription matches, is not stored. It returns the events stored, with Seq
-	// set for account events (increasing in commit order), and how many deliveries it made.
+	// set, and how many deliveries it made. Seq grows with each event stored; transactions
+	// that run at once may commit their numbers out of order, and a number may go unused.
 	Record(ctx context.Context, p RecordParams) (Recorded, error)
 	// Enqueue makes a pending delivery of e (stored, or stored now) to one subscription of the
 	// account, due at now, whatever its types: the ping of POST /webhooks/:id/test.
@@ -49,10 +50,10 @@ type Store interface {
 	Replay(ctx context.Context, p ReplayParams) (int, error)
 	// Events returns an account's events with Seq > after, oldest first, at most limit.
 	Events(ctx context.Context, accountID string, after int64, limit int) ([]Event, error)
-	// LastSeq is the Seq of the newest account event (0 when none).
+	// LastSeq is the Seq of the newest event (0 when none).
 	LastSeq(ctx context.Context) (int64, error)
-	// EventsSince returns account events of any account with Seq > after, oldest first, at
-	// most limit: what the account streams of every replica tail.
+	// EventsSince returns the events, market and account, with Seq > after, oldest first, at
+	// most limit: what Tail follows.
 	EventsSince(ctx context.Context, after int64, limit int) ([]Event, error)
 }
 

@@ -7,10 +7,13 @@ import (
 	"strconv"
 )
 
-// AccountEvents is what an account stream replays: the account's events in the order their
-// commits numbered them. The push service implements it (internal/app adapts it).
+// AccountEvents is what an account stream replays: the account's events by their numbers. The
+// push service implements it (internal/app adapts it).
 type AccountEvents interface {
-	// LastSeq is the number of the newest event of any account (0 when none).
+	// Position is the number up to which every account event has been published on the hub's
+	// account topics in this process (the tail's position).
+	Position(ctx context.Context) (int64, error)
+	// LastSeq is the number of the newest event recorded, by any process (0 when none).
 	LastSeq(ctx context.Context) (int64, error)
 	// Events returns the account's events numbered above after, oldest first, at most limit.
 	Events(ctx context.Context, accountID string, after int64, limit int) ([]AccountEvent, error)
@@ -62,44 +65,53 @@ func (s *Service) Account(ctx context.Context, accountID, lastEventID string) (*
 }
 
 func (c *Conn) openAccount(ctx context.Context, src AccountEvents, accountID, lastEventID string) ([]Event, error) {
-	// Read after subscribing: whatever the tail publishes from now on is either in this read
-	// (skipped live) or after it.
-	last, err := src.LastSeq(ctx)
+	// Read after subscribing: every event above pos is published on the topic from now on, so
+	// the live side sends it; every event up to pos is in the store to replay.
+	pos, err := src.Position(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("stream: account events: %w", err)
 	}
-	ready := func(name, reason string) ([]Event, error) {
-		c.since = last
-		data := []byte(`{"reason":"` + reason + `"}`)
-		return []Event{{Name: name, ID: strconv.FormatInt(last, 10), Data: data}}, nil
+	open := func(name, reason string, at int64) ([]Event, error) {
+		c.since = at
+		return []Event{{Name: name, ID: strconv.FormatInt(at, 10), Data: []byte(`{"reason":"` + reason + `"}`)}}, nil
 	}
 	if lastEventID == "" {
-		return ready(EventReady, ReasonConnect)
+		return open(EventReady, ReasonConnect, pos)
 	}
 	after, err := strconv.ParseInt(lastEventID, 10, 64)
-	if err != nil || after < 0 || after > last || !digits(lastEventID) && lastEventID != "0" {
-		return ready(EventReset, ReasonUnknownID)
+	if err != nil || after < 0 || !digits(lastEventID) {
+		return open(EventReset, ReasonUnknownID, pos)
+	}
+	if after > pos {
+		// Another process gave the id and this one's tail has not reached it yet: it will, and
+		// the live side sends what follows the id.
+		newest, err := src.LastSeq(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("stream: account events: %w", err)
+		}
+		if after > newest {
+			return open(EventReset, ReasonUnknownID, pos)
+		}
+		return open(EventReady, ReasonResume, after)
 	}
 	evs, err := src.Events(ctx, accountID, after, MaxAccountResume+1)
 	if err != nil {
 		return nil, fmt.Errorf("stream: account events: %w", err)
 	}
 	if len(evs) > MaxAccountResume {
-		return ready(EventReset, ReasonTooOld)
+		return open(EventReset, ReasonTooOld, pos)
 	}
 	out := make([]Event, 0, len(evs)+1)
 	out = append(out, Event{Name: EventReady, Data: []byte(`{"reason":"` + ReasonResume + `"}`)})
-	c.since = after
 	for _, e := range evs {
-		if e.Seq > last {
-			break // committed after the read of last: the live side sends it
+		if e.Seq > pos {
+			break // the live side sends it
 		}
 		out = append(out, Event{Name: e.Name, ID: strconv.FormatInt(e.Seq, 10), Data: e.Data})
-		c.since = e.Seq
 	}
-	// The client holds everything up to last now (the account had nothing more by then).
-	out[len(out)-1].ID = strconv.FormatInt(last, 10)
-	c.since = last
+	// The client holds everything of its account up to pos now.
+	out[len(out)-1].ID = strconv.FormatInt(pos, 10)
+	c.since = pos
 	return out, nil
 }
 

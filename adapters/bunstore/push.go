@@ -29,10 +29,6 @@ var _ push.Store = (*Push)(nil)
 // Push returns the push store on d.
 func (d *DB) Push() *Push { return &Push{db: d.bun, dialect: d.dialect} }
 
-// pushEventsLock serializes, on PostgreSQL, the transactions that record account events, so that
-// their seq grows in commit order and a reader that saw seq n never finds a smaller one later.
-const pushEventsLock = 7166824001451125700
-
 type pushSubscriptionRow struct {
 	bun.BaseModel `bun:"table:push_subscriptions"`
 
@@ -203,11 +199,7 @@ type pushEventRow struct {
 }
 
 func (r *pushEventRow) event() push.Event {
-	e := push.Event{ID: r.ID, Type: push.Type(r.Type), Account: r.AccountID, Time: time.Unix(0, r.At).UTC(), Data: json.RawMessage(r.Data)}
-	if r.AccountID != "" {
-		e.Seq = r.Seq
-	}
-	return e
+	return push.Event{ID: r.ID, Seq: r.Seq, Type: push.Type(r.Type), Account: r.AccountID, Time: time.Unix(0, r.At).UTC(), Data: json.RawMessage(r.Data)}
 }
 
 type pushDeliveryRow struct {
@@ -252,17 +244,8 @@ func deliveryID() string {
 // Record stores new events and their deliveries in one transaction.
 func (s *Push) Record(ctx context.Context, p push.RecordParams) (push.Recorded, error) {
 	var out push.Recorded
-	scoped := false
-	for i := range p.Events {
-		scoped = scoped || p.Events[i].Scoped()
-	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		out = push.Recorded{}
-		if scoped && s.dialect == dialectPostgres {
-			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", int64(pushEventsLock)); err != nil {
-				return err
-			}
-		}
 		accounts := map[common.Address]string{}
 		events := make([]push.Event, 0, len(p.Events))
 		for _, e := range p.Events {
@@ -303,9 +286,7 @@ func (s *Push) Record(ctx context.Context, p push.RecordParams) (push.Recorded, 
 			if !ok {
 				continue // published before
 			}
-			if e.Account != "" {
-				e.Seq = seq
-			}
+			e.Seq = seq
 			for _, sub := range matched {
 				if err := insertDelivery(ctx, tx, sub.ID, e.ID, p.Now); err != nil {
 					return err
@@ -643,9 +624,9 @@ func (s *Push) Events(ctx context.Context, accountID string, after int64, limit 
 	return s.events(ctx, s.db.NewSelect().Where("account_id = ?", accountID), after, limit)
 }
 
-// EventsSince returns every account's events after seq, oldest first.
+// EventsSince returns every event after seq, oldest first.
 func (s *Push) EventsSince(ctx context.Context, after int64, limit int) ([]push.Event, error) {
-	return s.events(ctx, s.db.NewSelect().Where("account_id <> ''"), after, limit)
+	return s.events(ctx, s.db.NewSelect(), after, limit)
 }
 
 func (s *Push) events(ctx context.Context, q *bun.SelectQuery, after int64, limit int) ([]push.Event, error) {
@@ -660,10 +641,10 @@ func (s *Push) events(ctx context.Context, q *bun.SelectQuery, after int64, limi
 	return out, nil
 }
 
-// LastSeq is the seq of the newest account event.
+// LastSeq is the seq of the newest event.
 func (s *Push) LastSeq(ctx context.Context) (int64, error) {
 	var seq sql.NullInt64
-	if err := s.db.NewSelect().Model((*pushEventRow)(nil)).ColumnExpr("MAX(seq)").Where("account_id <> ''").Scan(ctx, &seq); err != nil {
+	if err := s.db.NewSelect().Model((*pushEventRow)(nil)).ColumnExpr("MAX(seq)").Scan(ctx, &seq); err != nil {
 		return 0, fmt.Errorf("bunstore: last event: %w", err)
 	}
 	return seq.Int64, nil

@@ -53,6 +53,13 @@ func (a *App) tailAccounts(ctx context.Context) error {
 // The streams are wired before the push service, so it is looked up when a stream opens.
 type accountEvents struct{ a *App }
 
+func (ae accountEvents) Position(ctx context.Context) (int64, error) {
+	if p := ae.a.Push.Position(); p > 0 {
+		return p, nil
+	}
+	return ae.a.Push.LastSeq(ctx) // the tail has not started yet: it starts there
+}
+
 func (ae accountEvents) LastSeq(ctx context.Context) (int64, error) { return ae.a.Push.LastSeq(ctx) }
 
 func (ae accountEvents) Events(ctx context.Context, accountID string, after int64, limit int) ([]stream.AccountEvent, error) {
