@@ -204,7 +204,7 @@ func TestWebhooksRefuse(t *testing.T) {
 		`{"url":"ftp://example.com/x","types":["trade"]}`,
 		`{"url":"https://user:pw@example.com/x","types":["trade"]}`,
 		`{"url":"` + url + `","types":[]}`,
-		`{"url":"` + url + `","types":["trade","order.filled"]}`,
+		`{"url":"` + url + `","types":["trade","trades"]}`,
 		`{"url":"` + url + `","types":["trade"],"tokens":["0x12"]}`,
 		`{"url":"` + url + `","types":["trade"],"minTradeSize":"-1"}`,
 		`{"url":"` + url + `","types":["trade"],"secret":"whsec_mine"}`,
