@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/big"
+	"sync"
 	"sync/atomic"
 
 	"github.com/ethereum/go-ethereum"
@@ -89,6 +90,36 @@ type Chain struct {
 	// untagged is set once the node answered that it has no safe or finalized block: Head
 	// follows the latest block instead (said once in the log).
 	untagged atomic.Bool
+	// times keeps the time of recent blocks by hash, as Head and Block read them: a hash fixes
+	// its block's time, so Events dates a sync's logs without asking for headers the indexer
+	// has just read (one round trip less per call with logs, under every sync).
+	times blockTimes
+}
+
+// blockTimes is a small map of block times by hash; emptied when full (recent blocks are what
+// the indexer asks for).
+type blockTimes struct {
+	mu sync.Mutex
+	m  map[common.Hash]int64
+}
+
+// maxBlockTimes bounds blockTimes.
+const maxBlockTimes = 4096
+
+func (b *blockTimes) put(hash common.Hash, t int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.m == nil || len(b.m) >= maxBlockTimes {
+		b.m = make(map[common.Hash]int64)
+	}
+	b.m[hash] = t
+}
+
+func (b *blockTimes) get(hash common.Hash) (int64, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, ok := b.m[hash]
+	return t, ok
 }
 
 var _ market.Chain = (*Chain)(nil)
@@ -154,8 +185,11 @@ func (c *Chain) Info(ctx context.Context) (market.ChainInfo, error) {
 	return market.ChainInfo{ChainID: id.Uint64(), GenesisHash: genesis.Hash(), Factory: c.cfg.Factory, WETH: weth}, nil
 }
 
-func ref(h *types.Header) market.BlockRef {
-	return market.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), ParentHash: h.ParentHash, Time: int64(h.Time)}
+// ref is h as the market sees it; its time is kept for Events.
+func (c *Chain) ref(h *types.Header) market.BlockRef {
+	r := market.BlockRef{Number: h.Number.Uint64(), Hash: h.Hash(), ParentHash: h.ParentHash, Time: int64(h.Time)}
+	c.times.put(r.Hash, r.Time)
+	return r
 }
 
 // Head returns the newest block, or the newest safe or finalized one (Config.Head).
@@ -164,7 +198,7 @@ func (c *Chain) Head(ctx context.Context) (market.BlockRef, error) {
 	if tag != nil && !c.untagged.Load() {
 		h, err := c.cfg.Client.HeaderByNumber(ctx, tag)
 		if err == nil && h != nil {
-			return ref(h), nil
+			return c.ref(h), nil
 		}
 		if classify(err) != failCall && !errors.Is(err, ethereum.NotFound) {
 			return market.BlockRef{}, fmt.Errorf("evm: %s head: %w", c.cfg.Head, err)
@@ -177,7 +211,7 @@ func (c *Chain) Head(ctx context.Context) (market.BlockRef, error) {
 	if err != nil {
 		return market.BlockRef{}, fmt.Errorf("evm: head: %w", err)
 	}
-	return ref(h), nil
+	return c.ref(h), nil
 }
 
 // Block returns the block with the given number, curvekit.ErrNotFound above the head.
@@ -189,7 +223,7 @@ func (c *Chain) Block(ctx context.Context, number uint64) (market.BlockRef, erro
 	if err != nil {
 		return market.BlockRef{}, fmt.Errorf("evm: block %d: %w", number, err)
 	}
-	return ref(h), nil
+	return c.ref(h), nil
 }
 
 // topics maps event kinds to their topic0.
@@ -224,21 +258,20 @@ func (c *Chain) Events(ctx context.Context, q market.EventQuery) ([]market.Event
 	if err != nil {
 		return nil, err
 	}
-	times := make(map[common.Hash]int64)
 	events := make([]market.Event, 0, len(logs))
 	for i := range logs {
 		l := &logs[i]
 		if l.Removed {
 			continue
 		}
-		t, ok := times[l.BlockHash]
+		t, ok := c.times.get(l.BlockHash)
 		if !ok {
 			h, err := c.cfg.Client.HeaderByHash(ctx, l.BlockHash)
 			if err != nil {
 				return nil, fmt.Errorf("evm: header %s: %w", l.BlockHash, err)
 			}
 			t = int64(h.Time)
-			times[l.BlockHash] = t
+			c.times.put(l.BlockHash, t)
 		}
 		ev := market.Event{Address: l.Address, Block: l.BlockNumber, BlockHash: l.BlockHash, TxHash: l.TxHash, LogIndex: l.Index, Time: t}
 		if err := c.decode(l, &ev); err != nil {
