@@ -144,11 +144,8 @@ func testGuardModel(t *testing.T, dsn string, seed uint64) {
 		t.Fatal(err)
 	}
 	node := &flaky{Broadcaster: bc}
-	noMarkets := func(_ context.Context, a common.Address) (txbuild.Market, error) {
-		return txbuild.Market{}, fmt.Errorf("%w: %s", curvekit.ErrNotFound, a.Hex())
-	}
 	svc, err := wallet.New(wallet.Config{Store: db.Wallets(), Broadcaster: node, Keys: ring, Now: clock,
-		Guard: settings, Markets: marketsFunc(noMarkets)})
+		Guard: settings, Markets: marketsFunc(noMarket)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,6 +255,11 @@ func testGuardModel(t *testing.T, dsn string, seed uint64) {
 	if signed < 20 || codes[curvekit.CodeDailyLimitExceeded] < 5 || codes[curvekit.CodePerTxLimitExceeded] < 5 || relaxed < 3 || expired < 1 {
 		t.Fatalf("the walk did too little: %d signed, refusals %v, %d relaxations, %d clock moves during one", signed, codes, relaxed, expired)
 	}
+}
+
+// noMarket knows no market: every address is a plain one.
+func noMarket(_ context.Context, a common.Address) (txbuild.Market, error) {
+	return txbuild.Market{}, fmt.Errorf("%w: %s", curvekit.ErrNotFound, a.Hex())
 }
 
 type marketsFunc func(context.Context, common.Address) (txbuild.Market, error)
