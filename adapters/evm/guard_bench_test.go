@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/adapters/bunstore"
@@ -24,7 +24,9 @@ func BenchmarkSendGuard(b *testing.B) {
 	}
 	b.Cleanup(func() { db.Close() })
 	settings, err := account.New(account.Config{Store: db.AccountSettings(),
-		Assets: account.AssetsFunc(func(context.Context) ([]account.Asset, error) { return []account.Asset{{Symbol: "ETH", Decimals: 18}}, nil })})
+		Assets: account.AssetsFunc(func(context.Context) ([]account.Asset, error) {
+			return []account.Asset{{Symbol: "ETH", Decimals: 18}}, nil
+		})})
 	if err != nil {
 		b.Fatal(err)
 	}
