@@ -33,7 +33,11 @@ func (e *Error) Error() string {
 	if e.Status == http.StatusOK {
 		return "the server refused the request: " + msg
 	}
-	s := fmt.Sprintf("the server answered %d %s: %s", e.Status, http.StatusText(e.Status), msg)
+	status := http.StatusText(e.Status)
+	if e.Code != "" {
+		status += " (" + string(e.Code) + ")"
+	}
+	s := fmt.Sprintf("the server answered %d %s: %s", e.Status, status, msg)
 	if e.Status == http.StatusTooManyRequests && e.Attempts > 1 {
 		s += fmt.Sprintf(" (still throttled after %d attempts)", e.Attempts)
 	}

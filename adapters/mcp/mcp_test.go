@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/adapters/apiclient"
 	"github.com/curvekit/curvekit/adapters/mcp"
 	"github.com/curvekit/curvekit/internal/app"
@@ -328,6 +329,17 @@ func TestAgentAndJobTools(t *testing.T) {
 	}
 	if msg := toolError(t, cs, "agent_cancel_job", map[string]any{"jobId": sub.JobID}); !strings.Contains(msg, "409") {
 		t.Errorf("cancel of a completed job: %q", msg)
+	}
+
+	// A refusal carries its code.
+	if msg := toolError(t, cs, "quote", map[string]any{"token": "DETH", "side": "hold", "amount": "1"}); !strings.Contains(msg, "400 Bad Request (VALIDATION_FAILED)") {
+		t.Errorf("a refused tool call: %q", msg)
+	}
+	// get_settings is GET /account/settings: the defaults for this account.
+	var st account.Settings
+	callTool(t, cs, "get_settings", map[string]any{}, &st)
+	if st.Version != 0 || st.Wallet.MaxPriceImpact != account.DefaultMaxPriceImpact || st.Wallet.RecipientCooldownHours != account.DefaultCooldownHours {
+		t.Errorf("get_settings: %+v", st)
 	}
 
 	var launch toolResult

@@ -16,8 +16,9 @@ type tools struct {
 	c *apiclient.Client
 }
 
-// JobTools are the tools MCP adds to the agent's own: a prompt as a job, read and cancelled.
-var JobTools = []string{"agent_submit_prompt", "agent_get_job_status", "agent_cancel_job"}
+// JobTools are the tools MCP adds to the agent's own: a prompt as a job, read and cancelled, and
+// the account's settings.
+var JobTools = []string{"agent_submit_prompt", "agent_get_job_status", "agent_cancel_job", "get_settings"}
 
 // The job tools' inputs; their schemas come from these types (a field without omitempty is
 // required).
@@ -48,6 +49,7 @@ func (t *tools) register(s *sdk.Server, agentTools []apiclient.Tool) error {
 	sdk.AddTool(s, &sdk.Tool{Name: "agent_submit_prompt", Description: "Submit a prompt to the curvekit agent as a job; read it with agent_get_job_status every couple of seconds."}, t.submit)
 	sdk.AddTool(s, &sdk.Tool{Name: "agent_get_job_status", Description: "Read an agent job: status, status updates, the text response and richData (unsigned transactions) when completed.", Annotations: ro}, t.status)
 	sdk.AddTool(s, &sdk.Tool{Name: "agent_cancel_job", Description: "Cancel an agent job while it is still pending."}, t.cancel)
+	sdk.AddTool(s, &sdk.Tool{Name: "get_settings", Description: "Read the account's settings: the wallet's guard (paused, caps per pairing asset, price-impact cap, recipients, a running relaxation) and the agent profile. Read only.", Annotations: ro}, t.settings)
 	return nil
 }
 
@@ -87,4 +89,11 @@ func (t *tools) status(ctx context.Context, _ *sdk.CallToolRequest, in jobIn) (*
 func (t *tools) cancel(ctx context.Context, _ *sdk.CallToolRequest, in jobIn) (*sdk.CallToolResult, any, error) {
 	j, err := t.c.CancelJob(ctx, in.JobID)
 	return nil, j, err
+}
+
+type noInput struct{}
+
+func (t *tools) settings(ctx context.Context, _ *sdk.CallToolRequest, _ noInput) (*sdk.CallToolResult, any, error) {
+	st, err := t.c.AccountSettings(ctx)
+	return nil, st, err
 }

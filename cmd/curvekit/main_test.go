@@ -213,7 +213,7 @@ func TestAgentChat(t *testing.T) {
 }
 
 // TestMCPSubprocess drives `curvekit mcp` with the official SDK's client over stdio: the tools
-// are the agent's plus the three job tools, each with its schema; the quote equals the API's; a
+// are the agent's plus the three job tools and get_settings, each with its schema; the quote equals the API's; a
 // read-only key composes a buy; nothing reaches the signer. Without a key the command refuses to
 // start.
 func TestMCPSubprocess(t *testing.T) {
@@ -247,7 +247,7 @@ func TestMCPSubprocess(t *testing.T) {
 	for _, tool := range s.app.Agent.Tools() {
 		want = append(want, tool.Name)
 	}
-	want = append(want, "agent_submit_prompt", "agent_get_job_status", "agent_cancel_job")
+	want = append(want, "agent_submit_prompt", "agent_get_job_status", "agent_cancel_job", "get_settings")
 	slices.Sort(names)
 	slices.Sort(want)
 	if diff := cmp.Diff(want, names); diff != "" {

@@ -37,15 +37,16 @@ type root struct {
 	Timeout time.Duration `help:"Timeout of each request to the server." default:"30s" env:"CURVEKIT_TIMEOUT"`
 	Retries int           `help:"Times a throttled (429) request is tried again, after growing random waits." default:"4" env:"CURVEKIT_RETRIES"`
 
-	Tokens  tokensCmd  `cmd:"" help:"List tokens."`
-	Token   tokenCmd   `cmd:"" help:"Show one token."`
-	Quote   quoteCmd   `cmd:"" help:"Price a buy or sell."`
-	Candles candlesCmd `cmd:"" help:"Show a token's OHLCV bars as a table with a small chart."`
-	Agent   agentCmd   `cmd:"" help:"Ask the agent: prompt, status, cancel, chat."`
-	Orders  ordersCmd  `cmd:"" help:"Your standing orders: place, list, cancel (an API key that is not read-only places and cancels)."`
-	MCP     mcpCmd     `cmd:"" name:"mcp" help:"Serve the agent and market tools to an MCP client on stdio."`
-	Deploy  deployCmd  `cmd:"" help:"Deploy the reference contracts to a chain and print what the server needs."`
-	OpenAPI openAPICmd `cmd:"" name:"openapi" help:"Print the server's OpenAPI 3.1 document (to generate a client from)."`
+	Tokens   tokensCmd   `cmd:"" help:"List tokens."`
+	Token    tokenCmd    `cmd:"" help:"Show one token."`
+	Quote    quoteCmd    `cmd:"" help:"Price a buy or sell."`
+	Candles  candlesCmd  `cmd:"" help:"Show a token's OHLCV bars as a table with a small chart."`
+	Agent    agentCmd    `cmd:"" help:"Ask the agent: prompt, status, cancel, chat."`
+	Orders   ordersCmd   `cmd:"" help:"Your standing orders: place, list, cancel (an API key that is not read-only places and cancels)."`
+	Settings settingsCmd `cmd:"" help:"Your account's settings (the wallet's guard, the agent profile) in words, or --activity: the log of changes and refusals. Read only: a session changes them."`
+	MCP      mcpCmd      `cmd:"" name:"mcp" help:"Serve the agent and market tools to an MCP client on stdio."`
+	Deploy   deployCmd   `cmd:"" help:"Deploy the reference contracts to a chain and print what the server needs."`
+	OpenAPI  openAPICmd  `cmd:"" name:"openapi" help:"Print the server's OpenAPI 3.1 document (to generate a client from)."`
 }
 
 // env is what every command's Run receives.
@@ -150,7 +151,7 @@ func explain(err error) (string, int) {
 		case 401:
 			return "the server refused the API key (401: " + msgOf(apiErr) + "): check --api-key or CURVEKIT_API_KEY; a revoked or mistyped key is refused", exitAuth
 		case 403:
-			return "forbidden (403): " + msgOf(apiErr), exitForbidden
+			return "forbidden (403" + codeOf(apiErr) + "): " + msgOf(apiErr), exitForbidden
 		case 429:
 			return err.Error() + "; try again later", exitThrottled
 		case 404:
@@ -158,6 +159,14 @@ func explain(err error) (string, int) {
 		}
 	}
 	return err.Error(), exitFailed
+}
+
+// codeOf names the refusal's code, when the server gave one.
+func codeOf(e *apiclient.Error) string {
+	if e.Code == "" {
+		return ""
+	}
+	return ", " + string(e.Code)
 }
 
 func msgOf(e *apiclient.Error) string {
