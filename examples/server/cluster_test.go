@@ -66,7 +66,9 @@ func startCluster(t *testing.T, lease time.Duration, env ...string) *cluster {
 		// Everything the test sends through nginx comes from one address: no practical limit
 		// but for signing, whose budget per wallet is the one checked across replicas.
 		// Webhooks reach the test's receiver on loopback.
-		"CLUSTER_FLAGS=--rate-limit 1000000 --webhook-allow-loopback")
+		// Its own rate-limit buckets in the shared Redis: nginx forwards every client as
+		// 127.0.0.1, whose sign-in budget other runs may have spent.
+		fmt.Sprintf("CLUSTER_FLAGS=--rate-limit 1000000 --webhook-allow-loopback --redis-prefix curvekit-cluster-%d:", rand.Uint32()))
 	c.env = append(c.env, env...)
 	t.Cleanup(func() {
 		c.script("stop")

@@ -30,7 +30,7 @@ func (a *App) wireLimiter(ctx context.Context) error {
 		return err
 	}
 	ratelimit.LogTo(a.Log.With("component", "redis"))
-	r, err := ratelimit.NewRedis(ratelimit.RedisConfig{Addr: a.Config.Redis})
+	r, err := ratelimit.NewRedis(ratelimit.RedisConfig{Addr: a.Config.Redis, Prefix: a.Config.RedisPrefix})
 	if err != nil {
 		return err
 	}
