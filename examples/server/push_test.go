@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,8 +46,8 @@ func webhookReceiver(t *testing.T) (string, <-chan delivery) {
 	return srv.URL + "/hook", ch
 }
 
-// await returns the next delivery of type typ (others are dropped), each verified with the
-// Standard Webhooks library under secret.
+// await returns the next delivery of type typ (others are dropped; "" takes any), each verified
+// with the Standard Webhooks library under secret.
 func await(t *testing.T, ch <-chan delivery, secret, typ string) delivery {
 	t.Helper()
 	wh, err := standardwebhooks.NewWebhook(secret)
@@ -62,13 +64,28 @@ func await(t *testing.T, ch <-chan delivery, secret, typ string) delivery {
 			if d.env.ID != d.id {
 				t.Errorf("body id %s, webhook-id %s", d.env.ID, d.id)
 			}
-			if d.env.Type == typ {
+			if d.env.Type == typ || typ == "" {
 				return d
 			}
 		case <-timeout:
 			t.Fatalf("no %s delivery in 20s", typ)
 		}
 	}
+}
+
+// awaitAll returns the first delivery of each of types, whatever their order.
+func awaitAll(t *testing.T, ch <-chan delivery, secret string, types ...string) map[string]delivery {
+	t.Helper()
+	out := map[string]delivery{}
+	for len(out) < len(types) {
+		d := await(t, ch, secret, "")
+		if slices.Contains(types, d.env.Type) {
+			if _, ok := out[d.env.Type]; !ok {
+				out[d.env.Type] = d
+			}
+		}
+	}
+	return out
 }
 
 type webhookView struct {
@@ -397,5 +414,65 @@ func TestAccountStream(t *testing.T) {
 	b.do(http.MethodGet, "/account/activity", "").decode(t, &activity)
 	if len(activity.Activity) == 0 || activity.Activity[0].Kind != "webhook" || activity.Activity[0].Actor != "server" || !strings.Contains(activity.Activity[0].Message, hook.ID) {
 		t.Errorf("activity %+v", activity)
+	}
+}
+
+// TestWebhookMarketEvents: an account launches a token through its custodial wallet; its webhook
+// hears the launch (the token as GET /tokens/:address shows it), the creator fees a buy earns it
+// (as GET /launch/fees/:wallet shows them), and the graduation that buy causes.
+func TestWebhookMarketEvents(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "--webhook-allow-loopback")
+	url, got := webhookReceiver(t)
+	b, m := s.signIn(t, "maker")
+	s.fund(t, m.User.Wallet, 5)
+	a := b.do(http.MethodPost, "/webhooks", `{"url":"`+url+`","types":["token.launched","token.graduated","fees.claimable"]}`)
+	wantStatus(t, "POST /webhooks", a, http.StatusCreated)
+	var hook webhookView
+	a.decode(t, &hook)
+
+	built := s.anon(t, http.MethodPost, "/launch/build-tx",
+		fmt.Sprintf(`{"from":%q,"name":"Pushed Cat","symbol":"PCAT","uri":"https://example.invalid/cat.json"}`, m.User.Wallet))
+	wantStatus(t, "launch build-tx", built, http.StatusOK)
+	var launch struct {
+		To, Data, Value string
+		ChainID         uint64 `json:"chainId"`
+	}
+	built.decode(t, &launch)
+	unsigned, _ := json.Marshal(map[string]any{"to": launch.To, "data": launch.Data, "value": launch.Value, "chainId": launch.ChainID})
+	a = b.do(http.MethodPost, "/wallet/sign-and-submit", string(unsigned))
+	wantStatus(t, "sign the launch", a, http.StatusOK)
+	var sub submission
+	a.decode(t, &sub)
+	s.receipt(t, sub.Hash)
+
+	launched := await(t, got, hook.Secret, "token.launched")
+	var tok struct {
+		Address, Creator, Symbol, Phase string
+	}
+	_ = json.Unmarshal(launched.env.Data, &tok)
+	if tok.Symbol != "PCAT" || !strings.EqualFold(tok.Creator, m.User.Wallet) || tok.Phase != "curve" || launched.id != "evt_token.launched_"+strings.ToLower(tok.Address) {
+		t.Fatalf("launched: %s %s", launched.id, launched.env.Data)
+	}
+	sameJSON(t, "token.launched data", launched.env.Data, s.anon(t, http.MethodGet, "/tokens/"+tok.Address, "").body)
+
+	// A buy large enough to sell out the curve: the creator earns its fee share, the token graduates.
+	_, tx := s.buildAndSend(s.app.dev.Accounts[2], common.HexToAddress(tok.Address), "buy", "100")
+	s.waitTrade(common.HexToAddress(tok.Address), tx)
+	after := awaitAll(t, got, hook.Secret, "fees.claimable", "token.graduated")
+	fees := after["fees.claimable"]
+	var f struct {
+		Wallet string
+		Assets []struct{ Claimable string }
+	}
+	_ = json.Unmarshal(fees.env.Data, &f)
+	if !strings.EqualFold(f.Wallet, m.User.Wallet) || len(f.Assets) == 0 || f.Assets[0].Claimable == "0" {
+		t.Errorf("fees.claimable: %s", fees.env.Data)
+	}
+	sameJSON(t, "fees.claimable data", fees.env.Data, s.anon(t, http.MethodGet, "/launch/fees/"+m.User.Wallet, "").body)
+	graduated := after["token.graduated"]
+	_ = json.Unmarshal(graduated.env.Data, &tok)
+	if tok.Phase != "graduated" {
+		t.Errorf("graduated: %s", graduated.env.Data)
 	}
 }
