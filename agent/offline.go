@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -135,6 +136,14 @@ var (
 	reGraduating = regexp.MustCompile(`(?i)\bclosest to graduat|\babout to graduate|\bgraduating\b`)
 	reList       = regexp.MustCompile(`(?i)^(?:list|show)(?: me)?(?: all| the)? tokens$`)
 	reSpaces     = regexp.MustCompile(`\s+`)
+	// Orders: a stop or a target relative to the price now, a schedule, a cancel, a list.
+	reOrderMove = regexp.MustCompile(`(?i)^sell (half|all|everything|` + num + `%|` + num + `)(?: of)?(?: my)? ` + tok +
+		` (?:if|when|once|as soon as) (?:it|the price|its price|the price of it) (?:drops|falls|dips|goes down|is down|rises|goes up|pumps|is up|climbs)(?: by)? ` + num + `%$`)
+	reOrderUp  = regexp.MustCompile(`(?i)\b(?:rises|goes up|pumps|is up|climbs)\b`)
+	reOrderDCA = regexp.MustCompile(`(?i)^buy ` + num + ` ` + tok + ` (?:worth )?(?:of|in|into) ` + tok +
+		` every (minute|hour|day|week|\d+ ?(?:m|h|d|min|mins|minutes|hours|days))(?:,| for| and)? ` + `(\d+) times$`)
+	reOrderCancel = regexp.MustCompile(`(?i)^(?:cancel|kill|remove|delete) (?:all )?(?:of )?(?:my )?(?:` + tok + ` )?orders?(?: (?:on|for) ` + tok + `)?$`)
+	reOrderList   = regexp.MustCompile(`(?i)^(?:(?:what|which) (?:open )?orders (?:do i have|are open|have i (?:got|placed))|(?:show|list)(?: me)?(?: all)? (?:of )?(?:my )?(?:open )?orders|my (?:open )?orders)$`)
 
 	// An instruction to send anything anywhere: a verb that sends with a destination after it,
 	// an address, or a name of the Ethereum Name Service ("vitalik.eth").
@@ -213,6 +222,37 @@ func planNormalized(p string, offered []string) ([]ToolCall, string) {
 	if m := reSellAll.FindStringSubmatch(p); m != nil {
 		return call("build_sell_transaction", map[string]any{"token": m[1], "amount": "all"})
 	}
+	if m := reOrderMove.FindStringSubmatch(p); m != nil {
+		args := map[string]any{"token": m[4], "kind": "stop-loss", "below": mustFloat(m[5])}
+		if reOrderUp.MatchString(p) {
+			args["kind"], args["above"] = "take-profit", args["below"]
+			delete(args, "below")
+		}
+		switch {
+		case strings.EqualFold(m[1], "half"):
+			args["percent"] = 50.0
+		case strings.EqualFold(m[1], "all"), strings.EqualFold(m[1], "everything"):
+			args["percent"] = 100.0
+		case m[2] != "":
+			args["percent"] = mustFloat(m[2])
+		default:
+			args["amount"] = m[3]
+		}
+		return call("place_order", args)
+	}
+	if m := reOrderDCA.FindStringSubmatch(p); m != nil {
+		return call("place_order", map[string]any{"kind": "dca", "token": m[3], "side": "buy", "amount": m[1], "asset": m[2], "every": every(m[4]), "times": mustInt(m[5])})
+	}
+	if m := reOrderCancel.FindStringSubmatch(p); m != nil {
+		args := map[string]any{}
+		if t := m[1] + m[2]; t != "" && !isStopWord(t) {
+			args["token"] = t
+		}
+		return call("cancel_order", args)
+	}
+	if reOrderList.MatchString(p) {
+		return call("list_orders", map[string]any{})
+	}
 	if reSellPart.MatchString(p) {
 		return nil, "Tell me how many tokens to sell, for example \"sell 1000 DETH\", or \"sell all my DETH\"."
 	}
@@ -285,4 +325,39 @@ func isStopWord(s string) bool {
 		return true
 	}
 	return false
+}
+
+func mustFloat(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}
+
+func mustInt(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// every reads an interval of a schedule: "hour" is 1h, "15 minutes" 15m, "2d" 48h.
+func every(s string) string {
+	s = strings.ToLower(strings.ReplaceAll(s, " ", ""))
+	switch s {
+	case "minute":
+		return "1m"
+	case "hour":
+		return "1h"
+	case "day":
+		return "24h"
+	case "week":
+		return "168h"
+	}
+	n := strings.TrimRight(s, "abcdefghijklmnopqrstuvwxyz")
+	unit := s[len(n):]
+	switch {
+	case strings.HasPrefix(unit, "m"):
+		return n + "m"
+	case strings.HasPrefix(unit, "h"):
+		return n + "h"
+	}
+	d, _ := strconv.Atoi(n)
+	return strconv.Itoa(d*24) + "h"
 }

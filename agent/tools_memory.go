@@ -62,5 +62,8 @@ func (s *Service) buildTools() []Tool {
 	if s.cfg.Launcher != nil {
 		tools = append(tools, s.launchTools()...)
 	}
+	if s.cfg.Orders != nil {
+		tools = append(tools, s.orderTools()...)
+	}
 	return tools
 }

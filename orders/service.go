@@ -131,6 +131,32 @@ func (s *Service) Orders(ctx context.Context, q Query) (Page, error) {
 	return s.cfg.Store.Orders(ctx, q)
 }
 
+// WalletOrders returns a wallet's live orders, newest first, those on token only when it is
+// set: what the agent reads for its owner.
+func (s *Service) WalletOrders(ctx context.Context, wallet, token common.Address) ([]Order, error) {
+	if wallet == (common.Address{}) {
+		return nil, fmt.Errorf("%w: this account has no custodial wallet", curvekit.ErrNotFound)
+	}
+	var live []Order
+	q := Query{Wallet: wallet, Token: token, Limit: MaxPage}
+	for range 10 { // at most the limits' worth of pages
+		page, err := s.cfg.Store.Orders(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range page.Orders {
+			if o.State.Live() {
+				live = append(live, o)
+			}
+		}
+		if page.Next == "" {
+			break
+		}
+		q.Cursor = page.Next
+	}
+	return live, nil
+}
+
 // Cancel cancels the account's live order: nothing more of it fires (a fire already sent stays
 // on chain). An order that ended is curvekit.ErrConflict.
 func (s *Service) Cancel(ctx context.Context, accountID, id string) (Order, error) {

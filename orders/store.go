@@ -52,9 +52,11 @@ type CancelParams struct {
 	At        time.Time
 }
 
-// Query pages an account's orders. Token, State and Kind filter when set.
+// Query pages an account's orders, or a wallet's (Wallet set, AccountID empty). Token, State and
+// Kind filter when set.
 type Query struct {
 	AccountID string
+	Wallet    common.Address
 	Token     common.Address
 	State     State
 	Kind      Kind

@@ -221,7 +221,12 @@ func (s *Orders) withFires(ctx context.Context, db bun.IDB, rows []orderRow) ([]
 
 // Orders implements orders.Store.
 func (s *Orders) Orders(ctx context.Context, q orders.Query) (orders.Page, error) {
-	sel := s.db.NewSelect().Model((*orderRow)(nil)).Where("account_id = ?", q.AccountID)
+	sel := s.db.NewSelect().Model((*orderRow)(nil))
+	if q.AccountID != "" || q.Wallet == (common.Address{}) {
+		sel = sel.Where("account_id = ?", q.AccountID)
+	} else {
+		sel = sel.Where("wallet = ?", q.Wallet.Hex())
+	}
 	if q.Token != (common.Address{}) {
 		sel = sel.Where("token = ?", q.Token.Hex())
 	}

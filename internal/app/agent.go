@@ -23,6 +23,7 @@ func (a *App) wireAgent(ctx context.Context) (err error) {
 		// Polls of jobs in flight are answered from memory between changes (svc.WatchJobs).
 		Changes:  store,
 		Notifier: a.sources(), // job.completed and job.failed
+		Orders:   a.Orders,
 		Logger:   a.Log.With("component", "agent"),
 	}
 	if a.Launch != nil {

@@ -2,8 +2,10 @@ package app_test
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
+	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/internal/app"
 	"github.com/curvekit/curvekit/internal/app/apptest"
 	"github.com/curvekit/curvekit/market"
@@ -193,4 +196,65 @@ func TestOrdersFireOnTheDevnet(t *testing.T) {
 	})
 	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
 	t.Logf("fire latency, trade indexed → fire sent: %v", latencies)
+}
+
+// The agent composes orders and cancellations for the wallet's owner to confirm and lists what
+// is open; none of its tools places or cancels anything.
+func TestAgentOrderTools(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	a := srv.App
+	ctx := context.Background()
+	deth := a.Devnet.ETHToken.Token
+	const account = "acc-agent-orders"
+	wallet, err := a.Wallets.Create(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(name, args string) agent.ToolResult {
+		t.Helper()
+		r, err := a.Agent.RunTool(ctx, agent.RunToolParams{Wallet: wallet, Name: name, Args: []byte(args)})
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, args, err)
+		}
+		return r
+	}
+	tok, err := a.Store.Token(ctx, deth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := orders.TokenPrice(&tok)
+	want.Mul(&want, uint256.NewInt(8_000))
+	want.Div(&want, uint256.NewInt(10_000))
+
+	r := run("place_order", `{"kind": "stop-loss", "token": "DETH", "percent": 50, "below": 20}`)
+	data := r.Data.(map[string]any)
+	req := data["order"].(orders.Request)
+	if req.Token != deth.Hex() || req.Price != orders.FormatPrice(&want, 18) || *req.Percent != 50 || data["confirm"] != "POST /orders" {
+		t.Fatalf("place_order composed %+v (%s)", req, r.Summary)
+	}
+	if page, _ := a.Orders.Orders(ctx, orders.Query{AccountID: account}); len(page.Orders) != 0 {
+		t.Fatalf("composing placed %d orders", len(page.Orders))
+	}
+	if _, err := a.Agent.RunTool(ctx, agent.RunToolParams{Wallet: wallet, Name: "place_order", Args: []byte(`{"kind": "dca", "token": "DETH", "side": "buy", "amount": "0.01", "asset": "TUSD", "every": "1h", "times": 2}`)}); !errors.Is(err, curvekit.ErrInvalid) {
+		t.Errorf("a DCA in the wrong asset: %v", err)
+	}
+	if _, err := a.Agent.RunTool(ctx, agent.RunToolParams{Wallet: wallet, Name: "place_order", Args: []byte(`{"kind": "dca", "token": "DETH", "side": "buy", "amount": "0.01", "every": "1s", "times": 0}`)}); !errors.Is(err, curvekit.ErrInvalid) {
+		t.Errorf("a DCA with bad params: %v", err)
+	}
+
+	// What the person confirms is what the API places.
+	placed, err := a.Orders.Place(ctx, orders.PlaceParams{AccountID: account, Wallet: wallet, Request: req})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := run("list_orders", `{}`); !strings.Contains(r.Summary, placed.ID) {
+		t.Errorf("list_orders: %s", r.Summary)
+	}
+	r = run("cancel_order", `{"token": "DETH"}`)
+	if ids := r.Data.(map[string]any)["cancel"].([]string); len(ids) != 1 || ids[0] != placed.ID {
+		t.Errorf("cancel_order composed %v", r.Data)
+	}
+	if o, _ := a.Orders.Order(ctx, account, placed.ID); o.State != orders.Open {
+		t.Errorf("composing a cancel cancelled: %s", o.State)
+	}
 }

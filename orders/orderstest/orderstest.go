@@ -210,6 +210,14 @@ func testPages(t *testing.T, f Fixture) {
 	if _, err := s.Orders(ctx, orders.Query{AccountID: "acc1", Cursor: "nonsense", Limit: 10}); !errors.Is(err, curvekit.ErrInvalid) {
 		t.Errorf("a malformed cursor: %v, want ErrInvalid", err)
 	}
+	p, err = s.Orders(ctx, orders.Query{Wallet: walletA, Kind: orders.DCA, Limit: 10})
+	if err != nil || len(p.Orders) != 1 || p.Orders[0].ID != "ord_4" {
+		t.Errorf("by wallet: %+v, %v", p.Orders, err)
+	}
+	p, err = s.Orders(ctx, orders.Query{Wallet: tokenA, Limit: 10})
+	if err != nil || len(p.Orders) != 0 {
+		t.Errorf("another wallet: %+v, %v", p.Orders, err)
+	}
 	p, err = s.Orders(ctx, orders.Query{AccountID: "nobody", Limit: 10})
 	if err != nil || p.Orders == nil || len(p.Orders) != 0 {
 		t.Errorf("an account without orders: %#v, %v (want an empty, non-nil list)", p.Orders, err)
