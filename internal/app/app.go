@@ -71,6 +71,8 @@ type App struct {
 	Metrics     *prometheus.Registry
 
 	signer wallet.Signer // nil: the wallet's default
+	// ordersClock is the orders engine's clock; nil: time.Now.
+	ordersClock func() time.Time
 	keys   wallet.KeyWrapper
 	// pushSources publish what the parts commit to Push (see sources).
 	pushSources *pushSources
@@ -96,6 +98,10 @@ type Option func(*App)
 // WithSigner signs custodial transactions with s instead of the default signer: a test counts
 // what reaches the signer this way.
 func WithSigner(s wallet.Signer) Option { return func(a *App) { a.signer = s } }
+
+// WithOrdersClock gives the orders engine its clock: a test runs DCA and TWAP intervals and
+// expiries this way without waiting for them.
+func WithOrdersClock(now func() time.Time) Option { return func(a *App) { a.ordersClock = now } }
 
 // WithMiddleware wraps the HTTP handler Serve serves: a test checks every exchange this way.
 // Several compose: a later one wraps the earlier ones.

@@ -29,7 +29,7 @@ func (a *App) wireOrders(context.Context) error {
 		return err
 	}
 	a.OrderEngine, err = orders.NewEngine(orders.EngineConfig{
-		Store: a.DB.Orders(), Tokens: a.Store, Trader: &orderTrader{app: a}, Notifier: a.sources(),
+		Store: a.DB.Orders(), Tokens: a.Store, Trader: &orderTrader{app: a}, Notifier: a.sources(), Now: a.ordersClock,
 		Logger: a.Log.With("component", "orders"),
 	})
 	if err != nil {

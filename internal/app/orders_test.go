@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -256,5 +257,69 @@ func TestAgentOrderTools(t *testing.T) {
 	}
 	if o, _ := a.Orders.Order(ctx, account, placed.ID); o.State != orders.Open {
 		t.Errorf("composing a cancel cancelled: %s", o.State)
+	}
+}
+
+// A DCA on the devnet fires its three buys one interval apart, on the engine's clock, each
+// through the wallet once and filled on chain; the order ends filled.
+func TestOrdersDCAOnTheDevnet(t *testing.T) {
+	var offset atomic.Int64
+	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	srv := apptest.Start(t, nil, app.WithOrdersClock(clock))
+	a := srv.App
+	ctx := context.Background()
+	dn := a.Devnet
+	const account = "acc-dca"
+	wallet, err := a.Wallets.Create(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &wallet, big.NewInt(1e18), nil); err != nil {
+		t.Fatal(err)
+	}
+	stop := dn.MineEvery(20 * time.Millisecond)
+	defer stop()
+	o, err := a.Orders.Place(ctx, orders.PlaceParams{AccountID: account, Wallet: wallet, Request: orders.Request{
+		Kind: "dca", Token: dn.ETHToken.Token.Hex(), Side: "buy", Amount: "0.001", Every: "1m", Times: 3,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := a.Replica.Status().Term
+	get := func() orders.Order {
+		got, err := a.Orders.Order(ctx, account, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	for n := range 3 {
+		if err := a.OrderEngine.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "the DCA's fire filled", func() bool {
+			got := get()
+			return len(got.Fires) == n+1 && got.Fires[n].State == orders.FireFilled
+		})
+		// Within the interval nothing more fires.
+		if err := a.OrderEngine.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if got := get(); len(got.Fires) != n+1 {
+			t.Fatalf("fire %d: %d fires within one interval", n, len(got.Fires))
+		}
+		offset.Add(int64(time.Minute))
+	}
+	got := get()
+	if got.State != orders.Filled || got.Fired != 3 {
+		t.Fatalf("after three intervals: %s, fired %d", got.State, got.Fired)
+	}
+	for _, f := range got.Fires {
+		if f.AmountIn.Dec() != "1000000000000000" || f.AmountOut.IsZero() {
+			t.Errorf("fire %d: in %s out %s", f.N, f.AmountIn.Dec(), f.AmountOut.Dec())
+		}
+	}
+	if page, err := a.Wallets.Transactions(ctx, account, "", 50); err != nil || len(page.Transactions) != 3 {
+		t.Errorf("the wallet sent %d transactions (%v), want 3", len(page.Transactions), err)
 	}
 }
