@@ -73,7 +73,7 @@ type App struct {
 	signer wallet.Signer // nil: the wallet's default
 	// ordersClock is the orders engine's clock; nil: time.Now.
 	ordersClock func() time.Time
-	keys   wallet.KeyWrapper
+	keys        wallet.KeyWrapper
 	// pushSources publish what the parts commit to Push (see sources).
 	pushSources *pushSources
 	wrap        func(http.Handler) http.Handler
