@@ -12,7 +12,7 @@ func TestHelpTexts(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--help"}, []string{"Exit codes: 0 done", "3 server unreachable", "7 not found", "for the agent, orders and mcp commands"}},
+		{[]string{"--help"}, []string{"Exit codes: 0 done", "3 server unreachable", "7 not found", "for the agent, orders, webhooks and mcp commands"}},
 		{[]string{"tokens", "--help"}, []string{"curve (still on their", "graduated (trading on the pool)", "newest, volume24h, marketCap or progress"}},
 		{[]string{"candles", "--help"}, []string{"1m, 5m, 15m, 1h, 4h or 1d"}},
 	} {

@@ -32,7 +32,7 @@ const (
 // root is the command tree. Global flags are accepted before or after the command.
 type root struct {
 	Server  string        `help:"Base URL of the curvekit server." default:"http://127.0.0.1:8080" env:"CURVEKIT_SERVER"`
-	APIKey  string        `name:"api-key" help:"API key (svc_…) for the agent, orders and mcp commands (market reads need none); prefer the environment variable." env:"CURVEKIT_API_KEY"`
+	APIKey  string        `name:"api-key" help:"API key (svc_…) for the agent, orders, webhooks and mcp commands (market reads need none); prefer the environment variable." env:"CURVEKIT_API_KEY"`
 	JSON    bool          `name:"json" help:"Print machine-readable JSON."`
 	Timeout time.Duration `help:"Timeout of each request to the server." default:"30s" env:"CURVEKIT_TIMEOUT"`
 	Retries int           `help:"Times a throttled (429) request is tried again, after growing random waits." default:"4" env:"CURVEKIT_RETRIES"`
@@ -43,6 +43,7 @@ type root struct {
 	Candles  candlesCmd  `cmd:"" help:"Show a token's OHLCV bars as a table with a small chart."`
 	Agent    agentCmd    `cmd:"" help:"Ask the agent: prompt, status, cancel, chat."`
 	Orders   ordersCmd   `cmd:"" help:"Your standing orders: place, list, cancel (an API key that is not read-only places and cancels)."`
+	Webhooks webhooksCmd `cmd:"" help:"Your webhooks: add, list, test, deliveries, rotate, delete (an API key that is not read-only changes them)."`
 	Settings settingsCmd `cmd:"" help:"Your account's settings (the wallet's guard, the agent profile) in words, or --activity: the log of changes and refusals. Read only: a session changes them."`
 	MCP      mcpCmd      `cmd:"" name:"mcp" help:"Serve the agent and market tools to an MCP client on stdio."`
 	Deploy   deployCmd   `cmd:"" help:"Deploy the reference contracts to a chain and print what the server needs."`
