@@ -94,6 +94,9 @@ const (
 	// ClassUpload covers the launch uploads (image and metadata), which take disk space on the
 	// pinning node: 60 per hour per caller, on top of nothing else.
 	ClassUpload Class = "upload"
+	// ClassExport covers the bulk exports of trades and candles (CSV, NDJSON), which stream a
+	// token's whole history: 60 per hour per caller, on top of nothing else.
+	ClassExport Class = "export"
 	// ClassBadCredential counts, per client IP, the requests whose session cookie or API key
 	// fails to authenticate, on top of their route's class: guessing keys is throttled.
 	ClassBadCredential Class = "bad-credential"
@@ -132,6 +135,7 @@ func DefaultPolicy(global Limit) Policy {
 		ClassBadCredential:  {Limit: Every(30, 10*time.Minute), FailClosed: true},
 		ClassRefused:        {Limit: Every(30, 10*time.Minute), FailClosed: true},
 		ClassUpload:         {Limit: PerHour(60)},
+		ClassExport:         {Limit: PerHour(60)},
 	}
 }
 

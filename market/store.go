@@ -71,6 +71,9 @@ type Store interface {
 	// HolderSummary counts a token's holders with a positive balance and sums the ten largest
 	// balances other than its curve's and its pool's; an unknown token is curvekit.ErrNotFound.
 	HolderSummary(ctx context.Context, token common.Address) (HolderSummary, error)
+	// TradesForward returns at most q.Limit (ExportChunk when 0) of a token's trades with
+	// From <= Time < To after q.After, oldest first; no trades for an unknown token.
+	TradesForward(ctx context.Context, q ForwardQuery) ([]Trade, error)
 	// King returns the king of the hill of the pairing asset quote (see King), as of the last
 	// batch; curvekit.ErrNotFound while no token of that asset trades on its curve.
 	King(ctx context.Context, quote common.Address) (King, error)

@@ -144,3 +144,34 @@ func (s *Market) mustExist(ctx context.Context, addr common.Address) error {
 	}
 	return nil
 }
+
+// TradesForward returns a page of a token's trades in a time range, oldest first, keyset on
+// (block time, block, log index): the trades_token_time index serves it.
+func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]market.Trade, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = market.ExportChunk
+	}
+	sel := s.db.NewSelect().Model((*tradeRow)(nil)).
+		Where("tr.token = ? AND tr.block_time >= ? AND tr.block_time < ?", q.Token, q.From, q.To).
+		OrderExpr("tr.block_time, tr.block_number, tr.log_index").
+		Limit(int64(limit))
+	if a := q.After; a != nil {
+		block, err := toInt64("cursor block", a.Block)
+		if err != nil {
+			return nil, err
+		}
+		// The plain bound first: it starts the index range there, whatever the planner makes of
+		// the row value.
+		sel.Where("tr.block_time >= ? AND (tr.block_time, tr.block_number, tr.log_index) > (?, ?, ?)", a.Time, a.Time, block, int64(a.Log))
+	}
+	var rows []tradeRow
+	if err := sel.Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
+	}
+	out := make([]market.Trade, len(rows))
+	for i := range rows {
+		out[i] = rows[i].trade()
+	}
+	return out, nil
+}

@@ -61,6 +61,14 @@ var operations = map[string]op{
 			intParam("limit", "At most this many bars, the latest (default and most 1000).", 1, market.MaxBars),
 		}},
 	"GET /tokens/:address/stats": {id: "getStats", summary: "24-hour statistics of the token and how its supply is spread", resp: statsJSON{}},
+	"GET /tokens/:address/trades.csv": {id: "exportTradesCSV", summary: "Every trade in a range, oldest first, as CSV streamed a chunk at a time; each line carries the cursor to resume after it",
+		media: "text/csv", query: exportParams(false)},
+	"GET /tokens/:address/trades.ndjson": {id: "exportTradesNDJSON", summary: "Every trade in a range, oldest first, one JSON object a line (a trade of GET /trades with its cursor)",
+		media: "application/x-ndjson", query: exportParams(false)},
+	"GET /tokens/:address/candles.csv": {id: "exportCandlesCSV", summary: "Every bar of a range at a resolution, oldest first, as CSV; a bar's time is the cursor to resume after it",
+		media: "text/csv", query: exportParams(true)},
+	"GET /tokens/:address/candles.ndjson": {id: "exportCandlesNDJSON", summary: "Every bar of a range at a resolution, oldest first, one JSON object a line (a bar of GET /candles)",
+		media: "application/x-ndjson", query: exportParams(true)},
 	"GET /tokens/:address/holders": {id: "listHolders", summary: "The token's holders, largest first, labelled (curve, pool, burn, creator, sniper), a page at a time",
 		resp: holderListJSON{}, query: []param{
 			strParam("cursor", "The nextCursor of the previous page."),
@@ -261,3 +269,16 @@ type slippage any
 
 // toolArguments are a tool's arguments, as its input schema says.
 type toolArguments map[string]any
+
+// exportParams are the query of the exports, of bars or of trades.
+func exportParams(bars bool) []param {
+	ps := []param{
+		intParam("from", "Unix seconds: the first time covered (default the first trade).", 1, maxUnixTime),
+		intParam("to", "Unix seconds: covered up to, not including, this time (default now).", 1, maxUnixTime),
+	}
+	if bars {
+		return append(ps, strParam("res", "The resolution (default 5m).", "1m", "5m", "15m", "1h", "4h", "1d"),
+			strParam("cursor", "The time of the last bar received: resume after it."))
+	}
+	return append(ps, strParam("cursor", "The cursor of the last line received: resume after it."))
+}

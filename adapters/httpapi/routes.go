@@ -79,6 +79,10 @@ func (s *Server) groups() []group {
 			{method: http.MethodGet, path: "/:address/candles", access: Public, class: auth.ClassDefault, handle: s.getCandles, notFound: token},
 			{method: http.MethodGet, path: "/:address/stats", access: Public, class: auth.ClassDefault, handle: s.getStats, notFound: token},
 			{method: http.MethodGet, path: "/:address/holders", access: Public, class: auth.ClassDefault, handle: s.listHolders, notFound: token},
+			{method: http.MethodGet, path: "/:address/trades.csv", access: Public, class: auth.ClassExport, handle: s.exportTrades(formatCSV), notFound: token},
+			{method: http.MethodGet, path: "/:address/trades.ndjson", access: Public, class: auth.ClassExport, handle: s.exportTrades(formatNDJSON), notFound: token},
+			{method: http.MethodGet, path: "/:address/candles.csv", access: Public, class: auth.ClassExport, handle: s.exportCandles(formatCSV), notFound: token},
+			{method: http.MethodGet, path: "/:address/candles.ndjson", access: Public, class: auth.ClassExport, handle: s.exportCandles(formatNDJSON), notFound: token},
 		}, s.streamRoutes()...)},
 	}
 	// Each feature's routes, when the server has its service.

@@ -257,3 +257,28 @@ func (s *fakeStore) HolderSummary(ctx context.Context, token common.Address) (ma
 func (s *fakeStore) King(context.Context, common.Address) (market.King, error) {
 	return market.King{}, curvekit.ErrNotFound
 }
+func (s *fakeStore) TradesForward(_ context.Context, q market.ForwardQuery) ([]market.Trade, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []market.Trade
+	for _, tr := range s.trades[q.Token] {
+		p := market.PositionOf(&tr)
+		if tr.Time < q.From || tr.Time >= q.To || (q.After != nil && !after(p, *q.After)) {
+			continue
+		}
+		if out = append(out, tr); q.Limit > 0 && len(out) == q.Limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+func after(p, q market.Position) bool {
+	if p.Time != q.Time {
+		return p.Time > q.Time
+	}
+	if p.Block != q.Block {
+		return p.Block > q.Block
+	}
+	return p.Log > q.Log
+}

@@ -828,6 +828,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tokens/{address}/candles.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every bar of a range at a resolution, oldest first, as CSV; a bar's time is the cursor to resume after it */
+        get: operations["exportCandlesCSV"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens/{address}/candles.ndjson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every bar of a range at a resolution, oldest first, one JSON object a line (a bar of GET /candles) */
+        get: operations["exportCandlesNDJSON"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tokens/{address}/holders": {
         parameters: {
             query?: never;
@@ -922,6 +956,40 @@ export interface paths {
         };
         /** The token's trades, newest first, a page at a time */
         get: operations["listTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens/{address}/trades.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every trade in a range, oldest first, as CSV streamed a chunk at a time; each line carries the cursor to resume after it */
+        get: operations["exportTradesCSV"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens/{address}/trades.ndjson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every trade in a range, oldest first, one JSON object a line (a trade of GET /trades with its cursor) */
+        get: operations["exportTradesNDJSON"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3929,6 +3997,78 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    exportCandlesCSV: {
+        parameters: {
+            query?: {
+                /** @description Unix seconds: the first time covered (default the first trade). */
+                from?: number;
+                /** @description Unix seconds: covered up to, not including, this time (default now). */
+                to?: number;
+                /** @description The resolution (default 5m). */
+                res?: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+                /** @description The time of the last bar received: resume after it. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The token's contract address. */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    exportCandlesNDJSON: {
+        parameters: {
+            query?: {
+                /** @description Unix seconds: the first time covered (default the first trade). */
+                from?: number;
+                /** @description Unix seconds: covered up to, not including, this time (default now). */
+                to?: number;
+                /** @description The resolution (default 5m). */
+                res?: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+                /** @description The time of the last bar received: resume after it. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The token's contract address. */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
     listHolders: {
         parameters: {
             query?: {
@@ -4109,6 +4249,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TradeList"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    exportTradesCSV: {
+        parameters: {
+            query?: {
+                /** @description Unix seconds: the first time covered (default the first trade). */
+                from?: number;
+                /** @description Unix seconds: covered up to, not including, this time (default now). */
+                to?: number;
+                /** @description The cursor of the last line received: resume after it. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The token's contract address. */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            default: components["responses"]["Error"];
+        };
+    };
+    exportTradesNDJSON: {
+        parameters: {
+            query?: {
+                /** @description Unix seconds: the first time covered (default the first trade). */
+                from?: number;
+                /** @description Unix seconds: covered up to, not including, this time (default now). */
+                to?: number;
+                /** @description The cursor of the last line received: resume after it. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The token's contract address. */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["Error400"];

@@ -1,0 +1,213 @@
+package market
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/candles"
+)
+
+// ExportChunk is how many trades an export reads from the store at a time: an export of any
+// length holds about this many in memory.
+const ExportChunk = 1000
+
+// Position is where a trade stands in a token's history, the order of an export: block time,
+// then block, then log index. Its text form, "time:block:logIndex", is the cursor an export
+// resumes after.
+type Position struct {
+	Time  int64
+	Block uint64
+	Log   uint
+}
+
+// PositionOf is tr's position.
+func PositionOf(tr *Trade) Position {
+	return Position{Time: tr.Time, Block: tr.Block, Log: tr.LogIndex}
+}
+
+func (p Position) String() string {
+	return strconv.FormatInt(p.Time, 10) + ":" + strconv.FormatUint(p.Block, 10) + ":" + strconv.FormatUint(uint64(p.Log), 10)
+}
+
+// ParsePosition reads a Position's text form; anything else is curvekit.ErrInvalid.
+func ParsePosition(s string) (Position, error) {
+	f := strings.Split(s, ":")
+	if len(f) == 3 {
+		t, err1 := strconv.ParseInt(f[0], 10, 64)
+		b, err2 := strconv.ParseUint(f[1], 10, 63)
+		l, err3 := strconv.ParseUint(f[2], 10, 31)
+		if err1 == nil && err2 == nil && err3 == nil && t >= 0 {
+			return Position{Time: t, Block: b, Log: uint(l)}, nil
+		}
+	}
+	return Position{}, fmt.Errorf("%w: malformed cursor", curvekit.ErrInvalid)
+}
+
+// ForwardQuery selects a token's trades with From <= Time < To after a position, oldest first.
+type ForwardQuery struct {
+	Token    common.Address
+	From, To int64
+	// After, when set, keeps the trades after it.
+	After *Position
+	Limit int // at most this many; 0 or less: ExportChunk
+}
+
+// ExportQuery selects what an export covers: a token's trades, or bars, with From <= Time < To
+// (bars by their start), resuming after Cursor (a Position's text for trades, a bar time for
+// bars); To 0 means the present.
+type ExportQuery struct {
+	Token      common.Address
+	From, To   int64
+	Cursor     string
+	Resolution candles.Resolution // bars only
+}
+
+// ExportTrades calls emit with each of a token's trades in the query's range, oldest first,
+// reading ExportChunk at a time: memory stays bounded however long the history. It stops at the
+// first error emit returns. An unknown token is curvekit.ErrNotFound, before emit is called.
+func (s *Service) ExportTrades(ctx context.Context, q ExportQuery, emit func(t *Token, tr *Trade) error) error {
+	t, err := s.token(ctx, q.Token)
+	if err != nil {
+		return err
+	}
+	fq := ForwardQuery{Token: q.Token, From: q.From, To: s.exportEnd(&t, q.To), Limit: ExportChunk}
+	if q.Cursor != "" {
+		p, err := ParsePosition(q.Cursor)
+		if err != nil {
+			return err
+		}
+		fq.After = &p
+	}
+	for {
+		page, err := s.cfg.Store.TradesForward(ctx, fq)
+		if err != nil {
+			return err
+		}
+		for i := range page {
+			if err := emit(&t, &page[i]); err != nil {
+				return err
+			}
+		}
+		if len(page) < fq.Limit {
+			return nil
+		}
+		last := PositionOf(&page[len(page)-1])
+		fq.After = &last
+	}
+}
+
+// exportEnd is the end of an export's range: to, or just after the present when to is 0 or
+// later (the present as the service's clock or the token's last trade says).
+func (s *Service) exportEnd(t *Token, to int64) int64 {
+	now := max(s.cfg.Now().Unix(), t.LastTradeAt) + 1
+	if to == 0 || to > now {
+		return now
+	}
+	return to
+}
+
+// ExportCandles calls emit with each bar of the query's range at its resolution, oldest first:
+// the bars Candles returns for any window inside it (quiet buckets flat at the previous close),
+// folded from the trades ExportChunk at a time. The range starts at the bucket of From (or after
+// the bar at Cursor, a bar time) and ends with the bucket before To; a token without a trade
+// before the range's end has no bars.
+func (s *Service) ExportCandles(ctx context.Context, q ExportQuery, emit func(t *Token, b *candles.Bar) error) error {
+	if !q.Resolution.Valid() {
+		return fmt.Errorf("%w: unknown resolution", curvekit.ErrInvalid)
+	}
+	t, err := s.token(ctx, q.Token)
+	if err != nil {
+		return err
+	}
+	res := q.Resolution.Seconds()
+	first := q.Resolution.Bucket(q.From)
+	if q.Cursor != "" {
+		c, err := strconv.ParseInt(q.Cursor, 10, 64)
+		if err != nil || c < 0 {
+			return fmt.Errorf("%w: malformed cursor", curvekit.ErrInvalid)
+		}
+		first = max(first, q.Resolution.Bucket(c)+res)
+	}
+	end := s.exportEnd(&t, q.To) // bars start before end
+	if first >= end {
+		return nil
+	}
+	f, err := candles.NewFolder(q.Resolution)
+	if err != nil {
+		return err
+	}
+	out := func(b candles.Bar) error {
+		if b.Time < first || b.Time >= end {
+			return nil
+		}
+		return emit(&t, &b)
+	}
+	step := func(st candles.Step) error {
+		if !st.Closed {
+			return nil
+		}
+		if err := out(st.Prev); err != nil {
+			return err
+		}
+		for i := int64(1); i <= st.Gap; i++ {
+			if st.Prev.Time+i*res >= end {
+				break
+			}
+			if err := out(st.Prev.Quiet(st.Prev.Time + i*res)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	seed, err := s.cfg.Store.TradesBetween(ctx, RangeQuery{Token: q.Token, From: first, To: first})
+	if err != nil {
+		return err
+	}
+	if seed.Before != nil {
+		if _, err := f.Add(candleTrade(&t, seed.Before)); err != nil {
+			return err
+		}
+	}
+	fq := ForwardQuery{Token: q.Token, From: first, To: end, Limit: ExportChunk}
+	for {
+		page, err := s.cfg.Store.TradesForward(ctx, fq)
+		if err != nil {
+			return err
+		}
+		for i := range page {
+			st, err := f.Add(candleTrade(&t, &page[i]))
+			if err != nil {
+				return fmt.Errorf("market: candles of %s: %w", q.Token, err)
+			}
+			if err := step(st); err != nil {
+				return err
+			}
+		}
+		if len(page) < fq.Limit {
+			break
+		}
+		last := PositionOf(&page[len(page)-1])
+		fq.After = &last
+	}
+	cur, ok := f.Current()
+	if !ok {
+		return nil
+	}
+	// Flat-fill to the last bucket of the range, then the bar in it.
+	if last := q.Resolution.Bucket(end - 1); last > cur.Time {
+		st, err := f.Advance(last)
+		if err != nil {
+			return err
+		}
+		if err := step(st); err != nil {
+			return err
+		}
+		cur, _ = f.Current()
+	}
+	return out(cur)
+}
