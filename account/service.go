@@ -28,8 +28,9 @@ func (f AssetsFunc) PairingAssets(ctx context.Context) ([]Asset, error) { return
 type Config struct {
 	Store  Store
 	Assets Assets
-	// Tools are the agent's tool names: agent.tools may list only these. Empty: any name.
-	Tools []string
+	// Tools returns the agent's tool names: agent.tools may list only these. Nil, or no names:
+	// any name.
+	Tools func() []string
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 }
@@ -153,7 +154,11 @@ func (s *Service) Update(ctx context.Context, p UpdateParams) (Settings, error) 
 			return Settings{}, err
 		}
 		expire(&cur, now)
-		next, relaxed, err := apply(cur, p.Patch, now, assets, s.cfg.Tools)
+		var tools []string
+		if s.cfg.Tools != nil {
+			tools = s.cfg.Tools()
+		}
+		next, relaxed, err := apply(cur, p.Patch, now, assets, tools)
 		if err != nil {
 			return Settings{}, err
 		}

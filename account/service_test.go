@@ -38,7 +38,7 @@ func newEnv(t *testing.T) *env {
 	e := &env{now: t0}
 	e.svc, err = account.New(account.Config{
 		Store: db.AccountSettings(), Assets: account.AssetsFunc(func(context.Context) ([]account.Asset, error) { return assets, nil }),
-		Tools: []string{"quote", "build_trade"}, Now: func() time.Time { return e.now },
+		Tools: func() []string { return []string{"quote", "build_trade"} }, Now: func() time.Time { return e.now },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,10 @@ type Config struct {
 	Memory  MemoryStore
 	Threads ThreadStore
 	Market  Market
+	// Profiles, when set, gives each account's agent profile: its default slippage, the largest
+	// trade it may compose per pairing asset and the tools it may use. Without it every tool
+	// serves everyone, with no cap.
+	Profiles Profiles
 	// Balances, when set, lets a composed trade say when the wallet holds less than it spends.
 	Balances Balances
 	// Launcher, when set, adds the launch, claim-fees, fees, earnings and daily-limit tools.
@@ -168,11 +172,14 @@ func (s *Service) RunTool(ctx context.Context, p RunToolParams) (ToolResult, err
 	if !ok {
 		return ToolResult{}, fmt.Errorf("%w: no tool %q", curvekit.ErrNotFound, p.Name)
 	}
-	mem, err := s.memoryMap(ctx, p.Wallet)
+	c, err := s.newCall(ctx, p.Wallet, p.ReadOnly)
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return t.Run(ctx, &Call{Wallet: p.Wallet, Memory: mem, ReadOnly: p.ReadOnly}, p.Args)
+	if err := c.allows(p.Name); err != nil {
+		return ToolResult{}, err
+	}
+	return t.Run(ctx, c, p.Args)
 }
 
 func (s *Service) now() time.Time { return s.cfg.Now().UTC().Truncate(time.Millisecond) }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/account"
 )
 
 // Tool is one typed capability of the agent. Its input schema comes from the Go type of its
@@ -35,6 +36,9 @@ type Call struct {
 	// ReadOnly is set when a read-only API key asked: the turn may read and compose, but not
 	// change the wallet's memory (which steers the trades its owner composes later).
 	ReadOnly bool
+	// Profile is the account's agent profile: default slippage and pairing, the largest trade,
+	// the tools allowed.
+	Profile account.AgentProfile
 }
 
 // ToolResult is a tool's answer.

@@ -85,6 +85,9 @@ func (s *Service) pairing(ctx context.Context, ref string) (market.Asset, error)
 
 func (s *Service) composeLaunch(ctx context.Context, c *Call, in LaunchArgs) (ToolResult, error) {
 	l := s.cfg.Launcher
+	if strings.TrimSpace(in.Pairing) == "" && c.Profile.Quote != nil {
+		in.Pairing = *c.Profile.Quote // the account's default pairing asset
+	}
 	quote, err := s.pairing(ctx, in.Pairing)
 	if err != nil {
 		return ToolResult{}, err
@@ -92,6 +95,9 @@ func (s *Service) composeLaunch(ctx context.Context, c *Call, in LaunchArgs) (To
 	var first uint256.Int
 	if in.InitialBuy != "" {
 		if first, err = curvekit.ParseAmount(in.InitialBuy, quote.Decimals); err != nil {
+			return ToolResult{}, err
+		}
+		if err := c.maxTrade(quote.Address, quote.Decimals, quote.Symbol, &first); err != nil {
 			return ToolResult{}, err
 		}
 	}

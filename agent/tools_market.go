@@ -12,6 +12,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
 )
@@ -215,11 +216,15 @@ func tradeUnits(v *market.View, side curvekit.Side) (in, out unit) {
 	return t, q
 }
 
-// slippage returns the tolerance of a trade: the argument, else the remembered one, else 1%.
-func slippage(arg string, mem map[string]string) (uint16, error) {
+// slippage returns the tolerance of a trade: the argument, else the remembered one (the owner
+// said it to the agent), else the account profile's default, else 1%.
+func slippage(arg string, mem map[string]string, profile *account.Percent) (uint16, error) {
 	pct := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(arg), "%"))
 	if pct == "" {
 		remembered := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(mem["slippage"]), "%"))
+		if remembered == "" && profile != nil {
+			return uint16(profile.Bps()), nil // at most 50%, as the profile is validated
+		}
 		if remembered == "" {
 			return txbuild.DefaultSlippageBps, nil
 		}
@@ -233,7 +238,7 @@ func slippage(arg string, mem map[string]string) (uint16, error) {
 }
 
 func (s *Service) trade(ctx context.Context, c *Call, side curvekit.Side, in TradeArgs) (ToolResult, error) {
-	bps, err := slippage(in.Slippage, c.Memory)
+	bps, err := slippage(in.Slippage, c.Memory, c.Profile.Slippage)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -252,6 +257,11 @@ func (s *Service) trade(ctx context.Context, c *Call, side curvekit.Side, in Tra
 	r, err := s.cfg.Market.BuildTx(ctx, v.Address, market.BuildRequest{Side: side, Amount: in.Amount, SlippageBps: bps, Wallet: c.Wallet, Recipient: c.Wallet})
 	if err != nil {
 		return ToolResult{}, err
+	}
+	if side == curvekit.Buy {
+		if err := c.maxTrade(v.Quote.Address, v.Quote.Decimals, quoteSymbol(&v), &r.Quote.In); err != nil {
+			return ToolResult{}, err
+		}
 	}
 	spend, get := tradeUnits(&v, side)
 	inText := curvekit.FormatAmount(&r.Quote.In, spend.decimals)

@@ -32,7 +32,7 @@ func (s *Service) memoryTools() []Tool {
 				}
 				key, value := strings.ToLower(strings.TrimSpace(in.Key)), strings.TrimSpace(in.Value)
 				if key == "slippage" {
-					if _, err := slippage(value, nil); err != nil {
+					if _, err := slippage(value, nil, nil); err != nil {
 						return ToolResult{}, err
 					}
 				}

@@ -128,9 +128,18 @@ func (s *Service) turn(ctx context.Context, p *TurnParams, emit func(Event) erro
 	}
 	msgs = append(msgs, p.History...)
 	msgs = append(msgs, Message{Role: RoleUser, Content: p.Prompt})
-	specs := make([]ToolSpec, len(s.tools))
+	call := &Call{Wallet: p.Wallet, Memory: mem, ReadOnly: p.ReadOnly}
+	if s.cfg.Profiles != nil {
+		if call.Profile, err = s.cfg.Profiles.Profile(ctx, p.Wallet); err != nil {
+			return res, fmt.Errorf("agent: profile of %s: %w", p.Wallet.Hex(), err)
+		}
+	}
+	// The planner is offered only the tools the account's profile allows.
+	specs := make([]ToolSpec, 0, len(s.tools))
 	for i := range s.tools {
-		specs[i] = s.tools[i].Spec()
+		if call.allows(s.tools[i].Name) == nil {
+			specs = append(specs, s.tools[i].Spec())
+		}
 	}
 	model := p.Model
 	if model == "" {
@@ -138,7 +147,6 @@ func (s *Service) turn(ctx context.Context, p *TurnParams, emit func(Event) erro
 	}
 
 	var text strings.Builder
-	call := &Call{Wallet: p.Wallet, Memory: mem, ReadOnly: p.ReadOnly}
 	progress("planning")
 	for {
 		if res.Steps == s.cfg.MaxSteps {
@@ -214,6 +222,8 @@ func (s *Service) runTool(ctx context.Context, c *Call, tc ToolCall) (string, []
 	var txs []Transaction
 	if t, ok := s.byName[tc.Name]; !ok {
 		out.Error = fmt.Sprintf("there is no tool named %q", tc.Name)
+	} else if err := c.allows(tc.Name); err != nil {
+		out.Error = ClientMessage(err)
 	} else if r, err := t.Run(ctx, c, json.RawMessage(tc.Arguments)); err != nil {
 		out.Error = ClientMessage(err)
 		if out.Error == errInternal.Error() {

@@ -1,77 +1,44 @@
 package main
 
 import (
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
+	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/curvekit/curvekit/adapters/evm"
 )
 
-// A chain profile the server cannot follow stops it at start with a clear message and exit
-// code 2: malformed, given beside the flags it stands for, for another chain id than the
-// node's, or naming an address without code.
-func TestChainProfileRefusedAtStart(t *testing.T) {
+// The agent reads the account's profile: its default slippage, the largest trade it may compose
+// and the tools it may use, over the tool route (as MCP calls it) and in a job's turn.
+func TestAgentFollowsTheProfile(t *testing.T) {
 	t.Parallel()
-	host := startServer(t, "--devnet-rpc-addr", "127.0.0.1:0")
-	url := host.app.DevnetRPCURL()
-	dev := host.app.dev
-	dir := t.TempDir()
-	bin := mustServerBinary(t)
-	good := evm.Profile{ChainID: dev.ChainID.Uint64(), RPCURLs: []string{url}, Factory: dev.Addrs.Factory, Router: dev.Addrs.Router}
-	write := func(name string, p evm.Profile) string {
-		path := filepath.Join(dir, name)
-		if err := evm.WriteProfile(path, p); err != nil {
-			t.Fatal(err)
-		}
-		return path
+	s := startServer(t)
+	b, _ := s.signIn(t, "profiled")
+	key := b.newKey(`{"name":"agent"}`).Key
+	r := b.do(http.MethodPatch, "/account/settings", `{"agent":{"slippage":2.5,"maxTrade":{"ETH":"0.05"},"tools":["quote","build_buy_transaction"]}}`)
+	wantStatus(t, "set the profile", r, http.StatusOK)
+	r = b.do(http.MethodPatch, "/account/settings", `{"agent":{"tools":["quote","sign_and_send"]}}`)
+	wantCode(t, "a tool that does not exist", r, http.StatusBadRequest, "VALIDATION_FAILED")
+	tool := func(name, args string) answer {
+		return s.anon(t, http.MethodPost, "/agent/tools/"+name, args, "X-API-Key", key)
 	}
-	otherChain := good
-	otherChain.ChainID = 8453
-	noCode := good
-	noCode.Factory = common.HexToAddress("0xfac7000000000000000000000000000000000001")
-	malformed := filepath.Join(dir, "malformed.json")
-	os.WriteFile(malformed, []byte(`{"chainId": 1337,`), 0o600)
-	for _, c := range []struct {
-		name  string
-		flags []string
-		want  string
-	}{
-		{"malformed", []string{"--chain", malformed}, "--chain: chain profile"},
-		{"beside its flags", []string{"--chain", write("both.json", good), "--start-block", "5"}, "give the profile or those flags, not both"},
-		{"another chain", []string{"--chain", write("other.json", otherChain)}, "the profile is for chain 8453, the node serves chain 1337"},
-		{"no code", []string{"--chain", write("nocode.json", noCode)}, "no contract at contracts.factory 0xFac7000000000000000000000000000000000001"},
-	} {
-		cmd := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0", "--db", filepath.Join(dir, c.name+".db"), "--simulate", "0"}, c.flags...)...)
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(string(out), c.want) {
-			t.Errorf("%s: %v\n%s\nwant exit code 2 naming %q", c.name, err, out, c.want)
-		}
+	var built struct {
+		Data map[string]any `json:"data"`
 	}
-	// The good profile serves, and /config says what the chain says: the factory's pool factory
-	// and the pairing assets it enables.
-	s := startProcess(t, "--chain", write("good.json", good))
-	var cfg struct {
-		ChainID   uint64 `json:"chainId"`
-		Contracts struct {
-			PoolFactory *string `json:"poolFactory"`
-		} `json:"contracts"`
-		QuoteAssets []struct {
-			Address  *string `json:"address"`
-			Symbol   string  `json:"symbol"`
-			Decimals uint8   `json:"decimals"`
-		} `json:"quoteAssets"`
+	r = tool("build_buy_transaction", `{"token":"DETH","amount":"0.01"}`)
+	wantStatus(t, "a buy within the profile", r, http.StatusOK)
+	r.decode(t, &built)
+	if built.Data["slippageBps"] != float64(250) {
+		t.Fatalf("a buy without slippage takes the profile's 2.5%%: %s", r.body)
 	}
-	s.get("/config", &cfg)
-	if cfg.ChainID != good.ChainID || cfg.Contracts.PoolFactory == nil || *cfg.Contracts.PoolFactory != dev.Addrs.PoolFactory.Hex() ||
-		len(cfg.QuoteAssets) != 2 || cfg.QuoteAssets[0].Address != nil || cfg.QuoteAssets[0].Symbol != "ETH" ||
-		cfg.QuoteAssets[1].Address == nil || *cfg.QuoteAssets[1].Address != dev.Addrs.USD.Hex() || cfg.QuoteAssets[1].Symbol != "TUSD" || cfg.QuoteAssets[1].Decimals != 6 {
-		t.Errorf("/config on the profile: %+v", cfg)
+	r = tool("build_buy_transaction", `{"token":"DETH","amount":"0.06"}`)
+	wantCode(t, "a buy above the profile's largest trade", r, http.StatusBadRequest, "VALIDATION_FAILED")
+	if !strings.Contains(string(r.body), "more than the largest trade the account's agent profile allows, 0.05 ETH") {
+		t.Fatalf("refusal: %s", r.body)
+	}
+	wantStatus(t, "a tool the profile leaves out", tool("get_token", `{"token":"DETH"}`), http.StatusForbidden)
+	// A job's turn: the planner asks for the buy; the tool refuses and the answer says why.
+	id := s.submitJob(t, key, "buy 0.06 ETH of DETH")
+	j := s.pollJob(t, key, id)
+	if j.Status != "completed" || !strings.Contains(j.Response, "largest trade") {
+		t.Fatalf("a job above the profile's largest trade: %+v", j)
 	}
 }

@@ -24,6 +24,7 @@ func (a *App) wireAgent(ctx context.Context) (err error) {
 		Changes:  store,
 		Notifier: a.sources(), // job.completed and job.failed
 		Orders:   a.Orders,
+		Profiles: agent.ProfilesFunc(a.agentProfile),
 		Logger:   a.Log.With("component", "agent"),
 	}
 	if a.Launch != nil {

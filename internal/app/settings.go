@@ -21,7 +21,7 @@ import (
 // stored beside everything else, with the pairing assets the chain's factory enables.
 func (a *App) wireSettings(context.Context) error {
 	var err error
-	a.Settings, err = account.New(account.Config{Store: a.DB.AccountSettings(), Assets: &pairingAssets{a: a}})
+	a.Settings, err = account.New(account.Config{Store: a.DB.AccountSettings(), Assets: &pairingAssets{a: a}, Tools: a.agentTools})
 	return err
 }
 
@@ -99,3 +99,30 @@ func (g *guardMarkets) curveToken(ctx context.Context, addr common.Address) (any
 }
 
 var curveTokenCall = contracts.BondingCurveABI.Methods["token"].ID
+
+// agentProfile is the agent profile of the account whose wallet is w; a wallet of no account has
+// the defaults.
+func (a *App) agentProfile(ctx context.Context, w common.Address) (account.AgentProfile, error) {
+	u, err := a.DB.Accounts().UserByWallet(ctx, w)
+	if errors.Is(err, curvekit.ErrNotFound) {
+		return account.Defaults().Agent, nil
+	}
+	if err != nil {
+		return account.AgentProfile{}, err
+	}
+	st, err := a.Settings.Settings(ctx, u.ID)
+	return st.Agent, err
+}
+
+// agentTools are the agent's tool names, which agent.tools may list; the agent is wired after the
+// settings, so they are read when a profile changes.
+func (a *App) agentTools() []string {
+	if a.Agent == nil {
+		return nil
+	}
+	var names []string
+	for _, t := range a.Agent.Tools() {
+		names = append(names, t.Name)
+	}
+	return names
+}
