@@ -21,6 +21,12 @@ type Config struct {
 	// BusyTimeout is how long a SQLite writer waits for another one to commit before failing;
 	// 0 means 5s. PostgreSQL ignores it.
 	BusyTimeout time.Duration
+	// IdleInTransaction, on PostgreSQL, is how long a session may sit idle inside a transaction
+	// before the server ends it (idle_in_transaction_session_timeout), releasing its locks: a
+	// process frozen in the middle of a write (a fenced write locks the lease's row) would
+	// otherwise hold up every other replica, the next leader's takeover included, until it
+	// resumed. 0 leaves the server's setting; the DSN's own parameter wins.
+	IdleInTransaction time.Duration
 }
 
 type dialectKind int

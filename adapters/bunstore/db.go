@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/url"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -72,6 +73,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		// run, which Warm then makes). The DSN may still choose otherwise.
 		if !q.Has("plan_cache_mode") {
 			q.Set("plan_cache_mode", "force_generic_plan")
+		}
+		if cfg.IdleInTransaction > 0 && !q.Has("idle_in_transaction_session_timeout") {
+			q.Set("idle_in_transaction_session_timeout", strconv.FormatInt(max(cfg.IdleInTransaction.Milliseconds(), 1), 10))
 		}
 		u.RawQuery = q.Encode()
 		conn, err := pgdriver.NewDriver().OpenConnector(u.String())

@@ -22,7 +22,10 @@ func (a *App) wireMarket(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	db, err := bunstore.Open(ctx, bunstore.Config{DSN: a.Config.DB, MaxOpenConns: a.Config.DBConns})
+	db, err := bunstore.Open(ctx, bunstore.Config{DSN: a.Config.DB, MaxOpenConns: a.Config.DBConns,
+		// A frozen leader's open write ends within half its lease, so the lease row it may
+		// lock is free when the lease runs out.
+		IdleInTransaction: max(a.Config.Lease/2, time.Second)})
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
