@@ -139,11 +139,16 @@ func (s *Service) read(ctx context.Context, self common.Address, tx *Tx) (readin
 			rd.spends = append(rd.spends, Spend{Asset: quote, Amount: amount(4)})
 		}
 	case "swapExactETHForTokens", "swapExactTokensForETH", "swapExactTokensForTokens":
-		path := args[1].([]common.Address)
+		var path []common.Address
 		in := tx.Value
-		if call.Method != "swapExactETHForTokens" {
+		if call.Method == "swapExactETHForTokens" {
+			path = args[1].([]common.Address)
+		} else {
+			// (amountIn, amountOutMin, path, to, deadline)
 			path, in = args[2].([]common.Address), amount(0)
-			rd.spends = append(rd.spends, Spend{Asset: path[0], Amount: in})
+			if len(path) > 0 {
+				rd.spends = append(rd.spends, Spend{Asset: path[0], Amount: in})
+			}
 		}
 		if len(path) < 2 {
 			return rd, fmt.Errorf("%w: a swap path of %d", errCannotPrice, len(path))
