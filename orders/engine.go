@@ -432,11 +432,7 @@ func (e *Engine) sendOne(ctx context.Context, f *Fire) error {
 		// The order ended (cancelled) before its fire went out: the fire is dropped.
 		return e.settle(ctx, f, SettleParams{State: FireFailed, Code: "cancelled", Error: "the order was cancelled before this fire was sent"})
 	}
-	amount := o.SliceAmount(f.N)
-	res, err := e.cfg.Trader.Trade(ctx, TradeParams{
-		AccountID: o.AccountID, Wallet: o.Wallet, Token: o.Token, Side: o.Side, Amount: amount, PercentBps: o.Percent,
-		SlippageBps: o.SlippageBps, Key: f.ID,
-	})
+	res, err := e.trade(ctx, o, f)
 	switch {
 	case err == nil && res.Pending:
 		return nil // an approval went first; the trade goes on a later tick
@@ -466,6 +462,21 @@ func (e *Engine) sendOne(ctx context.Context, f *Fire) error {
 	}
 	e.moveOrder(o, next)
 	return nil
+}
+
+// trade sends the fire's trade. A panic below it fails this fire rather than the leader's
+// process, which would stop every other order (and indexing) with it.
+func (e *Engine) trade(ctx context.Context, o *Order, f *Fire) (res TradeResult, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e.cfg.Logger.Error("orders: the trade of a fire panicked", "fire", f.ID, "panic", r)
+			err = fmt.Errorf("the trade could not be composed (an internal error)")
+		}
+	}()
+	return e.cfg.Trader.Trade(ctx, TradeParams{
+		AccountID: o.AccountID, Wallet: o.Wallet, Token: o.Token, Side: o.Side, Amount: o.SliceAmount(f.N), PercentBps: o.Percent,
+		SlippageBps: o.SlippageBps, Key: f.ID,
+	})
 }
 
 // fill settles a sent fire whose trade the sync indexed. Callers hold mu.

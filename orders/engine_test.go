@@ -514,3 +514,31 @@ func TestEngineAgreesWithModel(t *testing.T) {
 		}
 	})
 }
+
+type panickingTrader struct{ *chainTrader }
+
+func (panickingTrader) Trade(context.Context, TradeParams) (TradeResult, error) { panic("a bug below") }
+
+// A trade that panics fails its fire and its order; the engine goes on with the others.
+func TestEngineSurvivesAPanickingTrade(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t, filepath.Join(t.TempDir(), "orders.db"))
+	ctx := context.Background()
+	w.tokens[tokA] = 1_000
+	w.place(t, priceOrder("ord_a", Limit, curvekit.Buy, 900))
+	e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: panickingTrader{w.trader}, Tokens: w.tokens, Now: func() time.Time { return w.now },
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := w.lead(t, "a")
+	if err := e.Sync(ctx, term, sync1(trade(tokA, 10, 0, 850))); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Tick(ctx, term); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.order(t, "ord_a"); got.State != Failed || got.Fires[0].State != FireFailed || got.Fires[0].Code != "REFUSED" {
+		t.Errorf("after a panicking trade: %s %+v", got.State, got.Fires)
+	}
+}

@@ -94,9 +94,14 @@ func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.T
 		}, IdempotencyKey: key, RequestHash: hash[:]})
 	}
 	if ap := built.Plan.Approval; ap != nil {
-		// The approval goes first, once; the trade waits for it to be mined (a later tick
-		// builds again and finds the allowance).
-		if _, err := send(ap, p.Key+"_approve"); err != nil {
+		// The approval goes first, once per spender (the curve, or the router once the token
+		// graduated); the trade waits for it to be mined (a later tick builds again and finds
+		// the allowance).
+		key := p.Key + "_approve"
+		if len(ap.Data) >= 36 {
+			key += "_" + common.BytesToAddress(ap.Data[4:36]).Hex()
+		}
+		if _, err := send(ap, key); err != nil {
 			return orders.TradeResult{}, err
 		}
 		return orders.TradeResult{Pending: true}, nil

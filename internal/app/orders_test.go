@@ -323,3 +323,98 @@ func TestOrdersDCAOnTheDevnet(t *testing.T) {
 		t.Errorf("the wallet sent %d transactions (%v), want 3", len(page.Transactions), err)
 	}
 }
+
+// An order placed while the token trades on its curve fires on the pool once the token has
+// graduated: the take-profit's trigger is crossed by the buys that sell out the curve and the
+// pool's trades after them, and its sell goes through the router.
+func TestOrdersAcrossGraduation(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	a := srv.App
+	ctx := context.Background()
+	dn := a.Devnet
+	deth := dn.ETHToken.Token
+	const account = "acc-grad"
+	wallet, err := a.Wallets.Create(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &wallet, big.NewInt(1e18), nil); err != nil {
+		t.Fatal(err)
+	}
+	stop := dn.MineEvery(20 * time.Millisecond)
+	defer stop()
+	term := a.Replica.Status().Term
+	// The wallet holds DETH from a limit buy placed above the price (it fires at once).
+	tok, _ := a.Store.Token(ctx, deth)
+	p := orders.TokenPrice(&tok)
+	p.Mul(&p, uint256.NewInt(2))
+	buy, err := a.Orders.Place(ctx, orders.PlaceParams{AccountID: account, Wallet: wallet, Request: orders.Request{
+		Kind: "limit", Token: deth.Hex(), Side: "buy", Amount: "0.01", Price: orders.FormatPrice(&p, 18)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.OrderEngine.Tick(ctx, term); err != nil {
+		t.Fatal(err)
+	}
+	get := func(id string) orders.Order {
+		o, err := a.Orders.Order(ctx, account, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	waitFor(t, "the limit buy filled", func() bool { return get(buy.ID).State == orders.Filled })
+	if v := get(buy.ID).Fires[0]; v.Block != 0 {
+		t.Errorf("a marketable order fired at block %d, want at placement (0)", v.Block)
+	}
+	// A take-profit well above the price, reached only after graduation.
+	tok, _ = a.Store.Token(ctx, deth)
+	p = orders.TokenPrice(&tok)
+	p.Mul(&p, uint256.NewInt(3))
+	tp, err := a.Orders.Place(ctx, orders.PlaceParams{AccountID: account, Wallet: wallet, Request: orders.Request{
+		Kind: "take-profit", Token: deth.Hex(), Percent: new(float64(100)), Price: orders.FormatPrice(&p, 18), Slippage: new(float64(20))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.OrderEngine.Tick(ctx, term); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		tok, _ = a.Store.Token(ctx, deth)
+		if tok.State.Graduated {
+			break
+		}
+		if i == 50 {
+			t.Fatal("DETH did not graduate")
+		}
+		devTrade(t, a, dn.Accounts[3], deth, curvekit.Buy, "1")
+	}
+	// One more buy on the pool lifts the price further.
+	devTrade(t, a, dn.Accounts[3], deth, curvekit.Buy, "1")
+	deadline := time.Now().Add(20 * time.Second)
+	for get(tp.ID).State != orders.Filled {
+		if time.Now().After(deadline) {
+			tok, _ = a.Store.Token(ctx, deth)
+			now := orders.TokenPrice(&tok)
+			t.Fatalf("the take-profit is %+v; price %s, trigger %s", get(tp.ID), orders.FormatPrice(&now, 18), orders.FormatPrice(&p, 18))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	o := get(tp.ID)
+	page, _, err := a.Market.Trades(ctx, market.TradeQuery{Token: deth, Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var venue curvekit.Venue
+	for _, tr := range page.Trades {
+		if tr.TxHash == o.Fires[0].TxHash {
+			venue = tr.Venue
+		}
+	}
+	if venue != curvekit.VenuePool || o.Fires[0].AmountOut.IsZero() {
+		t.Errorf("the take-profit sold on %q: %+v", venue, o.Fires[0])
+	}
+	if left, _ := a.Chain.Balance(ctx, deth, wallet); !left.IsZero() {
+		t.Errorf("the wallet still holds %s DETH", left.Dec())
+	}
+}
