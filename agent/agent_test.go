@@ -432,3 +432,28 @@ func TestTurnReadsItsContextOnce(t *testing.T) {
 		}
 	}
 }
+
+// "who holds DETH" lists its holders with their labels and the concentration; "which tokens
+// are about to graduate" and "what's trending" ask list_tokens for those lists.
+func TestOfflineDiscovery(t *testing.T) {
+	e := newEnv(t, nil)
+	w := e.dev.Accounts[5].Address
+	ctx := context.Background()
+	for prompt, want := range map[string]string{
+		"who holds DETH":                     "holders; the ten largest (curve and pool aside) hold",
+		"which tokens are about to graduate": "No tokens match.",
+		"what's trending":                    "tokens by trending:",
+	} {
+		res, err := e.svc.Prompt(ctx, agent.TurnParams{Wallet: w, Prompt: prompt}, func(agent.Event) error { return nil })
+		if err != nil {
+			t.Fatalf("%q: %v", prompt, err)
+		}
+		if !strings.Contains(res.Response, want) {
+			t.Errorf("%q answered %q; want it to say %q", prompt, res.Response, want)
+		}
+	}
+	res, err := e.svc.Prompt(ctx, agent.TurnParams{Wallet: w, Prompt: "who holds DETH"}, func(agent.Event) error { return nil })
+	if err != nil || !strings.Contains(res.Response, ", curve") || !strings.Contains(res.Response, ", creator") {
+		t.Fatalf("DETH's holders: %q, %v", res.Response, err)
+	}
+}

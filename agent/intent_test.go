@@ -135,11 +135,11 @@ var phrasings = []struct{ prompt, want string }{
 	{"how much do I get for 1000 DETH", `quote {"amount":"1000","side":"sell","token":"DETH"}`},
 
 	// Lists.
-	{"what's trending?", `list_tokens {"sort":"volume24h"}`},
-	{"trending tokens", `list_tokens {"sort":"volume24h"}`},
-	{"show me the hot tokens", `list_tokens {"sort":"volume24h"}`},
-	{"what's popular", `list_tokens {"sort":"volume24h"}`},
-	{"top tokens please", `list_tokens {"sort":"volume24h"}`},
+	{"what's trending?", `list_tokens {"sort":"trending"}`},
+	{"trending tokens", `list_tokens {"sort":"trending"}`},
+	{"show me the hot tokens", `list_tokens {"sort":"trending"}`},
+	{"what's popular", `list_tokens {"sort":"trending"}`},
+	{"top tokens please", `list_tokens {"sort":"trending"}`},
 	{"newest tokens", `list_tokens {"sort":"newest"}`},
 	{"show me the latest launches", `list_tokens {"sort":"newest"}`},
 	{"any new coins?", `list_tokens {"sort":"newest"}`},
@@ -148,7 +148,9 @@ var phrasings = []struct{ prompt, want string }{
 	{"biggest tokens", `list_tokens {"sort":"marketCap"}`},
 	{"largest coins by market cap", `list_tokens {"sort":"marketCap"}`},
 	{"which tokens are closest to graduating", `list_tokens {"sort":"progress"}`},
-	{"what's about to graduate?", `list_tokens {"sort":"progress"}`},
+	{"what's about to graduate?", `list_tokens {"filter":"graduating","sort":"progress"}`},
+	{"who holds DETH?", `get_holders {"token":"DETH"}`},
+	{"top holders of 0x1111111111111111111111111111111111111111", `get_holders {"token":"0x1111111111111111111111111111111111111111"}`},
 
 	// Memory.
 	{"remember my slippage is 0.5%", `remember {"key":"slippage","value":"0.5%"}`},

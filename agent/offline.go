@@ -110,32 +110,34 @@ const (
 )
 
 var (
-	reBuySpend   = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + ` (?:worth )?(?:of|in|into) ` + tok + `$`)
-	reBuyWith    = regexp.MustCompile(`(?i)^(?:please )?buy ` + tok + ` (?:with|for|using) ` + num + ` ` + tok + `$`)
-	reBuyTokens  = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + `$`)
-	reSell       = regexp.MustCompile(`(?i)^(?:please )?sell ` + num + ` (?:of )?` + tok + `(?: (?:for|to|into) \$?` + pairingPattern + `)?$`)
-	reSellAll    = regexp.MustCompile(`(?i)^(?:please )?sell (?:all|everything)(?: of)?(?: my)? ` + tok + `$`)
-	reSellPart   = regexp.MustCompile(`(?i)^(?:please )?sell (?:all|everything|half|some|most)\b`)
-	reQuoteBuy   = regexp.MustCompile(`(?i)^(?:quote|price|how many tokens? (?:do i get )?for) (?:buying )?` + num + ` ` + tok + ` (?:worth )?(?:of|in) ` + tok + `$`)
-	reQuoteSell  = regexp.MustCompile(`(?i)^(?:quote|price|how much (?:is|for|do i get for)) (?:selling )?` + num + ` (?:of )?` + tok + `$`)
-	reInfo       = regexp.MustCompile(`(?i)^(?:what(?:'s| is) the )?(?:price|info|information|details|stats|market cap|token info|quote)(?: of| for| on| about)? ` + tok + `(?: token)?$`)
-	reInfo2      = regexp.MustCompile(`(?i)^(?:tell me about|show me|show|look up|how is|what is|what's) (?:the )?(?:token )?` + tok + `(?: token)?(?: doing| trading| price)?$`)
-	reInfo3      = regexp.MustCompile(`(?i)^` + tok + ` (?:price|info|stats)$`)
-	reRemSlip    = regexp.MustCompile(`(?i)^(?:please )?(?:remember|set|use|save)(?: that)?(?: my)?(?: default)? slippage(?: tolerance)?(?: is| to| of| at| as|:|=)? ?` + num + ` ?%?(?: slippage)?$`)
-	reRemember   = regexp.MustCompile(`(?i)^(?:please )?remember(?: that)?(?: my)? ([A-Za-z0-9_.-]{1,64}) (?:is|=|:|as) (.{1,500})$`)
-	reForget     = regexp.MustCompile(`(?i)^(?:please )?(?:forget|delete|remove|clear)(?: my| the)? ([A-Za-z0-9_.-]{1,64})(?: preference| setting)?$`)
-	reLaunch     = regexp.MustCompile(`(?i)^(?:please )?(?:launch|create|deploy|make)(?: me)? (?:a |an )?(?:new )?(?:token|coin)?(?: called| named)? ?"?([A-Za-z0-9][A-Za-z0-9 ._-]{0,31}?)"?,? (?:with |and )?(?:the )?(?:symbol|ticker) \$?([A-Za-z0-9]{1,10})$`)
-	reLaunch2    = regexp.MustCompile(`(?i)^(?:please )?(?:launch|create|deploy)(?: a| an)?(?: new)?(?: token| coin)? "?([A-Za-z0-9][A-Za-z0-9 ._-]{0,31}?)"? \(\$?([A-Za-z0-9]{1,10})\)$`)
-	reClaim      = regexp.MustCompile(`(?i)^(?:please )?claim(?: my| the)?(?: creator)? fees(?: (?:of|for|on|from) ` + tok + `)?$`)
-	reFees       = regexp.MustCompile(`(?i)^(?:show |what are |how much are )?(?:my )?(?:creator |claimable |unclaimed )?fees$`)
-	reEarnings   = regexp.MustCompile(`(?i)^(?:show |what are )?(?:my )?(?:creator )?earnings$|^how much (?:have i|did i) earn(?:ed)?$`)
-	reLimit      = regexp.MustCompile(`(?i)(?:launch|daily) limit|how many (?:tokens |launches )?can i launch`)
-	reTrending   = regexp.MustCompile(`(?i)\b(?:trending|hot|popular|top)\b`)
-	reNewest     = regexp.MustCompile(`(?i)\b(?:newest|new|latest|recent)\b.*\b(?:tokens?|coins?|launches)\b`)
-	reBiggest    = regexp.MustCompile(`(?i)\b(?:biggest|largest|top market cap)\b`)
-	reGraduating = regexp.MustCompile(`(?i)\bclosest to graduat|\babout to graduate|\bgraduating\b`)
-	reList       = regexp.MustCompile(`(?i)^(?:list|show)(?: me)?(?: all| the)? tokens$`)
-	reSpaces     = regexp.MustCompile(`\s+`)
+	reBuySpend        = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + ` (?:worth )?(?:of|in|into) ` + tok + `$`)
+	reBuyWith         = regexp.MustCompile(`(?i)^(?:please )?buy ` + tok + ` (?:with|for|using) ` + num + ` ` + tok + `$`)
+	reBuyTokens       = regexp.MustCompile(`(?i)^(?:please )?buy ` + num + ` ` + tok + `$`)
+	reSell            = regexp.MustCompile(`(?i)^(?:please )?sell ` + num + ` (?:of )?` + tok + `(?: (?:for|to|into) \$?` + pairingPattern + `)?$`)
+	reSellAll         = regexp.MustCompile(`(?i)^(?:please )?sell (?:all|everything)(?: of)?(?: my)? ` + tok + `$`)
+	reSellPart        = regexp.MustCompile(`(?i)^(?:please )?sell (?:all|everything|half|some|most)\b`)
+	reQuoteBuy        = regexp.MustCompile(`(?i)^(?:quote|price|how many tokens? (?:do i get )?for) (?:buying )?` + num + ` ` + tok + ` (?:worth )?(?:of|in) ` + tok + `$`)
+	reQuoteSell       = regexp.MustCompile(`(?i)^(?:quote|price|how much (?:is|for|do i get for)) (?:selling )?` + num + ` (?:of )?` + tok + `$`)
+	reInfo            = regexp.MustCompile(`(?i)^(?:what(?:'s| is) the )?(?:price|info|information|details|stats|market cap|token info|quote)(?: of| for| on| about)? ` + tok + `(?: token)?$`)
+	reInfo2           = regexp.MustCompile(`(?i)^(?:tell me about|show me|show|look up|how is|what is|what's) (?:the )?(?:token )?` + tok + `(?: token)?(?: doing| trading| price)?$`)
+	reInfo3           = regexp.MustCompile(`(?i)^` + tok + ` (?:price|info|stats)$`)
+	reRemSlip         = regexp.MustCompile(`(?i)^(?:please )?(?:remember|set|use|save)(?: that)?(?: my)?(?: default)? slippage(?: tolerance)?(?: is| to| of| at| as|:|=)? ?` + num + ` ?%?(?: slippage)?$`)
+	reRemember        = regexp.MustCompile(`(?i)^(?:please )?remember(?: that)?(?: my)? ([A-Za-z0-9_.-]{1,64}) (?:is|=|:|as) (.{1,500})$`)
+	reForget          = regexp.MustCompile(`(?i)^(?:please )?(?:forget|delete|remove|clear)(?: my| the)? ([A-Za-z0-9_.-]{1,64})(?: preference| setting)?$`)
+	reLaunch          = regexp.MustCompile(`(?i)^(?:please )?(?:launch|create|deploy|make)(?: me)? (?:a |an )?(?:new )?(?:token|coin)?(?: called| named)? ?"?([A-Za-z0-9][A-Za-z0-9 ._-]{0,31}?)"?,? (?:with |and )?(?:the )?(?:symbol|ticker) \$?([A-Za-z0-9]{1,10})$`)
+	reLaunch2         = regexp.MustCompile(`(?i)^(?:please )?(?:launch|create|deploy)(?: a| an)?(?: new)?(?: token| coin)? "?([A-Za-z0-9][A-Za-z0-9 ._-]{0,31}?)"? \(\$?([A-Za-z0-9]{1,10})\)$`)
+	reClaim           = regexp.MustCompile(`(?i)^(?:please )?claim(?: my| the)?(?: creator)? fees(?: (?:of|for|on|from) ` + tok + `)?$`)
+	reFees            = regexp.MustCompile(`(?i)^(?:show |what are |how much are )?(?:my )?(?:creator |claimable |unclaimed )?fees$`)
+	reEarnings        = regexp.MustCompile(`(?i)^(?:show |what are )?(?:my )?(?:creator )?earnings$|^how much (?:have i|did i) earn(?:ed)?$`)
+	reLimit           = regexp.MustCompile(`(?i)(?:launch|daily) limit|how many (?:tokens |launches )?can i launch`)
+	reTrending        = regexp.MustCompile(`(?i)\b(?:trending|hot|popular|top)\b`)
+	reNewest          = regexp.MustCompile(`(?i)\b(?:newest|new|latest|recent)\b.*\b(?:tokens?|coins?|launches)\b`)
+	reBiggest         = regexp.MustCompile(`(?i)\b(?:biggest|largest|top market cap)\b`)
+	reGraduating      = regexp.MustCompile(`(?i)\bclosest to graduat|\babout to graduate|\bgraduating\b`)
+	reAboutToGraduate = regexp.MustCompile(`(?i)\babout to graduate`)
+	reHolders         = regexp.MustCompile(`(?i)^(?:who holds|who owns|(?:the |top )?holders of|show (?:me )?(?:the )?holders of) ` + tok + `\??$`)
+	reList            = regexp.MustCompile(`(?i)^(?:list|show)(?: me)?(?: all| the)? tokens$`)
+	reSpaces          = regexp.MustCompile(`\s+`)
 	// Orders: a stop or a target relative to the price now, a schedule, a cancel, a list.
 	reOrderMove = regexp.MustCompile(`(?i)^sell (half|all|everything|` + num + `%|` + num + `)(?: of)?(?: my)? ` + tok +
 		` (?:if|when|once|as soon as) (?:it|the price|its price|the price of it) (?:drops|falls|dips|goes down|is down|rises|goes up|pumps|is up|climbs)(?: by)? ` + num + `%$`)
@@ -299,18 +301,23 @@ func planNormalized(p string, offered []string) ([]ToolCall, string) {
 	if reLimit.MatchString(p) {
 		return call("get_daily_limit", map[string]any{})
 	}
+	if m := reHolders.FindStringSubmatch(p); m != nil {
+		return call("get_holders", map[string]any{"token": m[1]})
+	}
 	for _, re := range []*regexp.Regexp{reInfo, reInfo2, reInfo3} {
 		if m := re.FindStringSubmatch(p); m != nil && !isStopWord(m[1]) {
 			return call("get_token", map[string]any{"token": m[1]})
 		}
 	}
 	switch {
+	case reAboutToGraduate.MatchString(p):
+		return call("list_tokens", map[string]any{"sort": "progress", "filter": "graduating"})
 	case reGraduating.MatchString(p):
 		return call("list_tokens", map[string]any{"sort": "progress"})
 	case reBiggest.MatchString(p):
 		return call("list_tokens", map[string]any{"sort": "marketCap"})
 	case reTrending.MatchString(p):
-		return call("list_tokens", map[string]any{"sort": "volume24h"})
+		return call("list_tokens", map[string]any{"sort": "trending"})
 	case reNewest.MatchString(p), reList.MatchString(p):
 		return call("list_tokens", map[string]any{"sort": "newest"})
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 var allTools = []string{"get_token", "list_tokens", "quote", "build_buy_transaction", "build_sell_transaction", "remember", "forget",
-	"build_launch_transaction", "build_claim_fees_transaction", "get_creator_fees", "get_earnings", "get_daily_limit"}
+	"build_launch_transaction", "build_claim_fees_transaction", "get_creator_fees", "get_earnings", "get_daily_limit", "get_holders"}
 
 func TestOfflinePlans(t *testing.T) {
 	tests := []struct {
@@ -35,8 +35,8 @@ func TestOfflinePlans(t *testing.T) {
 		{"info on GRAD", "get_token", map[string]any{"token": "GRAD"}},
 		{"tell me about DUSD", "get_token", map[string]any{"token": "DUSD"}},
 		{"DETH price", "get_token", map[string]any{"token": "DETH"}},
-		{"what's trending?", "list_tokens", map[string]any{"sort": "volume24h"}},
-		{"show me the top tokens", "list_tokens", map[string]any{"sort": "volume24h"}},
+		{"what's trending?", "list_tokens", map[string]any{"sort": "trending"}},
+		{"show me the top tokens", "list_tokens", map[string]any{"sort": "trending"}},
 		{"newest tokens", "list_tokens", map[string]any{"sort": "newest"}},
 		{"biggest tokens", "list_tokens", map[string]any{"sort": "marketCap"}},
 		{"which tokens are closest to graduating", "list_tokens", map[string]any{"sort": "progress"}},

@@ -24,9 +24,16 @@ type TokenArgs struct {
 
 // ListArgs selects a list of tokens.
 type ListArgs struct {
-	Sort   string `json:"sort,omitempty" jsonschema:"newest (default), volume24h (trending), marketCap or progress"`
+	Sort   string `json:"sort,omitempty" jsonschema:"newest (default), trending (recent trades and volume, decaying), gainers1h, gainers24h, losers24h, volume24h, marketCap or progress"`
+	Filter string `json:"filter,omitempty" jsonschema:"graduating (about to graduate: on the curve and at least 80% of the way) or graduated"`
 	Search string `json:"search,omitempty" jsonschema:"a case-insensitive part of the name or symbol"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"how many tokens, 1 to 20 (default 5)"`
+}
+
+// HoldersArgs selects a token's largest holders.
+type HoldersArgs struct {
+	Token string `json:"token" jsonschema:"the token's contract address (0x…) or its symbol"`
+	Limit int    `json:"limit,omitempty" jsonschema:"how many holders, 1 to 20 (default 10)"`
 }
 
 // QuoteArgs prices a hypothetical trade.
@@ -51,7 +58,8 @@ const maxListLimit = 20
 func (s *Service) marketTools() []Tool {
 	return []Tool{
 		NewTool("get_token", "Price, market cap, 24h volume and curve progress of one token.", false, s.getToken),
-		NewTool("list_tokens", "List tokens: newest, trending by 24h volume, by market cap or by curve progress.", false, s.listTokens),
+		NewTool("list_tokens", "List tokens: newest, trending, the hour's or the day's gainers and losers, by 24h volume, market cap or curve progress; those about to graduate, or graduated.", false, s.listTokens),
+		NewTool("get_holders", "Who holds a token: the largest holders with their balance, share of the supply and label (curve, pool, burn, creator, sniper), the holder count and how concentrated the supply is.", false, s.getHolders),
 		NewTool("quote", "Price a hypothetical buy (spending an amount of the pairing asset) or sell (an amount of tokens). Nothing is built.", false, s.quote),
 		NewTool("build_buy_transaction", "Compose an unsigned buy of a token that spends an amount of its pairing asset, paid out to the caller's wallet. The wallet owner confirms it; nothing is sent.", true,
 			func(ctx context.Context, c *Call, in TradeArgs) (ToolResult, error) {
@@ -144,7 +152,17 @@ func (s *Service) listTokens(ctx context.Context, _ *Call, in ListArgs) (ToolRes
 		limit = 5
 	}
 	limit = min(limit, maxListLimit)
-	page, err := s.cfg.Market.Tokens(ctx, market.TokenQuery{Sort: sort, Search: in.Search, Limit: limit})
+	q := market.TokenQuery{Sort: sort, Search: in.Search, Limit: limit}
+	switch in.Filter {
+	case "":
+	case "graduating":
+		q.Phase, q.ProgressMin = market.PhaseCurve, 8000
+	case "graduated":
+		q.GraduatedSince = 1
+	default:
+		return ToolResult{}, fmt.Errorf("%w: filter must be graduating or graduated", curvekit.ErrInvalid)
+	}
+	page, err := s.cfg.Market.Tokens(ctx, q)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -160,6 +178,42 @@ func (s *Service) listTokens(ctx context.Context, _ *Call, in ListArgs) (ToolRes
 		fmt.Fprintf(&b, "\n%d. %s (%s): price %s %s, market cap %s %s, 24h volume %s %s", i+1, v.Name, v.Symbol,
 			priceText(v.Price), q, curvekit.FormatAmount(&v.MarketCap, v.Quote.Decimals), q, curvekit.FormatAmount(&v.Day.Volume, v.Quote.Decimals), q)
 		data[i] = tokenData(v)
+	}
+	return ToolResult{Summary: b.String(), Data: data}, nil
+}
+
+func (s *Service) getHolders(ctx context.Context, _ *Call, in HoldersArgs) (ToolResult, error) {
+	v, err := s.resolve(ctx, in.Token)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	if v.Concentration == nil { // found by symbol, through the list
+		if v, err = s.cfg.Market.Token(ctx, v.Address); err != nil {
+			return ToolResult{}, err
+		}
+	}
+	limit := in.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	page, err := s.cfg.Market.Holders(ctx, market.HolderQuery{Token: v.Address, Limit: min(limit, maxListLimit)})
+	if err != nil {
+		return ToolResult{}, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The largest holders of %s (%s) at %s:", v.Name, v.Symbol, v.Address.Hex())
+	if c := v.Concentration; c != nil {
+		fmt.Fprintf(&b, " %d holders; the ten largest (curve and pool aside) hold %.2f%% of the supply, the creator %.2f%%.",
+			c.Holders, 100*c.Top10Share, 100*c.CreatorShare)
+	}
+	data := make([]map[string]any, len(page.Holders))
+	for i, h := range page.Holders {
+		bal := curvekit.FormatAmount(&h.Balance, v.Decimals)
+		fmt.Fprintf(&b, "\n%d. %s: %s %s (%.2f%%)", i+1, h.Holder.Hex(), bal, v.Symbol, 100*h.Share)
+		if h.Label != "" {
+			fmt.Fprintf(&b, ", %s", h.Label)
+		}
+		data[i] = map[string]any{"address": h.Holder.Hex(), "balance": bal, "share": h.Share, "label": string(h.Label)}
 	}
 	return ToolResult{Summary: b.String(), Data: data}, nil
 }
