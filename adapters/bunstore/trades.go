@@ -152,8 +152,14 @@ func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]ma
 	if limit <= 0 {
 		limit = market.ExportChunk
 	}
+	// One lower bound on the time, the later of From and the cursor's: the index range starts
+	// there (with two, a planner may start at the earlier one and scan the rest every page).
+	from := q.From
+	if q.After != nil {
+		from = max(from, q.After.Time)
+	}
 	sel := s.db.NewSelect().Model((*tradeRow)(nil)).
-		Where("tr.token = ? AND tr.block_time >= ? AND tr.block_time < ?", q.Token, q.From, q.To).
+		Where("tr.token = ? AND tr.block_time >= ? AND tr.block_time < ?", q.Token, from, q.To).
 		OrderExpr("tr.block_time, tr.block_number, tr.log_index").
 		Limit(int64(limit))
 	if a := q.After; a != nil {
@@ -161,9 +167,7 @@ func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]ma
 		if err != nil {
 			return nil, err
 		}
-		// The plain bound first: it starts the index range there, whatever the planner makes of
-		// the row value.
-		sel.Where("tr.block_time >= ? AND (tr.block_time, tr.block_number, tr.log_index) > (?, ?, ?)", a.Time, a.Time, block, int64(a.Log))
+		sel.Where("(tr.block_time, tr.block_number, tr.log_index) > (?, ?, ?)", a.Time, block, int64(a.Log))
 	}
 	var rows []tradeRow
 	if err := sel.Scan(ctx, &rows); err != nil {
