@@ -54,15 +54,21 @@ func New(cfg Config) (*Service, error) {
 // MaxActivity bounds a page of the activity log.
 const MaxActivity = 100
 
-// Actor is who asks: a session (with the instant it signed in) or an API key.
+// Actor is who asks: a session (with the instant it signed in), an API key, or the server on
+// the account's behalf (an order's fire).
 type Actor struct {
 	// KeyID is set for an API key; empty for a session.
 	KeyID      string
 	SignedInAt time.Time
+	// Name, when set, names an actor that is neither ("order fire fir_…"); it changes nothing.
+	Name string
 }
 
 func (a Actor) String() string {
-	if a.KeyID != "" {
+	switch {
+	case a.Name != "":
+		return a.Name
+	case a.KeyID != "":
 		return "key " + a.KeyID
 	}
 	return "session"
@@ -139,7 +145,7 @@ func (s *Service) Update(ctx context.Context, p UpdateParams) (Settings, error) 
 	if err := checkAccount(p.AccountID); err != nil {
 		return Settings{}, err
 	}
-	if p.Actor.KeyID != "" {
+	if p.Actor.KeyID != "" || p.Actor.Name != "" {
 		return Settings{}, curvekit.WithCode(curvekit.CodeReadOnlyKey,
 			fmt.Errorf("%w: an API key can read the account's settings, never change them; use a signed-in session", curvekit.ErrForbidden))
 	}

@@ -299,6 +299,9 @@ type SignParams struct {
 	ReadOnly bool
 	// KeyID is the API key that asks; empty for a session. The activity log names it.
 	KeyID string
+	// Actor, when set, names who asks in the activity log when it is neither a key nor a
+	// session (the server firing an order).
+	Actor string
 	// AllowedRecipients, when not empty, lists the only addresses besides the wallet itself
 	// that may receive anything from the transaction: Tx.To and every beneficiary ReadCall
 	// finds in its data. Data ReadCall cannot read is refused.
@@ -367,7 +370,7 @@ func (s *Service) recordRefusal(ctx context.Context, p *SignParams, code curveki
 			msg = rest
 		}
 	}
-	actor := account.Actor{KeyID: p.KeyID}
+	actor := account.Actor{KeyID: p.KeyID, Name: p.Actor}
 	if rerr := s.cfg.Guard.RecordRefusal(context.WithoutCancel(ctx), p.AccountID, actor, code, msg); rerr != nil {
 		s.cfg.Logger.Error("wallet: record a refusal", "account", p.AccountID, "code", code, "err", rerr)
 	}

@@ -91,7 +91,7 @@ func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.T
 		hash := sha256.Sum256([]byte("curvekit order fire\x00" + key))
 		return a.Wallets.SignAndSubmit(ctx, wallet.SignParams{AccountID: p.AccountID, Tx: wallet.Tx{
 			To: tx.To, Data: tx.Data, Value: tx.Value, ChainID: tx.ChainID, Gas: tx.Gas,
-		}, IdempotencyKey: key, RequestHash: hash[:]})
+		}, IdempotencyKey: key, RequestHash: hash[:], Actor: "order fire " + p.Key})
 	}
 	if ap := built.Plan.Approval; ap != nil {
 		// The approval goes first, once per spender (the curve, or the router once the token
