@@ -637,8 +637,10 @@ func testTransactions(t *testing.T, s wallet.Store) {
 			t.Errorf("transaction %d (-recorded +listed):\n%s", want.Nonce, diff)
 		}
 	}
-	if _, err := s.Transactions(ctx, wallet.TransactionQuery{WalletID: w.ID, Cursor: "nonsense"}); !errors.Is(err, curvekit.ErrInvalid) {
-		t.Errorf("a cursor the store did not return: %v, want ErrInvalid", err)
+	for _, cursor := range []string{"nonsense", "1795395614.\x00", "1795395614.ab' OR '1'='1", "1795395614."} {
+		if _, err := s.Transactions(ctx, wallet.TransactionQuery{WalletID: w.ID, Cursor: cursor}); !errors.Is(err, curvekit.ErrInvalid) {
+			t.Errorf("cursor %q, which the store did not return: %v, want ErrInvalid", cursor, err)
+		}
 	}
 	open, err := s.OpenTransactions(ctx, 100)
 	if err != nil {
