@@ -21,6 +21,13 @@ func decodeCursor(cursor, tag string, n int) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: malformed cursor", curvekit.ErrInvalid)
 	}
+	// The fields go into a query's text (bun writes arguments in), where a NUL byte breaks the
+	// statement: the cursors this package makes hold printable ASCII alone.
+	for _, c := range raw {
+		if c < 0x20 || c > 0x7e {
+			return nil, fmt.Errorf("%w: malformed cursor", curvekit.ErrInvalid)
+		}
+	}
 	parts := strings.Split(string(raw), ":")
 	if len(parts) != n+1 || parts[0] != tag {
 		return nil, fmt.Errorf("%w: cursor does not belong to this query", curvekit.ErrInvalid)
