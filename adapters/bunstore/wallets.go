@@ -502,7 +502,7 @@ func (s *Wallets) Transactions(ctx context.Context, q wallet.TransactionQuery) (
 	if q.Cursor != "" {
 		at, id, ok := strings.Cut(q.Cursor, ".")
 		sentAt, err := strconv.ParseInt(at, 10, 64)
-		if !ok || err != nil || !isLowerHex(id) {
+		if !ok || err != nil || !plainID(id) {
 			return wallet.TransactionPage{}, fmt.Errorf("%w: cursor: not one this list returned", curvekit.ErrInvalid)
 		}
 		sel.Where("(sent_at < ? OR (sent_at = ? AND id < ?))", sentAt, sentAt, id)
@@ -680,18 +680,4 @@ func unixNano(t time.Time) int64 {
 		return 0
 	}
 	return t.UnixNano()
-}
-
-// isLowerHex reports whether s is a non-empty run of lowercase hex digits, as the ids the
-// service makes are: a cursor's id goes into a query, and nothing else may.
-func isLowerHex(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
