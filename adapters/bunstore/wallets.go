@@ -472,7 +472,7 @@ func (s *Wallets) RecordTransaction(ctx context.Context, t wallet.Transaction) e
 		Value: t.Value.Dec(), Data: t.Data, Gas: int64(t.Gas), MaxFee: decimal(t.Fees.MaxFeePerGas), MaxTip: decimal(t.Fees.MaxPriorityFeePerGas),
 		Hash: t.Hash, Hashes: t.Hash.Bytes(), State: string(wallet.TxPending), SentAt: t.SentAt.UnixNano(),
 		SentBlock: int64(min(t.SentBlock, math.MaxInt64)), GasPrice: "0", UpdatedAt: t.SentAt.UnixNano(),
-		ClaimedBy: t.ClaimedBy, ClaimedUntil: unixNano(t.ClaimedUntil),
+		ClaimedBy: t.ClaimedBy, ClaimedUntil: nanos(t.ClaimedUntil),
 	}
 	_, err := s.db.NewRaw(`INSERT INTO wallet_transactions (id, wallet_id, from_address, nonce, chain_id, to_address, value, data, gas,
 			max_fee, max_tip, hash, hashes, state, sent_at, sent_block, claimed_by, claimed_until, updated_at)
@@ -672,12 +672,4 @@ func (s *Wallets) SettleTransaction(ctx context.Context, p wallet.SettleTxParams
 		return err
 	}
 	return s.changed(ctx, res, err, p.ID, "settle transaction")
-}
-
-// unixNano is t in nanoseconds, 0 for the zero time.
-func unixNano(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
 }
