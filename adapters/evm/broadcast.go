@@ -129,6 +129,7 @@ func (b *Broadcaster) Nonce(ctx context.Context, account common.Address) (uint64
 // Receipt returns the receipt of a mined transaction, or curvekit.ErrNotFound.
 func (b *Broadcaster) Receipt(ctx context.Context, hash common.Hash) (wallet.Receipt, error) {
 	r, err := b.client.TransactionReceipt(ctx, hash)
+	err = NotYetIndexed(err)
 	if errors.Is(err, ethereum.NotFound) {
 		return wallet.Receipt{}, fmt.Errorf("%w: transaction %s is not mined", curvekit.ErrNotFound, hash)
 	}

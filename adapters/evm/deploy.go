@@ -170,6 +170,7 @@ func (d *deployer) send(ctx context.Context, step string, to *common.Address, da
 	defer tick.Stop()
 	for {
 		rcpt, err := c.TransactionReceipt(ctx, tx.Hash())
+		err = NotYetIndexed(err)
 		if err == nil {
 			if rcpt.Status != types.ReceiptStatusSuccessful {
 				return fail(fmt.Errorf("transaction %s reverted, using %d of its %d gas", tx.Hash(), rcpt.GasUsed, tx.Gas()))

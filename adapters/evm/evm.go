@@ -698,6 +698,7 @@ func (c *Chain) Send(ctx context.Context, tx *types.Transaction) error {
 // Receipt returns a mined transaction's receipt; curvekit.ErrNotFound while it is pending.
 func (c *Chain) Receipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	r, err := c.cfg.Client.TransactionReceipt(ctx, hash)
+	err = NotYetIndexed(err)
 	if errors.Is(err, ethereum.NotFound) {
 		return nil, fmt.Errorf("evm: receipt %s: %w", hash, curvekit.ErrNotFound)
 	}

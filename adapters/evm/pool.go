@@ -744,7 +744,10 @@ func (p *Pool) BalanceAt(ctx context.Context, account common.Address, block *big
 }
 
 func (p *Pool) TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	return failover(ctx, p, need{byHash: true}, func(c Client) (*types.Receipt, error) { return c.TransactionReceipt(ctx, hash) })
+	return failover(ctx, p, need{byHash: true}, func(c Client) (*types.Receipt, error) {
+		r, err := c.TransactionReceipt(ctx, hash)
+		return r, NotYetIndexed(err)
+	})
 }
 
 // TransactionByHash reads a transaction from the first endpoint that knows it.
@@ -755,7 +758,7 @@ func (p *Pool) TransactionByHash(ctx context.Context, hash common.Hash) (*types.
 	}
 	f, err := failover(ctx, p, need{byHash: true}, func(c Client) (found, error) {
 		tx, pending, err := c.TransactionByHash(ctx, hash)
-		return found{tx, pending}, err
+		return found{tx, pending}, NotYetIndexed(err)
 	})
 	return f.tx, f.pending, err
 }

@@ -1,8 +1,14 @@
 package evm_test
 
 import (
+	"context"
 	"errors"
+	"math/big"
 	"testing"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/adapters/evm"
@@ -126,4 +132,58 @@ func devnetPool(t *testing.T) (*devnet.Devnet, *evm.Pool) {
 		t.Fatal(err)
 	}
 	return dev, pool
+}
+
+// stillIndexing is a node that has just started: it answers every read by hash with geth's
+// "transaction indexing is in progress".
+type stillIndexing struct{ evm.Client }
+
+type indexingErr struct{}
+
+func (indexingErr) Error() string  { return "transaction indexing is in progress" }
+func (indexingErr) ErrorCode() int { return -32000 }
+
+func (stillIndexing) TransactionReceipt(context.Context, common.Hash) (*types.Receipt, error) {
+	return nil, indexingErr{}
+}
+
+func (stillIndexing) TransactionByHash(context.Context, common.Hash) (*types.Transaction, bool, error) {
+	return nil, false, indexingErr{}
+}
+
+// A node still indexing its transactions does not know them yet: the pool asks the next
+// endpoint, and with none that knows, the receipt is "not found" (pending), never a failure.
+func TestPoolTreatsIndexingAsNotFoundYet(t *testing.T) {
+	ctx := context.Background()
+	dev, _ := devnetPool(t)
+	r, err := dev.Send(ctx, dev.Accounts[0].Key, &dev.Accounts[1].Address, big.NewInt(1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := evm.NewPool(evm.PoolConfig{Endpoints: []evm.Endpoint{
+		{Name: "indexing", Client: stillIndexing{dev.Client}}, {Name: "devnet", Client: dev.Client},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := both.TransactionReceipt(ctx, r.TxHash); err != nil || got.TxHash != r.TxHash {
+		t.Errorf("receipt through a pool with a node still indexing = %v, %v; want the other node's", got, err)
+	}
+	if _, _, err := both.TransactionByHash(ctx, r.TxHash); err != nil {
+		t.Errorf("transaction through a pool with a node still indexing: %v", err)
+	}
+	alone, err := evm.NewPool(evm.PoolConfig{Endpoints: []evm.Endpoint{{Name: "indexing", Client: stillIndexing{dev.Client}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := alone.TransactionReceipt(ctx, r.TxHash); !errors.Is(err, ethereum.NotFound) {
+		t.Errorf("receipt from a node still indexing: %v, want ethereum.NotFound", err)
+	}
+	b, err := evm.NewBroadcaster(evm.BroadcastConfig{Client: stillIndexing{dev.Client}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Receipt(ctx, r.TxHash); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Errorf("broadcaster's receipt from a node still indexing: %v, want curvekit.ErrNotFound", err)
+	}
 }

@@ -3,6 +3,7 @@ package evm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -11,8 +12,20 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/rpc"
 )
+
+// NotYetIndexed turns a node's "transaction indexing is in progress" (geth's answer to a read
+// by hash while it indexes its transactions, for a while after it starts) into
+// ethereum.NotFound: the node does not know the transaction yet, and the caller asks again as
+// it does for a pending one. Any other error is returned as it is.
+func NotYetIndexed(err error) error {
+	if err != nil && strings.Contains(strings.ToLower(err.Error()), "transaction indexing is in progress") {
+		return fmt.Errorf("%w (the node is still indexing its transactions)", ethereum.NotFound)
+	}
+	return err
+}
 
 // failure is what an error says about the call that failed and the endpoint that answered it.
 type failure uint8

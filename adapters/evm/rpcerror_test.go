@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/rpc"
 )
 
@@ -93,6 +94,20 @@ func TestProviderErrors(t *testing.T) {
 		}
 		if lookup(row.code, row.text) != row.kind {
 			t.Errorf("row %s %q is shadowed by an earlier row", row.who, row.text)
+		}
+	}
+}
+
+// TestNotYetIndexed: geth's answer to a read by hash while it indexes its transactions after a
+// start is "not found yet", never a failure; every other error stays as it is.
+func TestNotYetIndexed(t *testing.T) {
+	indexing := rpcErr{-32000, "transaction indexing is in progress"}
+	if err := NotYetIndexed(indexing); !errors.Is(err, ethereum.NotFound) {
+		t.Errorf("NotYetIndexed(%v) = %v, want ethereum.NotFound", indexing, err)
+	}
+	for _, err := range []error{nil, rpcErr{-32000, "nonce too low"}, io.ErrUnexpectedEOF} {
+		if got := NotYetIndexed(err); got != err {
+			t.Errorf("NotYetIndexed(%v) = %v, want it unchanged", err, got)
 		}
 	}
 }

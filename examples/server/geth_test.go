@@ -297,7 +297,8 @@ func TestAgainstGeth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := c.TransactionReceipt(ctx, all[len(all)-4])
+	// A node that has just started may still be indexing its transactions: WaitMined asks again.
+	back, err := gethtest.WaitMined(ctxTimeout(t, 30*time.Second), c, all[len(all)-4])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/curvekit/curvekit/adapters/evm"
 )
 
 // Node is one geth --dev process and its data directory. It survives its process: Kill and Stop
@@ -216,6 +218,7 @@ func (n *Node) SetHead(number uint64) {
 func WaitMined(ctx context.Context, c *ethclient.Client, tx common.Hash) (*types.Receipt, error) {
 	for {
 		r, err := c.TransactionReceipt(ctx, tx)
+		err = evm.NotYetIndexed(err)
 		if err == nil {
 			if r.Status != types.ReceiptStatusSuccessful {
 				return r, fmt.Errorf("%s reverted", tx)
