@@ -32,6 +32,12 @@ type Trader interface {
 	Outcome(ctx context.Context, accountID string, hash common.Hash) (Outcome, error)
 }
 
+// ErrPlacerGone marks a Trader's refusal that comes from the API key that placed the order: the
+// key was revoked since, or its restrictions as they are now (read-only, allowedRecipients)
+// refuse the trade. Its fire fails with the refusal's code and the order is cancelled with that
+// code as its reason, whatever its kind: nothing more of it fires under a key its owner took back.
+var ErrPlacerGone = errors.New("the API key that placed the order may no longer trade for it")
+
 // Outcome is what became of a sent transaction.
 type Outcome struct {
 	// State is "" while pending, else "mined", "reverted" or "dropped".
@@ -101,7 +107,18 @@ type Engine struct {
 	seq    uint64
 	// wake asks Run to send at once what a sync triggered, rather than at the next tick.
 	wake chan struct{}
+
+	// sendMu makes one sender at a time. A trade is sent without mu held, so a slow
+	// sign-and-submit never holds up the next sync's evaluation; inFlight counts the trades
+	// out meanwhile, and seen keeps the trades the syncs indexed in that time, by transaction,
+	// so a fire whose transaction was indexed before it was recorded as sent is still filled.
+	sendMu   sync.Mutex
+	inFlight int
+	seen     map[common.Hash]market.Trade
 }
+
+// maxSeen bounds the trades kept while a send is in flight.
+const maxSeen = 10_000
 
 // NewEngine returns an Engine for cfg.
 func NewEngine(cfg EngineConfig) (*Engine, error) {
@@ -226,7 +243,8 @@ func (e *Engine) refresh(ctx context.Context) error {
 // Sync evaluates one committed sync of the leader of term: each trade's price after it, in chain
 // order, against the price orders of its token (a price that crosses a trigger and comes back
 // within the sync fires: the trigger was reached), and each trade of a sent fire's transaction
-// as its fill. It returns once the fires are recorded; their trades are sent by Run.
+// as its fill. It returns once the fires are recorded; their trades are sent by Run, off the
+// sync's path: a send under way never delays the evaluation of the next sync.
 func (e *Engine) Sync(ctx context.Context, term uint64, s market.Sync) error {
 	if s.Batch == nil || len(s.Batch.Trades) == 0 {
 		return nil
@@ -243,6 +261,8 @@ func (e *Engine) Sync(ctx context.Context, term uint64, s market.Sync) error {
 		tr := &s.Batch.Trades[i]
 		if id, ok := e.byHash[tr.TxHash]; ok {
 			e.fill(ctx, id, tr)
+		} else if e.inFlight > 0 && len(e.seen) < maxSeen {
+			e.seen[tr.TxHash] = *tr
 		}
 		decimals, ok := e.tokens[tr.Token]
 		if !ok {
@@ -334,15 +354,27 @@ func (e *Engine) record(ctx context.Context, p TriggerParams) error {
 }
 
 // Tick fires the time orders due at the clock's now, expires open orders past their expiry,
-// takes in orders placed or cancelled since the last tick, and sends the fires that wait.
+// takes in orders placed or cancelled since the last tick, and sends the fires that wait. The
+// sends run without the engine's lock, so Sync goes on evaluating meanwhile.
 func (e *Engine) Tick(ctx context.Context, term uint64) error {
+	e.sendMu.Lock()
+	defer e.sendMu.Unlock()
+	jobs, err := e.prepare(ctx, term)
+	if err != nil {
+		return err
+	}
+	return e.send(ctx, jobs)
+}
+
+// prepare does a tick's work under the lock and returns the fires to send.
+func (e *Engine) prepare(ctx context.Context, term uint64) ([]sendJob, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.load(ctx, term); err != nil {
-		return err
+		return nil, err
 	}
 	if err := e.refresh(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	now := e.cfg.Now().UTC()
 	p := TriggerParams{Term: e.term, At: now, NextAt: map[string]time.Time{}}
@@ -362,13 +394,13 @@ func (e *Engine) Tick(ctx context.Context, term uint64) error {
 	slices.SortFunc(p.Fires, func(a, b Fire) int { return a.CreatedAt.Compare(b.CreatedAt) })
 	if len(p.Fires) > 0 || len(p.Expire) > 0 {
 		if err := e.record(ctx, p); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err := e.follow(ctx); err != nil {
-		return err
+		return nil, err
 	}
-	return e.send(ctx)
+	return e.pending(ctx)
 }
 
 // follow asks what became of every sent fire's transaction: one mined under a new hash (its fees
@@ -409,8 +441,16 @@ func (e *Engine) follow(ctx context.Context) error {
 	return nil
 }
 
-// send sends every triggered fire's trade. Callers hold mu.
-func (e *Engine) send(ctx context.Context) error {
+// sendJob is one fire to send: a copy of its order as it stood, under the term that loaded it.
+type sendJob struct {
+	term  uint64
+	order Order
+	fire  Fire
+}
+
+// pending returns the triggered fires to send, in id order; a fire whose order ended
+// (cancelled) before it went out is dropped here. Callers hold mu.
+func (e *Engine) pending(ctx context.Context) ([]sendJob, error) {
 	ids := make([]string, 0, len(e.fires))
 	for id, f := range e.fires {
 		if f.State == FireTriggered {
@@ -418,21 +458,56 @@ func (e *Engine) send(ctx context.Context) error {
 		}
 	}
 	slices.Sort(ids)
+	jobs := make([]sendJob, 0, len(ids))
 	for _, id := range ids {
-		if err := e.sendOne(ctx, e.fires[id]); err != nil {
-			return err
+		f := e.fires[id]
+		o := e.live[f.OrderID]
+		if o == nil {
+			// The order ended (cancelled) before its fire went out: the fire is dropped.
+			if err := e.settle(ctx, f, SettleParams{State: FireFailed, Code: "cancelled", Error: "the order was cancelled before this fire was sent"}); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		jobs = append(jobs, sendJob{term: e.term, order: *o, fire: *f})
+	}
+	return jobs, nil
+}
+
+// send sends the jobs' trades one at a time, each without mu held, and records each outcome
+// under mu. Callers hold sendMu.
+func (e *Engine) send(ctx context.Context, jobs []sendJob) error {
+	for i := range jobs {
+		e.mu.Lock()
+		e.inFlight++
+		if e.seen == nil {
+			e.seen = map[common.Hash]market.Trade{}
+		}
+		e.mu.Unlock()
+		res, err := e.trade(ctx, &jobs[i].order, &jobs[i].fire)
+		e.mu.Lock()
+		serr := e.sent(ctx, &jobs[i], res, err)
+		if e.inFlight--; e.inFlight == 0 {
+			e.seen = nil
+		}
+		e.mu.Unlock()
+		if serr != nil {
+			return serr
 		}
 	}
 	return nil
 }
 
-func (e *Engine) sendOne(ctx context.Context, f *Fire) error {
-	o := e.live[f.OrderID]
-	if o == nil {
-		// The order ended (cancelled) before its fire went out: the fire is dropped.
-		return e.settle(ctx, f, SettleParams{State: FireFailed, Code: "cancelled", Error: "the order was cancelled before this fire was sent"})
+// sent records what became of a job's trade. Callers hold mu.
+func (e *Engine) sent(ctx context.Context, j *sendJob, res TradeResult, err error) error {
+	f := e.fires[j.fire.ID]
+	if e.term != j.term || f == nil || f.State != FireTriggered {
+		// The engine let go of the term meanwhile (or took it again and loaded the store
+		// afresh): whoever leads now sends the fire again under the same key, which the wallet
+		// answers with this transaction.
+		return nil
 	}
-	res, err := e.trade(ctx, o, f)
+	o := e.live[f.OrderID]
 	switch {
 	case err == nil && res.Pending:
 		return nil // an approval went first; the trade goes on a later tick
@@ -441,7 +516,13 @@ func (e *Engine) sendOne(ctx context.Context, f *Fire) error {
 			return err
 		}
 		e.byHash[res.TxHash] = f.ID
-		o.State = Sent
+		if o != nil {
+			o.State = Sent
+		}
+		if tr, ok := e.seen[res.TxHash]; ok {
+			// The sync indexed the trade before the send was recorded.
+			e.fill(ctx, f.ID, &tr)
+		}
 		return nil
 	case errors.Is(err, curvekit.ErrUnavailable), errors.Is(err, curvekit.ErrConflict), ctx.Err() != nil:
 		// The chain or an earlier attempt with this key is still busy: try again next tick.
@@ -453,14 +534,19 @@ func (e *Engine) sendOne(ctx context.Context, f *Fire) error {
 		code = "REFUSED"
 	}
 	next := Failed
-	if o.Kind.Timed() && o.Fired < o.Count() {
+	if o != nil && o.Kind.Timed() && o.Fired < o.Count() {
 		next = Open // a time order goes on with its next slice
+	}
+	if errors.Is(err, ErrPlacerGone) {
+		next = Cancelled // the key that placed the order can sign no more: nothing more of it fires
 	}
 	msg := err.Error()
 	if err := e.settle(ctx, f, SettleParams{State: FireFailed, Code: code, Error: msg, OrderState: next, Reason: code}); err != nil {
 		return err
 	}
-	e.moveOrder(o, next)
+	if o != nil {
+		e.moveOrder(o, next)
+	}
 	return nil
 }
 

@@ -114,7 +114,13 @@ type world struct {
 
 func (w *world) engine(t *testing.T) *Engine {
 	t.Helper()
-	e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, Now: func() time.Time { return w.now },
+	return w.engineWith(t, w.trader)
+}
+
+// engineWith is an engine whose wallet is trader.
+func (w *world) engineWith(t *testing.T, trader Trader) *Engine {
+	t.Helper()
+	e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: trader, Tokens: w.tokens, Now: func() time.Time { return w.now },
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
@@ -526,11 +532,7 @@ func TestEngineSurvivesAPanickingTrade(t *testing.T) {
 	ctx := context.Background()
 	w.tokens[tokA] = 1_000
 	w.place(t, priceOrder("ord_a", Limit, curvekit.Buy, 900))
-	e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: panickingTrader{w.trader}, Tokens: w.tokens, Now: func() time.Time { return w.now },
-		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := w.engineWith(t, panickingTrader{w.trader})
 	term := w.lead(t, "a")
 	if err := e.Sync(ctx, term, sync1(trade(tokA, 10, 0, 850))); err != nil {
 		t.Fatal(err)
@@ -541,4 +543,76 @@ func TestEngineSurvivesAPanickingTrade(t *testing.T) {
 	if got := w.order(t, "ord_a"); got.State != Failed || got.Fires[0].State != FireFailed || got.Fires[0].Code != "REFUSED" {
 		t.Errorf("after a panicking trade: %s %+v", got.State, got.Fires)
 	}
+}
+
+// slowTrader is a wallet whose sign-and-submit takes as long as the test wants: each trade
+// announces itself on entered and waits for release.
+type slowTrader struct {
+	*chainTrader
+	entered chan string
+	release chan struct{}
+}
+
+func (s slowTrader) Trade(ctx context.Context, p TradeParams) (TradeResult, error) {
+	s.entered <- p.Key
+	<-s.release
+	return s.chainTrader.Trade(ctx, p)
+}
+
+// A slow sign-and-submit does not hold up the next sync: while the leader's clock waits on a
+// fire's trade, the next sync is evaluated and its fire recorded; a trade the sync indexed
+// before its send was recorded fills the fire all the same, and each fire is sent once.
+func TestEngineSlowSendDoesNotDelaySync(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		w.tokens[tokA] = 1_000
+		w.place(t, priceOrder("ord_a", Limit, curvekit.Buy, 900))
+		w.place(t, priceOrder("ord_b", Limit, curvekit.Buy, 800))
+		slow := slowTrader{chainTrader: w.trader, entered: make(chan string, 4), release: make(chan struct{})}
+		e := w.engineWith(t, slow)
+		term := w.lead(t, "a")
+		if err := e.Sync(ctx, term, sync1(trade(tokA, 10, 0, 850))); err != nil {
+			t.Fatal(err)
+		}
+		ticked := make(chan error, 1)
+		go func() { ticked <- e.Tick(ctx, term) }()
+		if key := <-slow.entered; key != "ord_a_f0" {
+			t.Fatalf("sending %s", key)
+		}
+		// ord_a's trade is on its way and not back. The next sync takes the price through
+		// ord_b's trigger and carries ord_a's transaction, mined already.
+		fill := trade(tokB, 11, 0, 1)
+		fill.TxHash, fill.TokenAmount, fill.QuoteAmount = common.BytesToHash([]byte("ord_a_f0")), *uint256.NewInt(7), *uint256.NewInt(1_000)
+		synced := make(chan error, 1)
+		go func() { synced <- e.Sync(ctx, term, sync1(trade(tokA, 11, 1, 750), fill)) }()
+		select {
+		case err := <-synced:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(time.Minute):
+			close(slow.release)
+			t.Fatal("the sync waited for the send of an earlier fire")
+		}
+		if got := w.order(t, "ord_b"); got.State != Triggered || len(got.Fires) != 1 {
+			t.Fatalf("ord_b while ord_a's trade is out: %s %+v", got.State, got.Fires)
+		}
+		close(slow.release)
+		if err := <-ticked; err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.order(t, "ord_a"); got.State != Filled || got.Fires[0].State != FireFilled || got.Fires[0].AmountOut.Uint64() != 7 {
+			t.Errorf("ord_a, indexed before its send was recorded: %s %+v", got.State, got.Fires)
+		}
+		if got := w.order(t, "ord_b"); got.State != Sent {
+			t.Errorf("ord_b: %s", got.State)
+		}
+		if diff := cmp.Diff([]string{"ord_a_f0", "ord_b_f0"}, w.trader.keys()); diff != "" {
+			t.Errorf("transactions sent (-want +got):\n%s", diff)
+		}
+	})
 }
