@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +34,9 @@ type Config struct {
 	DropEvery int
 	// Lag is how many blocks the proxied node trails the upstream's head.
 	Lag uint64
+	// Unsupported methods are answered -32601 "method not found", as hosted nodes answer
+	// the methods they do not serve (eth_simulateV1 on most of them).
+	Unsupported []string
 }
 
 // Proxy is an http.Handler in front of Config.Upstream.
@@ -41,17 +45,18 @@ type Proxy struct {
 	client *http.Client
 	n      atomic.Int64
 
-	mu     sync.Mutex
-	counts map[string]int
+	mu        sync.Mutex
+	counts    map[string]int
+	forwarded map[string]int
 }
 
 // New returns a proxy for cfg.
 func New(cfg Config) *Proxy {
-	return &Proxy{cfg: cfg, client: &http.Client{Timeout: 30 * time.Second}, counts: make(map[string]int)}
+	return &Proxy{cfg: cfg, client: &http.Client{Timeout: 30 * time.Second}, counts: make(map[string]int), forwarded: make(map[string]int)}
 }
 
 // Counts says how many faults of each kind the proxy injected: "range", "results", "429",
-// "drop", "lag".
+// "drop", "lag", "unsupported".
 func (p *Proxy) Counts() map[string]int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -60,6 +65,13 @@ func (p *Proxy) Counts() map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+// Forwarded says how many single calls of method the proxy passed on to the upstream.
+func (p *Proxy) Forwarded(method string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.forwarded[method]
 }
 
 func (p *Proxy) count(kind string) {
@@ -152,6 +164,13 @@ func (p *Proxy) answer(req *request, body []byte) ([]byte, error) {
 		}
 		return json.Marshal(resp)
 	}
+	if slices.Contains(p.cfg.Unsupported, req.Method) {
+		p.count("unsupported")
+		return reply(nil, &rpcError{-32601, fmt.Sprintf("the method %s does not exist/is not available", req.Method)})
+	}
+	p.mu.Lock()
+	p.forwarded[req.Method]++
+	p.mu.Unlock()
 	var head uint64
 	if p.cfg.Lag > 0 {
 		up, err := p.head()
