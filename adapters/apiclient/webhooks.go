@@ -123,3 +123,28 @@ func (c *Client) Deliveries(ctx context.Context, id, cursor string, limit int) (
 	}
 	return out, c.get(ctx, "/webhooks/"+url.PathEscape(id)+"/deliveries", q, &out)
 }
+
+// Replayed is the answer of a replay: how many deliveries were made pending again.
+type Replayed struct {
+	Replayed int `json:"replayed"`
+}
+
+// ReplayDelivery delivers one event again to the webhook, with the same webhook-id and a fresh
+// retry schedule (API key, not read-only).
+func (c *Client) ReplayDelivery(ctx context.Context, id, delivery string) (Replayed, error) {
+	var out Replayed
+	if err := c.needKey(); err != nil {
+		return out, err
+	}
+	return out, c.do(ctx, http.MethodPost, "/webhooks/"+url.PathEscape(id)+"/deliveries/"+url.PathEscape(delivery)+"/replay", nil, nil, &out)
+}
+
+// ReplayWebhook delivers again every delivery of the webhook made at or after since (Unix
+// seconds) (API key, not read-only).
+func (c *Client) ReplayWebhook(ctx context.Context, id string, since int64) (Replayed, error) {
+	var out Replayed
+	if err := c.needKey(); err != nil {
+		return out, err
+	}
+	return out, c.do(ctx, http.MethodPost, "/webhooks/"+url.PathEscape(id)+"/replay", nil, map[string]int64{"since": since}, &out)
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/adapters/apiclient"
@@ -494,4 +495,107 @@ func (f forwarded) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("X-Forwarded-For", f.client)
 	return f.bearer.RoundTrip(r)
+}
+
+// TestWebhookTools: through MCP an account subscribes a receiver (the secret shown once), pings
+// it, reads the delivery log and replays the delivery; every delivery verifies with the Standard
+// Webhooks' own Go library and the replay carries the same webhook-id.
+func TestWebhookTools(t *testing.T) {
+	srv := apptest.Start(t, []string{"--webhook-allow-loopback"})
+	s := &server{app: srv.App, base: srv.Base, signer: srv.Signer}
+	type got struct {
+		header http.Header
+		body   []byte
+	}
+	received := make(chan got, 8)
+	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		received <- got{r.Header.Clone(), b}
+	}))
+	t.Cleanup(rcv.Close)
+	cs := inMemory(t, s.keyed(t, "mcp-webhooks", `{}`))
+
+	var w apiclient.Webhook
+	callTool(t, cs, "create_webhook", map[string]any{"url": rcv.URL + "/hook", "types": []string{"job.completed", "job.failed"}}, &w)
+	if !strings.HasPrefix(w.ID, "wh_") || !strings.HasPrefix(w.Secret, "whsec_") || !w.Enabled {
+		t.Fatalf("create_webhook: %+v", w)
+	}
+	var list struct{ Webhooks []apiclient.Webhook }
+	callTool(t, cs, "list_webhooks", map[string]any{}, &list)
+	if len(list.Webhooks) != 1 || list.Webhooks[0].ID != w.ID || list.Webhooks[0].Secret != "" {
+		t.Fatalf("list_webhooks (the secret is never shown again): %+v", list)
+	}
+	if msg := toolError(t, cs, "create_webhook", map[string]any{"url": "ftp://example.com", "types": []string{"nope"}}); !strings.Contains(msg, "400") {
+		t.Errorf("a refused subscription: %q", msg)
+	}
+
+	wh, err := standardwebhooks.NewWebhook(w.Secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := func() got {
+		t.Helper()
+		select {
+		case g := <-received:
+			if err := wh.Verify(g.body, g.header); err != nil {
+				t.Fatalf("a delivery does not verify: %v", err)
+			}
+			return g
+		case <-time.After(20 * time.Second):
+			var page apiclient.DeliveryPage
+			callTool(t, cs, "list_webhook_deliveries", map[string]any{"webhookId": w.ID}, &page)
+			t.Fatalf("no delivery: %+v", page)
+			return got{}
+		}
+	}
+	var ping apiclient.Delivery
+	callTool(t, cs, "test_webhook", map[string]any{"webhookId": w.ID}, &ping)
+	first := next()
+	var ev struct{ Type string }
+	if err := json.Unmarshal(first.body, &ev); err != nil || ev.Type != "ping" {
+		t.Fatalf("the ping: %s (%v)", first.body, err)
+	}
+
+	// logged waits until the log shows the ping delivered with n attempts.
+	logged := func(n int) apiclient.DeliveryPage {
+		t.Helper()
+		var page apiclient.DeliveryPage
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			callTool(t, cs, "list_webhook_deliveries", map[string]any{"webhookId": w.ID}, &page)
+			if len(page.Deliveries) == 1 && page.Deliveries[0].State == "succeeded" && len(page.Deliveries[0].Attempts) == n {
+				return page
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("list_webhook_deliveries: %+v", page)
+			}
+		}
+	}
+	page := logged(1)
+	if d := page.Deliveries[0]; d.ID != ping.ID || len(d.Attempts) != 1 || d.Attempts[0].Status == nil || *d.Attempts[0].Status != http.StatusOK {
+		t.Fatalf("the delivery log: %+v", d)
+	}
+
+	var r apiclient.Replayed
+	callTool(t, cs, "replay_webhook", map[string]any{"webhookId": w.ID, "deliveryId": ping.ID}, &r)
+	if r.Replayed != 1 {
+		t.Fatalf("replay_webhook: %+v", r)
+	}
+	again := next()
+	if id := again.header.Get("webhook-id"); id == "" || id != first.header.Get("webhook-id") {
+		t.Errorf("the replay's webhook-id %q, the first's %q", id, first.header.Get("webhook-id"))
+	}
+	logged(2)
+	callTool(t, cs, "replay_webhook", map[string]any{"webhookId": w.ID, "since": time.Now().Add(-time.Hour).Unix()}, &r)
+	if r.Replayed != 1 {
+		t.Fatalf("replay_webhook since an hour ago: %+v", r)
+	}
+	next()
+	for _, args := range []map[string]any{{"webhookId": w.ID}, {"webhookId": w.ID, "deliveryId": ping.ID, "since": 1}} {
+		if msg := toolError(t, cs, "replay_webhook", args); !strings.Contains(msg, "either deliveryId or since") {
+			t.Errorf("replay_webhook %v: %q", args, msg)
+		}
+	}
+	if msg := toolError(t, cs, "replay_webhook", map[string]any{"webhookId": "wh_nope", "deliveryId": ping.ID}); !strings.Contains(msg, "404") {
+		t.Errorf("another webhook: %q", msg)
+	}
 }

@@ -247,7 +247,8 @@ func TestMCPSubprocess(t *testing.T) {
 	for _, tool := range s.app.Agent.Tools() {
 		want = append(want, tool.Name)
 	}
-	want = append(want, "agent_submit_prompt", "agent_get_job_status", "agent_cancel_job", "get_settings")
+	want = append(want, "agent_submit_prompt", "agent_get_job_status", "agent_cancel_job", "get_settings",
+		"list_webhooks", "create_webhook", "list_webhook_deliveries", "replay_webhook", "test_webhook")
 	slices.Sort(names)
 	slices.Sort(want)
 	if diff := cmp.Diff(want, names); diff != "" {
