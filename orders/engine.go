@@ -48,9 +48,12 @@ type Outcome struct {
 // TradeParams is one fire's trade.
 type TradeParams struct {
 	AccountID string
-	Wallet    common.Address
-	Token     common.Address
-	Side      curvekit.Side
+	// KeyID is the API key that placed the order (empty for a session): its restrictions as
+	// they are now apply, and a refusal by them is ErrPlacerGone.
+	KeyID  string
+	Wallet common.Address
+	Token  common.Address
+	Side   curvekit.Side
 	// Amount is what the trade spends in base units; zero with PercentBps, the share of the
 	// wallet's token balance a sell spends.
 	Amount      uint256.Int
@@ -560,7 +563,7 @@ func (e *Engine) trade(ctx context.Context, o *Order, f *Fire) (res TradeResult,
 		}
 	}()
 	return e.cfg.Trader.Trade(ctx, TradeParams{
-		AccountID: o.AccountID, Wallet: o.Wallet, Token: o.Token, Side: o.Side, Amount: o.SliceAmount(f.N), PercentBps: o.Percent,
+		AccountID: o.AccountID, KeyID: o.KeyID, Wallet: o.Wallet, Token: o.Token, Side: o.Side, Amount: o.SliceAmount(f.N), PercentBps: o.Percent,
 		SlippageBps: o.SlippageBps, Key: f.ID,
 	})
 }

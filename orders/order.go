@@ -87,6 +87,10 @@ func Move(from, to State) (State, error) {
 type Order struct {
 	ID        string
 	AccountID string
+	// KeyID is the API key that placed the order; empty when a session did. Every fire applies
+	// that key's restrictions as they are then, and a key revoked since cancels the order
+	// (ErrPlacerGone). An order a session placed is the account's and outlives the session.
+	KeyID string
 	// Wallet is the account's custodial wallet, which signs every fire.
 	Wallet common.Address
 	Kind   Kind
@@ -124,7 +128,8 @@ type Order struct {
 	// Fired counts the fires recorded; NextAt is when a time order's next fire is due.
 	Fired  int
 	NextAt time.Time
-	// Reason says why a failed order failed (the code of its last fire's refusal).
+	// Reason says why a failed order failed, or why the engine cancelled it (the code of its
+	// last fire's refusal); empty for an order its owner cancelled.
 	Reason    string
 	CreatedAt time.Time
 	UpdatedAt time.Time

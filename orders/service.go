@@ -70,8 +70,10 @@ func (s *Service) Limits() (price, timed int) { return s.cfg.MaxPrice, s.cfg.Max
 // principal, never one from the request.
 type PlaceParams struct {
 	AccountID string
-	Wallet    common.Address
-	Request   Request
+	// KeyID is the API key that places the order; empty for a session.
+	KeyID   string
+	Wallet  common.Address
+	Request Request
 }
 
 // Place validates the request (curvekit.Problems listing every failing field), checks the token
@@ -97,7 +99,7 @@ func (s *Service) Place(ctx context.Context, p PlaceParams) (Order, error) {
 	if err != nil {
 		return Order{}, err
 	}
-	o.ID, o.AccountID, o.Wallet = "ord_"+randomID(), p.AccountID, p.Wallet
+	o.ID, o.AccountID, o.KeyID, o.Wallet = "ord_"+randomID(), p.AccountID, p.KeyID, p.Wallet
 	if o.Kind == TrailingStop {
 		o.High = TokenPrice(&tok)
 	}

@@ -34,6 +34,7 @@ type orderRow struct {
 
 	ID            string `bun:"id,pk"`
 	AccountID     string `bun:"account_id"`
+	KeyID         string `bun:"key_id"`
 	Wallet        string `bun:"wallet"`
 	Kind          string `bun:"kind"`
 	Class         string `bun:"class"`
@@ -63,7 +64,7 @@ type orderRow struct {
 
 func orderRowOf(o *orders.Order) orderRow {
 	return orderRow{
-		ID: o.ID, AccountID: o.AccountID, Wallet: o.Wallet.Hex(), Kind: string(o.Kind), Class: string(o.Class()), Token: o.Token.Hex(),
+		ID: o.ID, AccountID: o.AccountID, KeyID: o.KeyID, Wallet: o.Wallet.Hex(), Kind: string(o.Kind), Class: string(o.Class()), Token: o.Token.Hex(),
 		Quote: o.Quote.Hex(), QuoteDecimals: int(o.QuoteDecimals), Decimals: int(o.Decimals), Side: string(o.Side),
 		Amount: o.Amount.Dec(), PercentBps: int64(o.Percent), Price: o.Price.Dec(), TrailBps: int64(o.TrailBps), High: o.High.Dec(),
 		SlippageBps: int64(o.SlippageBps), EveryNs: int64(o.Every), Times: o.Times, OverNs: int64(o.Over), Slices: o.Slices,
@@ -74,7 +75,7 @@ func orderRowOf(o *orders.Order) orderRow {
 
 func (r *orderRow) order() (orders.Order, error) {
 	o := orders.Order{
-		ID: r.ID, AccountID: r.AccountID, Wallet: common.HexToAddress(r.Wallet), Kind: orders.Kind(r.Kind), Token: common.HexToAddress(r.Token),
+		ID: r.ID, AccountID: r.AccountID, KeyID: r.KeyID, Wallet: common.HexToAddress(r.Wallet), Kind: orders.Kind(r.Kind), Token: common.HexToAddress(r.Token),
 		Quote: common.HexToAddress(r.Quote), QuoteDecimals: uint8(r.QuoteDecimals), Decimals: uint8(r.Decimals), Side: curvekit.Side(r.Side),
 		Percent: uint32(r.PercentBps), TrailBps: uint32(r.TrailBps), SlippageBps: uint32(r.SlippageBps),
 		Every: time.Duration(r.EveryNs), Times: r.Times, Over: time.Duration(r.OverNs), Slices: r.Slices,
@@ -429,7 +430,7 @@ func (s *Orders) SettleFire(ctx context.Context, p orders.SettleParams) error {
 		}
 		upd := tx.NewUpdate().Model((*orderRow)(nil)).Set("state = ?, updated_at = ?", string(p.OrderState), at).
 			Where("id = ? AND state IN (?)", row.OrderID, bun.In(from))
-		if p.OrderState == orders.Failed {
+		if p.OrderState == orders.Failed || p.OrderState == orders.Cancelled {
 			upd = upd.Set("reason = ?", p.Reason)
 		}
 		if _, err := upd.Exec(ctx); err != nil {

@@ -62,7 +62,8 @@ type orderJSON struct {
 	Count     int    `json:"count"`
 	NextAt    *int64 `json:"nextAt"`
 	ExpiresAt *int64 `json:"expiresAt"`
-	// Reason is why a failed order failed.
+	// Reason is why a failed order failed, or why the server cancelled it (its key may no
+	// longer trade).
 	Reason    *string    `json:"reason"`
 	CreatedAt int64      `json:"createdAt"`
 	UpdatedAt int64      `json:"updatedAt"`
@@ -167,7 +168,7 @@ func (s *Server) placeOrder(w http.ResponseWriter, req bunrouter.Request) error 
 	if err := decodeStrict(raw, &body); err != nil {
 		return err
 	}
-	o, err := s.cfg.Orders.Place(req.Context(), orders.PlaceParams{AccountID: p.AccountID, Wallet: p.Wallet, Request: orders.Request(body)})
+	o, err := s.cfg.Orders.Place(req.Context(), orders.PlaceParams{AccountID: p.AccountID, KeyID: p.KeyID, Wallet: p.Wallet, Request: orders.Request(body)})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/orders"
 	"github.com/curvekit/curvekit/txbuild"
@@ -60,6 +61,10 @@ type orderTrader struct{ app *App }
 
 func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.TradeResult, error) {
 	a := t.app
+	allowed, err := t.placer(ctx, p)
+	if err != nil {
+		return orders.TradeResult{}, err
+	}
 	tok, err := a.Store.Token(ctx, p.Token)
 	if err != nil {
 		return orders.TradeResult{}, err
@@ -88,10 +93,13 @@ func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.T
 		return orders.TradeResult{}, err
 	}
 	send := func(tx *txbuild.Tx, key string) (wallet.Submission, error) {
+		wtx := wallet.Tx{To: tx.To, Data: tx.Data, Value: tx.Value, ChainID: tx.ChainID, Gas: tx.Gas}
+		if err := wallet.CheckRecipients(p.Wallet, allowed, &wtx); err != nil {
+			return wallet.Submission{}, fmt.Errorf("%w: %w", orders.ErrPlacerGone, err)
+		}
 		hash := sha256.Sum256([]byte("curvekit order fire\x00" + key))
-		return a.Wallets.SignAndSubmit(ctx, wallet.SignParams{AccountID: p.AccountID, Tx: wallet.Tx{
-			To: tx.To, Data: tx.Data, Value: tx.Value, ChainID: tx.ChainID, Gas: tx.Gas,
-		}, IdempotencyKey: key, RequestHash: hash[:], Actor: "order fire " + p.Key})
+		return a.Wallets.SignAndSubmit(ctx, wallet.SignParams{AccountID: p.AccountID, Tx: wtx, AllowedRecipients: allowed,
+			IdempotencyKey: key, RequestHash: hash[:], Actor: "order fire " + p.Key})
 	}
 	if ap := built.Plan.Approval; ap != nil {
 		// The approval goes first, once per spender (the curve, or the router once the token
@@ -112,6 +120,35 @@ func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.T
 	}
 	return orders.TradeResult{TxHash: sub.Hash}, nil
 }
+
+// placer applies the restrictions of the API key that placed the order as they are now: a key
+// revoked since (or gone) refuses with KEY_REVOKED, one made read-only with READ_ONLY_KEY, both
+// as orders.ErrPlacerGone; otherwise it answers the key's allowedRecipients, which every
+// transaction of the fire must pass. Its allowedIps bind requests, and a fire is none. An order
+// a session placed has no key to check.
+func (t *orderTrader) placer(ctx context.Context, p orders.TradeParams) ([]common.Address, error) {
+	if p.KeyID == "" {
+		return nil, nil
+	}
+	keys, err := t.app.DB.Accounts().Keys(ctx, p.AccountID)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the key that placed the order: %w", curvekit.ErrUnavailable, err)
+	}
+	i := slices.IndexFunc(keys, func(k auth.Key) bool { return k.ID == p.KeyID })
+	switch {
+	case i < 0 || !keys[i].RevokedAt.IsZero():
+		return nil, fmt.Errorf("%w: %w", orders.ErrPlacerGone, curvekit.WithCode(codeKeyRevoked,
+			fmt.Errorf("%w: the API key %s that placed this order was revoked", curvekit.ErrForbidden, p.KeyID)))
+	case keys[i].ReadOnly:
+		return nil, fmt.Errorf("%w: %w", orders.ErrPlacerGone, curvekit.WithCode(curvekit.CodeReadOnlyKey,
+			fmt.Errorf("%w: the API key %s that placed this order is read-only now", curvekit.ErrForbidden, p.KeyID)))
+	}
+	return keys[i].AllowedRecipients, nil
+}
+
+// codeKeyRevoked is a fire's code when the key that placed its order was revoked: a fire's
+// codes are the refusal codes and these of its own (see docs/API.md, Firing).
+const codeKeyRevoked curvekit.Code = "KEY_REVOKED"
 
 // Outcome finds the transaction among the wallet's recent ones by any of its hashes.
 func (t *orderTrader) Outcome(ctx context.Context, accountID string, hash common.Hash) (orders.Outcome, error) {

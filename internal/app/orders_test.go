@@ -2,8 +2,10 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math/big"
+	"net/http"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -16,6 +18,7 @@ import (
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/internal/app"
 	"github.com/curvekit/curvekit/internal/app/apptest"
 	"github.com/curvekit/curvekit/market"
@@ -416,5 +419,102 @@ func TestOrdersAcrossGraduation(t *testing.T) {
 	}
 	if left, _ := a.Chain.Balance(ctx, deth, wallet); !left.IsZero() {
 		t.Errorf("the wallet still holds %s DETH", left.Dec())
+	}
+}
+
+// An order remembers the API key that placed it, and each fire applies that key as it is then:
+// orders of a key revoked since are cancelled at their next fire with KEY_REVOKED (a DCA too,
+// with slices left), those of a key whose allowedRecipients refuse the trade with
+// RECIPIENT_NOT_ALLOWED; nothing of theirs reaches the chain. An order a session placed fires.
+func TestOrdersOfARevokedOrRestrictedKey(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	a := srv.App
+	ctx := context.Background()
+	dn := a.Devnet
+	deth := dn.ETHToken.Token
+	u, _, err := a.DB.Accounts().UpsertUser(ctx, &auth.UpsertUserParams{ID: "acc-keyorders", Provider: "dev", Subject: "keyorders", At: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wallet, err := a.Wallets.Create(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.DB.Accounts().SetWallet(ctx, u.ID, wallet); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &wallet, big.NewInt(1e18), nil); err != nil {
+		t.Fatal(err)
+	}
+	stop := dn.MineEvery(20 * time.Millisecond)
+	defer stop()
+	session := &auth.Principal{Kind: auth.KindSession, AccountID: u.ID, Wallet: wallet}
+	bot, err := a.Accounts.CreateKey(ctx, session, auth.KeyRequest{Name: "bot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fenced, err := a.Accounts.CreateKey(ctx, session, auth.KeyRequest{Name: "payouts only", AllowedRecipients: []string{dn.Accounts[3].Address.Hex()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := a.Store.Token(ctx, deth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A limit buy above the price fires at the engine's next tick.
+	var above uint256.Int
+	now := orders.TokenPrice(&tok)
+	above.Mul(&now, uint256.NewInt(2))
+	limit := `{"kind":"limit","token":"` + deth.Hex() + `","side":"buy","amount":"0.001","price":"` + orders.FormatPrice(&above, 18) + `","slippage":5}`
+	place := func(key, body string) string {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, srv.Base+"/orders", strings.NewReader(body))
+		req.Header.Set("X-API-Key", key)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out struct{ ID string }
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusCreated {
+			t.Fatalf("POST /orders: %d %v", resp.StatusCode, err)
+		}
+		return out.ID
+	}
+	revokedLimit := place(bot.Raw, limit)
+	revokedDCA := place(bot.Raw, `{"kind":"dca","token":"`+deth.Hex()+`","side":"buy","amount":"0.001","every":"1h","times":3}`)
+	fencedLimit := place(fenced.Raw, limit)
+	bySession, err := a.Orders.Place(ctx, orders.PlaceParams{AccountID: u.ID, Wallet: wallet, Request: orders.Request{
+		Kind: "limit", Token: deth.Hex(), Side: "buy", Amount: "0.001", Price: orders.FormatPrice(&above, 18), Slippage: new(float64(5)),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(id string) orders.Order {
+		o, err := a.Orders.Order(ctx, u.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	if o := get(revokedLimit); o.KeyID != bot.Key.ID || get(fencedLimit).KeyID != fenced.Key.ID || bySession.KeyID != "" {
+		t.Fatalf("the placing keys: %q %q %q", o.KeyID, get(fencedLimit).KeyID, bySession.KeyID)
+	}
+	if err := a.Accounts.RevokeKey(ctx, session, bot.Key.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.OrderEngine.Tick(ctx, a.Replica.Status().Term); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the session's order filled", func() bool { return get(bySession.ID).State == orders.Filled })
+	for id, code := range map[string]string{revokedLimit: "KEY_REVOKED", revokedDCA: "KEY_REVOKED", fencedLimit: "RECIPIENT_NOT_ALLOWED"} {
+		o := get(id)
+		if o.State != orders.Cancelled || o.Reason != code || len(o.Fires) != 1 || o.Fires[0].State != orders.FireFailed || o.Fires[0].Code != code {
+			t.Errorf("%s (%s): %s %q %+v", id, o.Kind, o.State, o.Reason, o.Fires)
+		}
+	}
+	if page, err := a.Wallets.Transactions(ctx, u.ID, "", 50); err != nil || len(page.Transactions) != 1 {
+		t.Errorf("the wallet sent %d transactions (%v), want the session's order's buy alone", len(page.Transactions), err)
 	}
 }

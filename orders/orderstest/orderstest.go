@@ -58,7 +58,7 @@ func big(s string) uint256.Int {
 // Order is a complete order of every field, placed at at plus i milliseconds.
 func Order(id, account string, kind orders.Kind, i int) orders.Order {
 	o := orders.Order{
-		ID: id, AccountID: account, Wallet: walletA, Kind: kind, Token: tokenA, Quote: usdc, QuoteDecimals: 6, Decimals: 18,
+		ID: id, AccountID: account, KeyID: "key_" + id, Wallet: walletA, Kind: kind, Token: tokenA, Quote: usdc, QuoteDecimals: 6, Decimals: 18,
 		Side: curvekit.Sell, Amount: big("123456789012345678901234567890"), Price: big("4000000000000000000000"),
 		SlippageBps: 150, State: orders.Open, CreatedAt: at.Add(time.Duration(i) * time.Millisecond),
 		ExpiresAt: at.Add(48 * time.Hour), Fires: []orders.Fire{},
@@ -366,6 +366,20 @@ func testSettle(t *testing.T, f Fixture) {
 	}
 	if got, _ := s.Order(ctx, "acc1", "ord_d"); got.State != orders.Cancelled || got.Fires[0].State != orders.FireSent {
 		t.Errorf("cancelled order after its fire was sent = %s, fire %s", got.State, got.Fires[0].State)
+	}
+	// A fire refused because the key that placed the order was revoked cancels the order, with
+	// the code as its reason.
+	e := Order("ord_e", "acc1", orders.DCA, 4)
+	create(t, s, e)
+	if _, err := s.Trigger(ctx, orders.TriggerParams{Fires: []orders.Fire{fire(e, 0)}, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SettleFire(ctx, orders.SettleParams{FireID: "ord_e_f0", State: orders.FireFailed, Code: "KEY_REVOKED", Error: "revoked",
+		OrderState: orders.Cancelled, Reason: "KEY_REVOKED", At: at}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Order(ctx, "acc1", "ord_e"); got.State != orders.Cancelled || got.Reason != "KEY_REVOKED" || got.KeyID != "key_ord_e" {
+		t.Errorf("an order whose key was revoked = %s %q (key %q)", got.State, got.Reason, got.KeyID)
 	}
 	if err := s.SettleFire(ctx, orders.SettleParams{FireID: "nope", State: orders.FireSent, At: at}); !errors.Is(err, curvekit.ErrNotFound) {
 		t.Errorf("settling a missing fire: %v, want ErrNotFound", err)
