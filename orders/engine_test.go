@@ -616,3 +616,188 @@ func TestEngineSlowSendDoesNotDelaySync(t *testing.T) {
 		}
 	})
 }
+
+// refusingTrader refuses the trades whose keys refuse says, as the wallet's guard would; asked
+// keeps what each key asked to spend, refused or not.
+type refusingTrader struct {
+	*chainTrader
+	refuse func(key string) bool
+	asked  map[string]uint64
+}
+
+func (r refusingTrader) Trade(ctx context.Context, p TradeParams) (TradeResult, error) {
+	r.chainTrader.mu.Lock()
+	r.asked[p.Key] = p.Amount.Uint64()
+	r.chainTrader.mu.Unlock()
+	if r.refuse(p.Key) {
+		return TradeResult{}, curvekit.WithCode(curvekit.CodeDailyLimitExceeded, fmt.Errorf("%w: over the daily cap", curvekit.ErrForbidden))
+	}
+	return r.chainTrader.Trade(ctx, p)
+}
+
+// timeFire is a time order's fire as the model expects it: when, for how much, refused or not.
+type timeFire struct {
+	At      time.Time
+	Amount  uint64
+	Refused bool
+}
+
+// The reference model for time orders: random DCAs and TWAPs, placed at random moments, some
+// with an expiry, some cancelled, some of their fires refused, under a clock that moves by
+// random steps. The model says from the order's own terms which fire is due at each tick (one
+// per order per tick, the next once the previous settled) and what it spends; the engine fires
+// exactly those, at those ticks, for those amounts, and the order ends as the model says.
+func TestEngineTimeOrdersAgreeWithModel(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		r := rand.New(rand.NewPCG(11, 33))
+		w.tokens[tokA] = 1_000
+		refused := func(key string) bool { // a fixed fifth of the fires, by key
+			var h uint32
+			for _, c := range []byte(key) {
+				h = h*31 + uint32(c)
+			}
+			return h%5 == 0
+		}
+		asked := map[string]uint64{}
+		e := w.engineWith(t, refusingTrader{w.trader, refused, asked})
+		term := w.lead(t, "a")
+
+		type modelOrder struct {
+			o         Order
+			fired     int
+			cancelled bool
+			expired   bool
+		}
+		var placed []*modelOrder
+		want := map[string][]timeFire{}
+		place := func(i int) {
+			o := Order{ID: fmt.Sprintf("ord_t%03d", i), Token: tokA, Side: curvekit.Buy, SlippageBps: 100}
+			if r.IntN(2) == 0 {
+				o.Kind, o.Every, o.Times = DCA, time.Duration(1+r.IntN(60))*time.Minute, 1+r.IntN(6)
+				o.Amount.SetUint64(uint64(1 + r.IntN(1_000)))
+			} else {
+				o.Kind, o.Over, o.Slices = TWAP, time.Duration(1+r.IntN(60))*time.Minute, 2+r.IntN(5)
+				o.Amount.SetUint64(uint64(o.Slices + r.IntN(10_000)))
+			}
+			if r.IntN(2) == 0 {
+				o.Side = curvekit.Sell
+			}
+			if r.IntN(4) == 0 {
+				o.ExpiresAt = w.now.Add(time.Duration(1+r.IntN(90)) * time.Minute)
+			}
+			placed = append(placed, &modelOrder{o: w.place(t, o)})
+			want[o.ID] = []timeFire{}
+		}
+		// due and amount are the model's reading of the order's terms.
+		due := func(m *modelOrder) time.Time {
+			if m.o.Kind == DCA {
+				return m.o.CreatedAt.Add(time.Duration(m.fired) * m.o.Every)
+			}
+			return m.o.CreatedAt.Add(time.Duration(m.fired) * m.o.Over / time.Duration(m.o.Slices))
+		}
+		amount := func(m *modelOrder) uint64 {
+			total := m.o.Amount.Uint64()
+			if m.o.Kind == DCA {
+				return total
+			}
+			share := total / uint64(m.o.Slices)
+			if m.fired == m.o.Slices-1 {
+				share += total % uint64(m.o.Slices)
+			}
+			return share
+		}
+		count := func(m *modelOrder) int { return max(m.o.Times, m.o.Slices) }
+		for i := range 8 {
+			place(i)
+		}
+		filled, block := map[string]bool{}, uint64(100)
+		for tick := range 150 {
+			if tick%15 == 7 {
+				place(8 + tick)
+			}
+			if tick%20 == 13 { // the owner cancels a live order
+				for _, m := range placed {
+					if !m.cancelled && !m.expired && m.fired < count(m) && m.fired > 0 {
+						if _, err := w.db.Orders().CancelOrder(ctx, CancelParams{AccountID: "acc1", ID: m.o.ID, At: w.now}); err != nil {
+							t.Fatal(err)
+						}
+						m.cancelled = true
+						break
+					}
+				}
+			}
+			for _, m := range placed {
+				switch {
+				case m.cancelled || m.expired || m.fired == count(m):
+				case !m.o.ExpiresAt.IsZero() && !m.o.ExpiresAt.After(w.now):
+					m.expired = true
+				case !due(m).After(w.now):
+					id := FireID(m.o.ID, m.fired)
+					want[m.o.ID] = append(want[m.o.ID], timeFire{At: w.now, Amount: amount(m), Refused: refused(id)})
+					m.fired++
+				}
+			}
+			if err := e.Tick(ctx, term); err != nil {
+				t.Fatal(err)
+			}
+			// Every transaction sent is mined and indexed before the next tick.
+			var trades []market.Trade
+			for _, key := range w.trader.keys() {
+				if !filled[key] {
+					filled[key] = true
+					block++
+					tr := trade(tokB, block, 0, 1)
+					tr.TxHash = common.BytesToHash([]byte(key))
+					trades = append(trades, tr)
+				}
+			}
+			if err := e.Sync(ctx, term, sync1(trades...)); err != nil {
+				t.Fatal(err)
+			}
+			w.now = w.now.Add(time.Duration(1+r.IntN(600)) * time.Second)
+		}
+
+		got := map[string][]timeFire{}
+		var fires, refusals int
+		for _, m := range placed {
+			o := w.order(t, m.o.ID)
+			got[o.ID] = []timeFire{}
+			for _, f := range o.Fires {
+				tf := timeFire{At: f.CreatedAt, Amount: asked[f.ID], Refused: f.State == FireFailed}
+				if tf.Refused {
+					refusals++
+				} else if f.State != FireFilled {
+					t.Errorf("%s: %s", f.ID, f.State)
+				}
+				got[o.ID] = append(got[o.ID], tf)
+				fires++
+			}
+			wantState := Open
+			switch {
+			case m.cancelled:
+				wantState = Cancelled
+			case m.expired:
+				wantState = Expired
+			case m.fired == count(m) && want[o.ID][m.fired-1].Refused:
+				wantState = Failed
+			case m.fired == count(m):
+				wantState = Filled
+			}
+			if o.State != wantState {
+				t.Errorf("%s (%s, %d of %d): %s, want %s", o.ID, o.Kind, m.fired, count(m), o.State, wantState)
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("fires (-model +engine):\n%s", diff)
+		}
+		if sent := w.trader.keys(); len(sent) != fires-refusals || len(slices.Compact(slices.Sorted(slices.Values(sent)))) != len(sent) {
+			t.Errorf("%d transactions for %d fires, %d refused", len(sent), fires, refusals)
+		}
+		t.Logf("%d orders, %d fires, %d refused", len(placed), fires, refusals)
+		if fires < 30 || refusals == 0 {
+			t.Errorf("%d fires, %d refused: too few to tell anything", fires, refusals)
+		}
+	})
+}
