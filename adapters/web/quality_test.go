@@ -133,6 +133,13 @@ func TestStrangersStringsStayText(t *testing.T) {
 			t.Errorf("the token page shows description %q", got)
 		}
 		check()
+		// The holders tab names the token by its symbol, as text too.
+		s.click(`[role=tab][data-tab=holders]`)
+		s.until("the holders", `!!document.querySelector('[data-testid=holders] tbody tr')`)
+		if got := eval[string](s, `document.querySelector('[data-testid=holders] thead th:nth-child(3)').textContent`); got != "Balance ("+visible(tok.Symbol)+")" {
+			t.Errorf("the holders tab heads the balances %q, want the symbol %q as text", got, visible(tok.Symbol))
+		}
+		check()
 	}
 	if hrefs := eval[[]string](s, `[...document.querySelectorAll('.links a')].map(a => a.href)`); len(hrefs) != 1 || !strings.HasPrefix(hrefs[0], "https://example.invalid/") {
 		t.Errorf("links %q, want the one https link", hrefs)
@@ -176,7 +183,8 @@ func (s *site) scheme(dark bool) {
 	}
 }
 
-// Every page, signed out and signed in, in light and dark: axe-core finds no serious or critical
+// Every page (the market's tabs and the token's holders tab among them), signed out and signed in,
+// in light and dark: axe-core finds no serious or critical
 // violation, and each page is photographed at 390 and 1440 px.
 func TestPagesAreAccessible(t *testing.T) {
 	src, err := os.ReadFile(uiTool(t, "axe-core/axe.min.js"))
@@ -190,7 +198,12 @@ func TestPagesAreAccessible(t *testing.T) {
 	}
 	pages := []struct{ name, hash, ready string }{
 		{"market", "", `document.querySelectorAll('[data-token]').length === 3`},
+		{"market-trending", "#/market/trending", `document.querySelector('[data-testid=token-list]')?.getAttribute('aria-busy') === 'false' && document.querySelectorAll('[data-token]').length === 3`},
+		{"market-graduating", "#/market/graduating", `document.querySelector('[data-testid=token-list]')?.getAttribute('aria-busy') === 'false'`},
+		{"market-graduated", "#/market/graduated", `document.querySelector('[data-testid=token-list]')?.getAttribute('aria-busy') === 'false' && document.querySelectorAll('[data-token]').length === 1`},
+		{"market-king", "#/market/king", `document.querySelectorAll('[data-testid=king]').length === 2`},
 		{"token", "#/token/" + deth.Hex(), `document.querySelector('[data-testid=live]')?.textContent === 'Live' && document.querySelectorAll('[data-testid=tape] tbody tr').length > 0`},
+		{"token-holders", "#/token/" + deth.Hex() + "/holders", `document.querySelector('[data-testid=live]')?.textContent === 'Live' && document.querySelectorAll('[data-testid=holders] [data-label=creator]').length === 1`},
 		{"launch", "#/launch", `/of 3/.test(document.querySelector('[data-testid=daily-limit]')?.textContent)`},
 		{"creator", "#/creator", `!!document.querySelector('[data-testid=claim]')`},
 		{"account", "#/account", `!!document.querySelector('[data-testid=sign-in]')`},
@@ -213,14 +226,15 @@ func TestPagesAreAccessible(t *testing.T) {
 	}
 	visit("")
 	s.signIn("carol")
-	pages[4].ready = `!!document.querySelector('[data-testid=create-key]')`
-	pages[5].ready = `!!document.querySelector('[data-testid=prompt]')`
-	pages = pages[4:]
+	pages = pages[len(pages)-2:]
+	pages[0].ready = `!!document.querySelector('[data-testid=create-key]')`
+	pages[1].ready = `!!document.querySelector('[data-testid=prompt]')`
 	visit("-signed-in")
 	s.noStrangeScript()
 }
 
-// Lighthouse, with the same Chromium, scores the market and token pages (desktop): performance at
+// Lighthouse, with the same Chromium, scores the market and token pages, the king of the hill and
+// a token's holders (desktop): performance at
 // least 90 and accessibility at least 95. The first visit's transfer size is logged. Performance
 // is timed, so it runs only when asked (CURVEKIT_TEST_LIGHTHOUSE=1), on a machine doing nothing
 // else: .ci/run runs it alone after the suite.
@@ -236,6 +250,8 @@ func TestLighthouse(t *testing.T) {
 	for _, p := range []struct{ name, url string }{
 		{"market", s.srv.Base + "/"},
 		{"token", s.srv.Base + "/#/token/" + deth.Hex()},
+		{"market-king", s.srv.Base + "/#/market/king"},
+		{"token-holders", s.srv.Base + "/#/token/" + deth.Hex() + "/holders"},
 	} {
 		out := filepath.Join(t.TempDir(), p.name+".json")
 		if dir := os.Getenv("CURVEKIT_LIGHTHOUSE_OUT"); dir != "" {

@@ -39,6 +39,13 @@ export function percentBps(bps: number): string {
   return fmt(bps / 100, { maximumFractionDigits: 2 }) + '%';
 }
 
+/** share shows a part of a supply (0.25 is 25%); a holding under a hundredth of a percent as such. */
+export function share(x: number | null | undefined): string {
+  if (x === null || x === undefined || !isFinite(x)) return '—';
+  if (x > 0 && x < 0.0001) return '<0.01%';
+  return fmt(x * 100, { maximumFractionDigits: 2 }) + '%';
+}
+
 export function change(c: number | null | undefined): string {
   if (c === null || c === undefined || !isFinite(c)) return '—';
   return (c >= 0 ? '+' : '') + (c * 100).toFixed(2) + '%';

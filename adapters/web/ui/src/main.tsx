@@ -1,7 +1,7 @@
 // The page: a hash router over the market, token, launch, creator, account and agent views.
 // The API keeps its paths; the page lives at / and routes after the #.
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Account } from './account';
 import { Agent } from './agent';
 import { Creator } from './creator';
@@ -12,10 +12,13 @@ import { TokenPage } from './token';
 import { ConfirmDialog, SessionButton, WalletButton } from './ui';
 import { account, provider } from './wallet';
 
-function route(): { page: string; arg?: string } {
+// A route is a page, its subject (a token's address) and the tab it shows (#/market/<tab>,
+// #/token/<address>/<tab>); a change of tab alone neither scrolls nor moves the focus.
+function route(): { page: string; arg?: string; tab?: string } {
   const h = location.hash.replace(/^#\/?/, '');
-  const [page, arg] = h.split('/');
-  if (page === 'token' && /^0x[0-9a-fA-F]{40}$/.test(arg ?? '')) return { page, arg };
+  const [page, arg, tab] = h.split('/');
+  if (page === 'token' && /^0x[0-9a-fA-F]{40}$/.test(arg ?? '')) return { page, arg, tab };
+  if (page === 'market') return { page, tab: arg };
   if (['launch', 'creator', 'account', 'agent'].includes(page)) return { page };
   return { page: 'market' };
 }
@@ -24,10 +27,13 @@ const titles: Record<string, string> = { market: 'Market', token: 'Token', launc
 
 function App() {
   const [r, setR] = useState(route());
+  const shown = useRef(r);
+  shown.current = r;
   useEffect(() => {
     const on = () => {
-      setR(route());
-      window.scrollTo(0, 0);
+      const next = route();
+      if (next.page !== shown.current.page || next.arg !== shown.current.arg) window.scrollTo(0, 0);
+      setR(next);
     };
     addEventListener('hashchange', on);
     return () => removeEventListener('hashchange', on);
@@ -62,8 +68,8 @@ function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        {r.page === 'market' && <Market />}
-        {r.page === 'token' && <TokenPage key={r.arg} address={r.arg!} />}
+        {r.page === 'market' && <Market tab={r.tab} />}
+        {r.page === 'token' && <TokenPage key={r.arg} address={r.arg!} tab={r.tab} />}
         {r.page === 'launch' && <Launch />}
         {r.page === 'creator' && <Creator />}
         {r.page === 'account' && <Account />}

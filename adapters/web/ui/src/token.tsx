@@ -1,8 +1,10 @@
-// A token: its chart (live, resumable), trades tape, stats, curve progress and the trade panel.
+// A token: its chart (live, resumable), trades tape and holders, stats, curve progress and the
+// trade panel.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, type Bar, type S, type Token, type Trade } from './api';
 import type { Candles } from './chart';
 import { ago, amount, change, ipfsCID, percentBps, price, safeLink, short } from './format';
+import { TokenActivity } from './holders';
 import { session, sendTx, via, type Via } from './session';
 import { useStore } from './store';
 import { Address, Attribution, ErrorText, Logo, NamesakeNotice, Progress, Text, useAsync } from './ui';
@@ -46,7 +48,7 @@ function merge(a: Trade[], b: Trade[]): Trade[] {
   return [...seen.values()].sort((x, y) => y.block - x.block || y.logIndex - x.logIndex).slice(0, 200);
 }
 
-export function TokenPage({ address }: { address: string }) {
+export function TokenPage({ address, tab }: { address: string; tab?: string }) {
   const tok = useAsync(() => api<Token>(`/tokens/${enc(address)}`), [address]);
   const stats = useAsync(() => api<S['Stats']>(`/tokens/${enc(address)}/stats`), [address]);
   const [meta, setMeta] = useState<Meta>({});
@@ -166,42 +168,47 @@ export function TokenPage({ address }: { address: string }) {
             <div id="chart" class="chart" ref={chartEl} data-testid="chart" />
             <Attribution />
           </section>
-          <section class="card o-tape" aria-labelledby="tape-title">
-            <h2 id="tape-title">Trades</h2>
-            <div class="table-wrap">
-              <table class="tape" data-testid="tape">
-                <thead>
-                  <tr>
-                    <th scope="col">Side</th>
-                    <th scope="col">
-                      <Text value={v.quote.symbol} />
-                    </th>
-                    <th scope="col">
-                      <Text value={v.symbol} />
-                    </th>
-                    <th scope="col">Price</th>
-                    <th scope="col">Trader</th>
-                    <th scope="col">When</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {trades.map((tr) => (
-                    <tr key={tradeKey(tr)} data-tx={tr.txHash}>
-                      <td class={tr.side === 'buy' ? 'up' : 'down'}>{tr.side}</td>
-                      <td>{amount(tr.quoteAmount)}</td>
-                      <td>{amount(tr.tokenAmount)}</td>
-                      <td>{price(tr.price)}</td>
-                      <td>
-                        <Address value={tr.trader} />
-                      </td>
-                      <td>{ago(tr.time)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            {trades.length === 0 && <p class="muted">No trades yet.</p>}
-          </section>
+          <TokenActivity
+            token={v}
+            tab={tab}
+            trades={
+              <>
+                <div class="table-wrap">
+                  <table class="tape" data-testid="tape">
+                    <thead>
+                      <tr>
+                        <th scope="col">Side</th>
+                        <th scope="col">
+                          <Text value={v.quote.symbol} />
+                        </th>
+                        <th scope="col">
+                          <Text value={v.symbol} />
+                        </th>
+                        <th scope="col">Price</th>
+                        <th scope="col">Trader</th>
+                        <th scope="col">When</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {trades.map((tr) => (
+                        <tr key={tradeKey(tr)} data-tx={tr.txHash}>
+                          <td class={tr.side === 'buy' ? 'up' : 'down'}>{tr.side}</td>
+                          <td>{amount(tr.quoteAmount)}</td>
+                          <td>{amount(tr.tokenAmount)}</td>
+                          <td>{price(tr.price)}</td>
+                          <td>
+                            <Address value={tr.trader} />
+                          </td>
+                          <td>{ago(tr.time)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                {trades.length === 0 && <p class="muted">No trades yet.</p>}
+              </>
+            }
+          />
         </div>
         <div class="side-col">
           <TradePanel token={v} trades={trades} />
