@@ -13,8 +13,9 @@ import (
 )
 
 // ExportChunk is how many trades an export reads from the store at a time: an export of any
-// length holds about this many in memory.
-const ExportChunk = 1000
+// length holds about this many in memory (a page of a quarter of a megabyte at most, reused
+// from page to page); each read is one seek of the trades' index.
+const ExportChunk = 256
 
 // Position is where a trade stands in a token's history, the order of an export: block time,
 // then block, then log index. Its text form, "time:block:logIndex", is the cursor an export
@@ -55,6 +56,9 @@ type ForwardQuery struct {
 	// After, when set, keeps the trades after it.
 	After *Position
 	Limit int // at most this many; 0 or less: ExportChunk
+	// Into, when set, is a previous page to reuse: the page is written over it when its
+	// capacity allows, so an export of any length allocates one page.
+	Into []Trade
 }
 
 // ExportQuery selects what an export covers: a token's trades, or bars, with From <= Time < To
@@ -97,7 +101,7 @@ func (s *Service) ExportTrades(ctx context.Context, q ExportQuery, emit func(t *
 			return nil
 		}
 		last := PositionOf(&page[len(page)-1])
-		fq.After = &last
+		fq.After, fq.Into = &last, page
 	}
 }
 
@@ -192,7 +196,7 @@ func (s *Service) ExportCandles(ctx context.Context, q ExportQuery, emit func(t 
 			break
 		}
 		last := PositionOf(&page[len(page)-1])
-		fq.After = &last
+		fq.After, fq.Into = &last, page
 	}
 	cur, ok := f.Current()
 	if !ok {

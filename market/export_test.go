@@ -79,7 +79,7 @@ func exportWorld(t testing.TB, n int) (*market.Service, market.Token, []market.T
 func TestExportsEqualTheReads(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	svc, tok, trades := exportWorld(t, 2*market.ExportChunk+345)
+	svc, tok, trades := exportWorld(t, 8*market.ExportChunk+345)
 	collect := func(q market.ExportQuery) []market.Trade {
 		var out []market.Trade
 		if err := svc.ExportTrades(ctx, q, func(_ *market.Token, tr *market.Trade) error {

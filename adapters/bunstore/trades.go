@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
@@ -169,13 +170,26 @@ func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]ma
 		}
 		sel.Where("(tr.block_time, tr.block_number, tr.log_index) > (?, ?, ?)", a.Time, block, int64(a.Log))
 	}
-	var rows []tradeRow
-	if err := sel.Scan(ctx, &rows); err != nil {
+	// The rows are scanned into a page of rows kept for the next export's: bun fills a slice's
+	// capacity before it grows it.
+	rows := forwardRows.Get().(*[]tradeRow)
+	defer forwardRows.Put(rows)
+	*rows = (*rows)[:0]
+	if err := sel.Scan(ctx, rows); err != nil {
 		return nil, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
 	}
-	out := make([]market.Trade, len(rows))
-	for i := range rows {
-		out[i] = rows[i].trade()
+	out := q.Into[:0]
+	if cap(out) < len(*rows) {
+		out = make([]market.Trade, 0, len(*rows))
+	}
+	for i := range *rows {
+		out = append(out, (*rows)[i].trade())
 	}
 	return out, nil
 }
+
+// forwardRows are pages of rows for TradesForward, each of ExportChunk rows.
+var forwardRows = sync.Pool{New: func() any {
+	rows := make([]tradeRow, 0, market.ExportChunk)
+	return &rows
+}}

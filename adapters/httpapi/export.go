@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -81,6 +82,10 @@ type exporter struct {
 	buf     *bufio.Writer
 	started bool
 	lines   int
+	// line is built in scratch (CSV) or js (NDJSON), both kept from line to line.
+	scratch []byte
+	js      bytes.Buffer
+	enc     *json.Encoder
 }
 
 func newExporter(w http.ResponseWriter, f exportFormat, name string) *exporter {
@@ -92,6 +97,7 @@ func newExporter(w http.ResponseWriter, f exportFormat, name string) *exporter {
 	h.Set("X-Accel-Buffering", "no")
 	e := &exporter{w: w, rc: http.NewResponseController(w)}
 	e.buf = bufio.NewWriterSize(writerFunc(e.write), 64<<10)
+	e.enc = json.NewEncoder(&e.js)
 	return e
 }
 
@@ -105,12 +111,15 @@ func (e *exporter) write(p []byte) (int, error) {
 	return e.w.Write(p)
 }
 
-// line writes one line; every ExportChunk lines it flushes to the client.
+// exportFlush is how many lines an export writes between flushes to the client.
+const exportFlush = 1000
+
+// line writes one line; every exportFlush lines it flushes to the client.
 func (e *exporter) line(b []byte) error {
 	if _, err := e.buf.Write(b); err != nil {
 		return err
 	}
-	if e.lines++; e.lines%market.ExportChunk == 0 {
+	if e.lines++; e.lines%exportFlush == 0 {
 		return e.flush()
 	}
 	return nil
@@ -138,8 +147,9 @@ func (e *exporter) finish(err error) error {
 	return nil
 }
 
-func csvLine(fields ...string) []byte {
-	var b []byte
+// csv writes a line of fields, CSV.
+func (e *exporter) csv(fields ...string) error {
+	b := e.scratch[:0]
 	for i, f := range fields {
 		if i > 0 {
 			b = append(b, ',')
@@ -147,12 +157,23 @@ func csvLine(fields ...string) []byte {
 		// Every field is an address, hash, number or word of the API: nothing to quote.
 		b = append(b, f...)
 	}
-	return append(b, '\n')
+	e.scratch = append(b, '\n')
+	return e.line(e.scratch)
 }
 
-func ndjsonLine(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	return append(b, '\n'), err
+// ndjson writes v as a line of JSON.
+func (e *exporter) ndjson(v any) error {
+	e.js.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return err
+	}
+	return e.line(e.js.Bytes())
+}
+
+// tradeLine is a line of a trades export: a trade with its cursor first.
+type tradeLine struct {
+	Cursor string `json:"cursor"`
+	tradeJSON
 }
 
 // GET /tokens/:address/trades.csv and /trades.ndjson
@@ -167,7 +188,7 @@ func (s *Server) exportTrades(f exportFormat) bunrouter.HandlerFunc {
 			if e == nil {
 				e = newExporter(w, f, "trades-"+strings.ToLower(t.Address.Hex()))
 				if f.csv {
-					if err := e.line(csvLine(tradeColumns...)); err != nil {
+					if err := e.csv(tradeColumns...); err != nil {
 						return err
 					}
 				}
@@ -175,18 +196,11 @@ func (s *Server) exportTrades(f exportFormat) bunrouter.HandlerFunc {
 			j := tradeOf(t, tr)
 			cursor := market.PositionOf(tr).String()
 			if f.csv {
-				return e.line(csvLine(cursor, j.TxHash, strconv.FormatUint(uint64(j.LogIndex), 10), strconv.FormatUint(j.Block, 10),
+				return e.csv(cursor, j.TxHash, strconv.FormatUint(uint64(j.LogIndex), 10), strconv.FormatUint(j.Block, 10),
 					strconv.FormatInt(j.Time, 10), string(j.Side), string(j.Venue), j.Trader, j.Recipient,
-					j.QuoteAmount, j.TokenAmount, j.Fee, j.CreatorFee, j.Refund, string(j.Price.appendJSON(nil))))
+					j.QuoteAmount, j.TokenAmount, j.Fee, j.CreatorFee, j.Refund, string(j.Price.appendJSON(nil)))
 			}
-			b, err := ndjsonLine(struct {
-				Cursor string `json:"cursor"`
-				tradeJSON
-			}{cursor, j})
-			if err != nil {
-				return err
-			}
-			return e.line(b)
+			return e.ndjson(&tradeLine{cursor, j})
 		})
 		return s.endExport(w, req, f, q, e, err, tradeColumns)
 	}
@@ -204,21 +218,17 @@ func (s *Server) exportCandles(f exportFormat) bunrouter.HandlerFunc {
 			if e == nil {
 				e = newExporter(w, f, "candles-"+q.Resolution.String()+"-"+strings.ToLower(t.Address.Hex()))
 				if f.csv {
-					if err := e.line(csvLine(barColumns...)); err != nil {
+					if err := e.csv(barColumns...); err != nil {
 						return err
 					}
 				}
 			}
 			j := barOf(b, t.Quote.Decimals)
 			if f.csv {
-				return e.line(csvLine(strconv.FormatInt(j.Time, 10), string(j.Open.appendJSON(nil)), string(j.High.appendJSON(nil)),
-					string(j.Low.appendJSON(nil)), string(j.Close.appendJSON(nil)), j.Volume, strconv.Itoa(j.Trades)))
+				return e.csv(strconv.FormatInt(j.Time, 10), string(j.Open.appendJSON(nil)), string(j.High.appendJSON(nil)),
+					string(j.Low.appendJSON(nil)), string(j.Close.appendJSON(nil)), j.Volume, strconv.Itoa(j.Trades))
 			}
-			line, err := ndjsonLine(j)
-			if err != nil {
-				return err
-			}
-			return e.line(line)
+			return e.ndjson(&j)
 		})
 		return s.endExport(w, req, f, q, e, err, barColumns)
 	}
@@ -237,7 +247,7 @@ func (s *Server) endExport(w http.ResponseWriter, req bunrouter.Request, f expor
 		}
 		e = newExporter(w, f, name+strings.ToLower(q.Token.Hex()))
 		if f.csv {
-			err = e.line(csvLine(columns...))
+			err = e.csv(columns...)
 		}
 	}
 	return e.finish(err)

@@ -4,14 +4,20 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
-	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	rtmetrics "runtime/metrics"
+	"runtime/pprof"
+	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,120 +32,250 @@ import (
 	"github.com/curvekit/curvekit/txbuild"
 )
 
-// BenchmarkExportMillionTrades exports a token's 1,000,000 trades (SQLite) over loopback as
-// NDJSON and as CSV, and reports the rate, the size, and the server process's heap while it
-// runs: sampled every 2 ms, its peak above the heap at rest before the export (after a GC).
-// Building the store takes most of the time:
-//
-//	go test -run XXX -bench ExportMillionTrades -benchtime 1x ./adapters/httpapi
-func BenchmarkExportMillionTrades(b *testing.B) {
-	const n = 1_000_000
-	ctx := context.Background()
-	db, err := bunstore.Open(ctx, bunstore.Config{DSN: filepath.Join(b.TempDir(), "export.db")})
+// The export's memory is measured in a server process of its own (this test binary started
+// again, running TestExportHeapServer): the client that reads the export, and the test that
+// built the store, allocate nothing in the heap measured. The server samples its own heap with
+// runtime/metrics (which, unlike runtime.ReadMemStats, stops nothing) every millisecond.
+const (
+	exportHeapDB      = "CURVEKIT_EXPORT_HEAP_DB"      // the store the server process serves
+	exportHeapProfile = "CURVEKIT_EXPORT_HEAP_PROFILE" // a directory: the server process writes its heap and allocation profiles there
+)
+
+// exportStart is the block time of the first trade of the export benchmarks' token; the j-th
+// trade (from 0) is at exportStart+j.
+const exportStart = int64(1_700_000_000)
+
+// exportToken is the token the export benchmarks' store holds.
+func exportToken(tb testing.TB) market.Token {
+	p, err := curve.DefaultParams(18)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
+	}
+	return market.Token{Address: common.HexToAddress("0xe1"), Curve: common.HexToAddress("0xc1"), Quote: market.Asset{Symbol: "ETH", Decimals: 18},
+		Name: "Export", Symbol: "EXP", Decimals: 18, TotalSupply: p.TokenSupply, Params: p, State: p.Initial(), LaunchBlock: 1, CreatedAt: exportStart}
+}
+
+// buildExportStore writes a SQLite store at path with n trades of exportToken, one a second.
+func buildExportStore(tb testing.TB, path string, n int) {
+	ctx := context.Background()
+	db, err := bunstore.Open(ctx, bunstore.Config{DSN: path})
+	if err != nil {
+		tb.Fatal(err)
 	}
 	defer db.Close()
 	store := db.Market()
-	p, err := curve.DefaultParams(18)
-	if err != nil {
-		b.Fatal(err)
-	}
-	start := int64(1_700_000_000)
-	tok := market.Token{Address: common.HexToAddress("0xe1"), Curve: common.HexToAddress("0xc1"), Quote: market.Asset{Symbol: "ETH", Decimals: 18},
-		Name: "Export", Symbol: "EXP", Decimals: 18, TotalSupply: p.TokenSupply, Params: p, State: p.Initial(), LaunchBlock: 1, CreatedAt: start}
+	tok := exportToken(tb)
 	const per = 20_000
 	for i := 0; i < n; i += per {
-		batch := &market.Batch{Cursor: market.Cursor{Block: uint64(2 + i/per)}, Time: start + int64(i+per)}
+		batch := &market.Batch{Cursor: market.Cursor{Block: uint64(2 + i/per)}, Time: exportStart + int64(min(i+per, n))}
 		if i == 0 {
 			batch.Launches = []market.Token{tok}
 		}
-		for j := i; j < i+per; j++ {
+		for j := i; j < min(i+per, n); j++ {
 			var h common.Hash
 			binary.BigEndian.PutUint64(h[24:], uint64(j+1))
-			batch.Trades = append(batch.Trades, market.Trade{Token: tok.Address, Block: uint64(2 + j/10), TxHash: h, LogIndex: uint(j % 10), Time: start + int64(j),
+			batch.Trades = append(batch.Trades, market.Trade{Token: tok.Address, Block: uint64(2 + j/10), TxHash: h, LogIndex: uint(j % 10), Time: exportStart + int64(j),
 				Trader: common.HexToAddress("0xa1"), Recipient: common.HexToAddress("0xa1"), Side: curvekit.Buy, Venue: curvekit.VenueCurve,
 				QuoteAmount: *uint256.NewInt(uint64(j%1000+1) * 1e15), TokenAmount: *uint256.NewInt(1e18), Price: *uint256.NewInt(uint64(j%1000+1) * 1e15)})
 		}
 		if err := store.Apply(ctx, batch); err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
+}
+
+// heapFigures are what the server process reports: its heap at rest (after two collections),
+// and the peaks since: of the heap's objects (live and not yet collected, runtime.MemStats'
+// HeapAlloc) and of the live heap (what the latest collection found reachable).
+type heapFigures struct {
+	IdleAlloc, IdleLive, PeakAlloc, PeakLive uint64
+}
+
+// TestExportHeapServer is the server process of BenchmarkExportMillionTrades; on its own it
+// does nothing.
+func TestExportHeapServer(t *testing.T) {
+	path := os.Getenv(exportHeapDB)
+	if path == "" {
+		t.Skip("the server process of BenchmarkExportMillionTrades")
+	}
+	ctx := context.Background()
+	db, err := bunstore.Open(ctx, bunstore.Config{DSN: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	builder, err := txbuild.New(txbuild.Config{ChainID: 1, Factory: common.HexToAddress("0xfa"), Router: common.HexToAddress("0xf0"), WETH: common.HexToAddress("0xee")})
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
-	svc, err := market.NewService(market.ServiceConfig{Store: store, Builder: builder, Now: func() time.Time { return time.Unix(start+n, 0) }})
+	svc, err := market.NewService(market.ServiceConfig{Store: db.Market(), Builder: builder, Now: func() time.Time { return time.Unix(exportStart+10_000_000, 0) }})
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	s, err := New(Config{Market: svc, Limiter: newCountLimiter(), Policy: auth.DefaultPolicy(auth.Every(100_000, time.Minute)), Terms: fixedTerms{},
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
+		t.Fatal(err)
+	}
+
+	var mu sync.Mutex
+	var fig heapFigures
+	samples := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	read := func() (alloc, live uint64) {
+		rtmetrics.Read(samples)
+		return samples[0].Value.Uint64(), samples[1].Value.Uint64()
+	}
+	go func() {
+		for range time.Tick(time.Millisecond) {
+			alloc, live := read()
+			mu.Lock()
+			fig.PeakAlloc, fig.PeakLive = max(fig.PeakAlloc, alloc), max(fig.PeakLive, live)
+			mu.Unlock()
+		}
+	}()
+	mux := http.NewServeMux()
+	mux.Handle("/", s.Handler())
+	// POST /_heap: come to rest and start the peaks there; GET /_heap: the figures since.
+	mux.HandleFunc("/_heap", func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			runtime.GC()
+			runtime.GC()
+			mu.Lock()
+			fig.IdleAlloc, fig.IdleLive = read()
+			fig.PeakAlloc, fig.PeakLive = fig.IdleAlloc, fig.IdleLive
+			mu.Unlock()
+			return
+		}
+		if dir := os.Getenv(exportHeapProfile); dir != "" {
+			for _, name := range []string{"allocs", "heap"} {
+				f, err := os.Create(filepath.Join(dir, name+".pprof"))
+				if err == nil {
+					_ = pprof.Lookup(name).WriteTo(f, 0)
+					f.Close()
+				}
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		_ = json.NewEncoder(w).Encode(fig)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("listening %s\n", ln.Addr())
+	_ = http.Serve(ln, mux) // until the benchmark ends this process
+}
+
+// exportServer starts TestExportHeapServer on the store at path and returns its base URL.
+func exportServer(b *testing.B, path string) string {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestExportHeapServer$", "-test.count=1")
+	cmd.Env = append(os.Environ(), exportHeapDB+"="+path)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(s.Handler())
-	defer srv.Close()
-	for _, format := range []string{"ndjson", "csv"} {
-		b.Run(format, func(b *testing.B) {
-			for range b.N {
-				runtime.GC()
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				idle := ms.HeapAlloc
-				var peak atomic.Uint64
-				stop := make(chan struct{})
-				var wg sync.WaitGroup
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					t := time.NewTicker(2 * time.Millisecond)
-					defer t.Stop()
-					for {
-						select {
-						case <-stop:
-							return
-						case <-t.C:
-							var ms runtime.MemStats
-							runtime.ReadMemStats(&ms)
-							if ms.HeapAlloc > peak.Load() {
-								peak.Store(ms.HeapAlloc)
-							}
-						}
-					}
-				}()
-				began := time.Now()
-				resp, err := http.Get(srv.URL + "/tokens/" + tok.Address.Hex() + "/trades." + format)
-				if err != nil {
-					b.Fatal(err)
-				}
-				lines, size := 0, 0
-				r := bufio.NewReaderSize(resp.Body, 1<<16)
-				for {
-					l, err := r.ReadSlice('\n')
-					size += len(l)
-					if err == io.EOF {
-						break
-					}
-					if err != nil && err != bufio.ErrBufferFull {
-						b.Fatal(err)
-					}
-					if err == nil {
-						lines++
-					}
-				}
-				resp.Body.Close()
-				took := time.Since(began)
-				close(stop)
-				wg.Wait()
-				if want := n; format == "csv" && lines != want+1 || format == "ndjson" && lines != want {
-					b.Fatalf("%d lines", lines)
-				}
-				b.ReportMetric(float64(n)/took.Seconds(), "trades/s")
-				b.ReportMetric(float64(size)/1e6, "MB")
-				b.ReportMetric(float64(idle)/1e6, "heap-idle-MB")
-				b.ReportMetric(float64(peak.Load())/1e6, "heap-peak-MB")
-			}
-		})
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
 	}
+	b.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	r := bufio.NewReader(out)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			b.Fatalf("the server process: %v", err)
+		}
+		if addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening "); ok {
+			go func() { _, _ = io.Copy(io.Discard, r) }()
+			return "http://" + addr
+		}
+	}
+}
+
+// BenchmarkExportMillionTrades exports a token's 1,000,000 trades (SQLite) over loopback as
+// NDJSON and as CSV, and the first 100,000 of them, from a server in a process of its own, and
+// reports the rate, the size, and the server's heap: at rest before the export, and its peaks
+// during it, of the heap's objects (collected or not yet) and of the live heap, above rest.
+// Building the store takes most of the time:
+//
+//	go test -run XXX -bench ExportMillionTrades -benchtime 1x ./adapters/httpapi
+//
+// With CURVEKIT_EXPORT_HEAP_PROFILE=dir, the server process writes its heap and allocation
+// profiles there after each export (go tool pprof -sample_index=alloc_space dir/allocs.pprof).
+func BenchmarkExportMillionTrades(b *testing.B) {
+	const n = 1_000_000
+	path := filepath.Join(b.TempDir(), "export.db")
+	buildExportStore(b, path, n)
+	base := exportServer(b, path)
+	tok := exportToken(b)
+	for _, size := range []int{100_000, n} {
+		for _, format := range []string{"ndjson", "csv"} {
+			b.Run(fmt.Sprintf("%s/%dk", format, size/1000), func(b *testing.B) {
+				for range b.N {
+					fig, took, bytes := exportOnce(b, base, fmt.Sprintf("/tokens/%s/trades.%s?to=%d", tok.Address.Hex(), format, exportStart+int64(size)), size+btoi(format == "csv"))
+					b.ReportMetric(float64(size)/took.Seconds(), "trades/s")
+					b.ReportMetric(float64(bytes)/1e6, "MB")
+					b.ReportMetric(float64(fig.IdleAlloc)/1e6, "heap-idle-MB")
+					b.ReportMetric((float64(fig.PeakAlloc)-float64(fig.IdleAlloc))/1e6, "heap-peak-above-idle-MB")
+					b.ReportMetric((float64(fig.PeakLive)-float64(fig.IdleLive))/1e6, "live-peak-above-idle-MB")
+				}
+			})
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// exportOnce brings the server to rest, reads the export at path to its end (it must hold
+// lines lines), and returns the server's heap figures, the time it took and its size.
+func exportOnce(b *testing.B, base, path string, lines int) (heapFigures, time.Duration, int) {
+	resp, err := http.Post(base+"/_heap", "", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp.Body.Close()
+	began := time.Now()
+	resp, err = http.Get(base + path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	got, size := 0, 0
+	r := bufio.NewReaderSize(resp.Body, 1<<16)
+	for {
+		l, err := r.ReadSlice('\n')
+		size += len(l)
+		if err == io.EOF {
+			break
+		}
+		if err != nil && err != bufio.ErrBufferFull {
+			b.Fatal(err)
+		}
+		if err == nil {
+			got++
+		}
+	}
+	resp.Body.Close()
+	took := time.Since(began)
+	if resp.StatusCode != http.StatusOK || got != lines {
+		b.Fatalf("%s: status %d, %d lines, want %d", path, resp.StatusCode, got, lines)
+	}
+	resp, err = http.Get(base + "/_heap")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var fig heapFigures
+	if err := json.NewDecoder(resp.Body).Decode(&fig); err != nil {
+		b.Fatal(err)
+	}
+	return fig, took, size
 }
