@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/curvekit/curvekit/push"
 )
 
 // JobStore persists jobs. Each method is one atomic operation and moves a job only along
@@ -86,6 +88,10 @@ type CompleteJobParams struct {
 	// StatusUpdates are appended to the job's status updates in the same step: the notes the
 	// runner had not written yet.
 	StatusUpdates []StatusUpdate
+	// Events, when set, is called with the job as the step leaves it, inside the step; the
+	// store records what it returns (as push.Store.Record records events) in the same
+	// transaction, so the end of a job is never committed without its events.
+	Events func(*Job) []push.Event
 }
 
 // FailJobParams ends a job with a client-safe error.
@@ -95,6 +101,8 @@ type FailJobParams struct {
 	At    time.Time
 	// StatusUpdates are appended as in CompleteJobParams.
 	StatusUpdates []StatusUpdate
+	// Events are recorded as in CompleteJobParams.
+	Events func(*Job) []push.Event
 }
 
 // CancelJobParams cancels a pending job on behalf of its wallet.

@@ -263,24 +263,25 @@ func (r *Runner) process(ctx context.Context, job Job) {
 	at := r.svc.now()
 	if err != nil {
 		outcome = "failed"
-		if failed, ferr := r.svc.cfg.Jobs.FailJob(ctx, &FailJobParams{Lease: lease, Error: ClientMessage(err), At: at, StatusUpdates: last}); ferr != nil {
+		if failed, ferr := r.svc.cfg.Jobs.FailJob(ctx, &FailJobParams{Lease: lease, Error: ClientMessage(err), At: at, StatusUpdates: last, Events: r.svc.jobEvents()}); ferr != nil {
 			log.WarnContext(ctx, "agent: fail job", "err", ferr)
 		} else {
 			r.svc.ended.put(failed)
-			r.svc.notify(ctx, &failed)
+			r.svc.committed()
 		}
 		log.InfoContext(ctx, "agent: job failed", "err", err)
 		return
 	}
 	// The job's answer and its turn in the thread land together.
 	turn := &Turn{Prompt: job.Prompt, Response: res.Response, At: at}
-	done, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at, Turn: turn, StatusUpdates: last})
+	done, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at, Turn: turn,
+		StatusUpdates: last, Events: r.svc.jobEvents()})
 	if err != nil {
 		log.WarnContext(ctx, "agent: complete job", "err", err)
 		return
 	}
 	r.svc.ended.put(done)
-	r.svc.notify(ctx, &done)
+	r.svc.committed()
 	outcome = "completed"
 }
 

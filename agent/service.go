@@ -42,7 +42,8 @@ type Config struct {
 	// Changes, when set, reports the changes to jobs of every process sharing Jobs: while
 	// WatchJobs runs, polls of a job in flight are answered from memory until it changes.
 	Changes JobChanges
-	// Notifier, when set, hears of every job a runner of this process ended.
+	// Notifier, when set, builds the events of every job a runner of this process ends (the
+	// store commits them with the end) and hears that they were committed.
 	Notifier Notifier
 	// LLM plans the turns; default the offline planner.
 	LLM LLM

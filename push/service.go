@@ -140,6 +140,45 @@ func (s *Service) Publish(ctx context.Context, events ...Event) error {
 	if err != nil {
 		return fmt.Errorf("push: record events: %w", err)
 	}
+	s.recorded(&rec)
+	return nil
+}
+
+// Relay records the events of a source's log between the relay's position from and to, and
+// moves the position there in the same transaction: a relay that stops anywhere resumes from
+// the last position it committed, and nothing between is lost or recorded twice. A position
+// that is no longer from (another relay moved it) is curvekit.ErrConflict and records nothing.
+func (s *Service) Relay(ctx context.Context, source, from, to string, events ...Event) error {
+	rec, err := s.cfg.Store.Record(ctx, RecordParams{Events: events, Now: s.cfg.Now().UTC(), Relay: &RelayMove{Source: source, From: from, To: to}})
+	if err != nil {
+		if errors.Is(err, curvekit.ErrConflict) {
+			return err
+		}
+		return fmt.Errorf("push: relay %s: %w", source, err)
+	}
+	s.recorded(&rec)
+	return nil
+}
+
+// RelayPosition is how far the relay of source has recorded its log; ok is false before it
+// first moved.
+func (s *Service) RelayPosition(ctx context.Context, source string) (string, bool, error) {
+	return s.cfg.Store.RelayPosition(ctx, source)
+}
+
+// Committed tells the service that a source's store committed events with its own change (the
+// outbox: a wallet's transaction record, a job's end): the sender and the account streams look
+// for them at once rather than at their next poll.
+func (s *Service) Committed() {
+	s.Wake()
+	select {
+	case s.tail <- struct{}{}:
+	default:
+	}
+}
+
+// recorded wakes what the events Record stored concern.
+func (s *Service) recorded(rec *Recorded) {
 	if rec.Deliveries > 0 {
 		s.Wake()
 	}
@@ -149,7 +188,6 @@ func (s *Service) Publish(ctx context.Context, events ...Event) error {
 		default:
 		}
 	}
-	return nil
 }
 
 // Wake tells the sender that deliveries may be due.

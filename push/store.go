@@ -28,7 +28,14 @@ type Store interface {
 	// event no subscription matches, is not stored. It returns the events stored, with Seq
 	// set, and how many deliveries it made. Seq grows with each event stored; transactions
 	// that run at once may commit their numbers out of order, and a number may go unused.
+	//
+	// With p.Relay set, Record also moves the relay's position from Relay.From to Relay.To in
+	// the same transaction, and records nothing (curvekit.ErrConflict) when the stored
+	// position is not Relay.From ("" for a relay that has none yet).
 	Record(ctx context.Context, p RecordParams) (Recorded, error)
+	// RelayPosition returns how far the relay source turned its log into events: the To of
+	// the last Record that moved it; ok is false for a relay that has no position yet.
+	RelayPosition(ctx context.Context, source string) (pos string, ok bool, err error)
 	// Enqueue makes a pending delivery of e (stored, or stored now) to one subscription of the
 	// account, due at now, whatever its types: the ping of POST /webhooks/:id/test.
 	Enqueue(ctx context.Context, accountID, subscriptionID string, e Event, now time.Time) (Delivery, error)
@@ -61,6 +68,15 @@ type Store interface {
 type RecordParams struct {
 	Events []Event
 	Now    time.Time
+	// Relay, when set, moves a relay's position with the events (see Store.Record).
+	Relay *RelayMove
+}
+
+// RelayMove moves a relay's position: the events recorded are those of its source's log
+// between From and To. Positions are the source's own text (the market's is its cursor).
+type RelayMove struct {
+	Source   string
+	From, To string
 }
 
 // Recorded is what Record stored.

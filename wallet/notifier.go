@@ -1,19 +1,30 @@
 package wallet
 
-import "context"
+import "github.com/curvekit/curvekit/push"
 
-// Notifier hears of a custodial wallet's transaction each time its record changes for good: sent
-// (state pending, after the node took it), then settled (mined, failed or dropped). It is called
-// after the store committed the change, once per change on the replica that made it; it must
-// not block for long (the push publisher records an event and returns).
+// Notifier turns a custodial wallet's transaction into the events its changes cause: sent
+// (state pending, after the node took it), then settled (mined, failed or dropped). The events
+// are built before the change and committed by the store in the same transaction as the change
+// (ReleaseTxParams.Events, SettleTxParams.Events): the outbox, so that no change is committed
+// without its events nor the other way round. Committed is told after such a commit, once per
+// change on the replica that made it; it must not block (push wakes its sender and streams).
 type Notifier interface {
-	TransactionChanged(ctx context.Context, t *Transaction)
+	TransactionEvents(t *Transaction) []push.Event
+	Committed()
 }
 
-// notify tells the Notifier, when there is one.
-func (s *Service) notify(ctx context.Context, t *Transaction) {
-	if s.cfg.Notifier != nil {
-		s.cfg.Notifier.TransactionChanged(ctx, t)
+// events are the events of t's change, none without a Notifier.
+func (s *Service) events(t *Transaction) []push.Event {
+	if s.cfg.Notifier == nil {
+		return nil
+	}
+	return s.cfg.Notifier.TransactionEvents(t)
+}
+
+// committed tells the Notifier that the store committed events.
+func (s *Service) committed(events []push.Event) {
+	if s.cfg.Notifier != nil && len(events) > 0 {
+		s.cfg.Notifier.Committed()
 	}
 }
 

@@ -25,6 +25,7 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/account"
+	"github.com/curvekit/curvekit/push"
 )
 
 // Limits of a submitted transaction.
@@ -628,8 +629,7 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx, spend *SpendQuo
 			err = s.cfg.Broadcaster.Send(ctx, signed)
 		}
 		if err == nil {
-			s.release(ctx, record, true)
-			s.notify(ctx, record)
+			s.release(ctx, record, true, s.events(record)...)
 			sub := Submission{
 				Hash: signed.Hash(), From: w.Address, To: to, Nonce: nonce, ChainID: tx.ChainID, Gas: gas,
 				Value: tx.Value, SubmittedAt: s.cfg.Now().UTC(),
@@ -659,8 +659,11 @@ func (s *Service) submit(ctx context.Context, w *Wallet, tx *Tx, spend *SpendQuo
 // release lets go of the hold a send keeps on its record from RecordTransaction on: sent, the
 // tracker follows it from here; refused, the record goes. It reports false when the hold had
 // lapsed and the record is the tracker's now.
-func (s *Service) release(ctx context.Context, t *Transaction, sent bool) bool {
-	err := s.cfg.Store.ReleaseTransaction(context.WithoutCancel(ctx), ReleaseTxParams{ID: t.ID, Owner: t.ClaimedBy, Sent: sent, At: s.cfg.Now().UTC()})
+func (s *Service) release(ctx context.Context, t *Transaction, sent bool, events ...push.Event) bool {
+	err := s.cfg.Store.ReleaseTransaction(context.WithoutCancel(ctx), ReleaseTxParams{ID: t.ID, Owner: t.ClaimedBy, Sent: sent, At: s.cfg.Now().UTC(), Events: events})
+	if err == nil {
+		s.committed(events)
+	}
 	switch {
 	case err == nil:
 		return true

@@ -117,14 +117,16 @@ func (s *Service) follow(ctx context.Context, t *Transaction, head uint64, mined
 	return s.replace(ctx, t, head)
 }
 
-// settle ends t; another replica having ended it first is no failure (that one notifies).
+// settle ends t with its events; another replica having ended it first is no failure (that
+// one recorded them).
 func (s *Service) settle(ctx context.Context, t *Transaction, p SettleTxParams) error {
+	p.Events = s.events(t.settled(&p))
 	err := s.cfg.Store.SettleTransaction(ctx, p)
 	if errors.Is(err, curvekit.ErrConflict) {
 		return nil
 	}
 	if err == nil {
-		s.notify(ctx, t.settled(&p))
+		s.committed(p.Events)
 	}
 	return err
 }

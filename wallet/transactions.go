@@ -6,6 +6,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit/push"
 )
 
 // TxState is where a sent transaction stands.
@@ -104,6 +106,9 @@ type ReleaseTxParams struct {
 	// node refused it and the record is deleted, so that its nonce may be used again.
 	Sent bool
 	At   time.Time
+	// Events, with Sent, are recorded (as push.Store.Record records events) in the
+	// transaction that lets go of the claim, and only if it does.
+	Events []push.Event
 }
 
 // ReplaceTxParams records a replacement sent under a claim.
@@ -126,4 +131,7 @@ type SettleTxParams struct {
 	GasUsed  uint64
 	GasPrice *big.Int
 	At       time.Time
+	// Events are recorded (as push.Store.Record records events) in the transaction that
+	// settles, and only if it does.
+	Events []push.Event
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/push"
 )
 
 // Agent is the agent's stores on bun (agent.JobStore, agent.MemoryStore, agent.ThreadStore), a
@@ -529,6 +530,21 @@ func (s *Agent) CompleteJob(ctx context.Context, p *agent.CompleteJobParams) (_ 
 	if err != nil {
 		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
 	}
+	if p.Events != nil {
+		if p.Turn != nil && s.dialect == dialectPostgres {
+			args, err := completeJobArgs(p, rich)
+			if err != nil {
+				return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
+			}
+			return s.endWithEvents(ctx, "complete job", p.Lease, s.sql.completeJob, args, true, nil, p.Events, p.At)
+		}
+		q, args, err := s.finishQuery(p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
+			p.Response, rich, millis(p.At))
+		if err != nil {
+			return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
+		}
+		return s.endWithEvents(ctx, "complete job", p.Lease, q, args, s.lite != nil, p.Turn, p.Events, p.At)
+	}
 	if p.Turn == nil {
 		return s.finish(ctx, "complete job", p.Lease, p.StatusUpdates, "status = 'completed', response = ?, rich_data = ?, completed_at = ?",
 			p.Response, rich, millis(p.At))
@@ -573,18 +589,13 @@ func (s *Agent) completeIntoThreadLite(ctx context.Context, p *agent.CompleteJob
 // (migrations 0009, 0010) that ends the job if its fence holds, then creates the thread of the
 // job's wallet or locks its row, and appends the turn numbered after the thread's last.
 func (s *Agent) completeIntoThreadPG(ctx context.Context, p *agent.CompleteJobParams, rich string) (agent.Job, error) {
-	var notes *string
-	if len(p.StatusUpdates) > 0 {
-		list, err := json.Marshal(notesJSON(p.StatusUpdates))
-		if err != nil {
-			return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
-		}
-		n := string(list)
-		notes = &n
+	args, err := completeJobArgs(p, rich)
+	if err != nil {
+		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
 	}
-	l, turn := p.Lease, p.Turn
+	l := p.Lease
 	var row agentJobRow
-	err := s.prepared.scan(ctx, s.db, &row, s.sql.completeJob, l.JobID, l.Runner, l.Attempt, p.Response, rich, millis(p.At), notes, turn.Prompt, turn.Response, millis(turn.At))
+	err = s.prepared.scan(ctx, s.db, &row, s.sql.completeJob, args...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return agent.Job{}, lost(l)
 	}
@@ -592,6 +603,67 @@ func (s *Agent) completeIntoThreadPG(ctx context.Context, p *agent.CompleteJobPa
 		return agent.Job{}, fmt.Errorf("bunstore: complete job: %w", err)
 	}
 	return row.job()
+}
+
+// completeJobArgs are the arguments of the completion function (migrations 0009, 0010).
+func completeJobArgs(p *agent.CompleteJobParams, rich string) ([]any, error) {
+	var notes *string
+	if len(p.StatusUpdates) > 0 {
+		list, err := json.Marshal(notesJSON(p.StatusUpdates))
+		if err != nil {
+			return nil, err
+		}
+		n := string(list)
+		notes = &n
+	}
+	l, turn := p.Lease, p.Turn
+	return []any{l.JobID, l.Runner, l.Attempt, p.Response, rich, millis(p.At), notes, turn.Prompt, turn.Response, millis(turn.At)}, nil
+}
+
+// endWithEvents ends a job with its events in one transaction: the fenced end (q with args, a
+// prepared statement when prepared, else a query bun formats), the turn's append on SQLite, and
+// the events that events builds from the job as it ends (push's outbox).
+func (s *Agent) endWithEvents(ctx context.Context, op string, l agent.Lease, q string, args []any, prepared bool, turn *agent.Turn,
+	events func(*agent.Job) []push.Event, at time.Time) (agent.Job, error) {
+	var job agent.Job
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var row agentJobRow
+		var err error
+		if prepared {
+			st, perr := s.prepared.get(ctx, s.db.DB, q)
+			if perr != nil {
+				return perr
+			}
+			err = scanStmt(ctx, s.db, tx.StmtContext(ctx, st), &row, args...)
+		} else {
+			err = tx.NewRaw(q, args...).Scan(ctx, &row)
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			return lost(l)
+		}
+		if err != nil {
+			return err
+		}
+		if turn != nil {
+			stmts, err := s.prepared.all(ctx, s.db.DB, s.lite.insertThread, s.lite.appendTurn)
+			if err != nil {
+				return err
+			}
+			if err := appendTurnLite(ctx, tx.StmtContext(ctx, stmts[0]), tx.StmtContext(ctx, stmts[1]),
+				&agent.AppendTurnParams{Thread: row.ThreadID, Wallet: row.Wallet, Turn: *turn}); err != nil {
+				return err
+			}
+		}
+		if job, err = row.job(); err != nil {
+			return err
+		}
+		_, err = recordEvents(ctx, tx, events(&job), at)
+		return err
+	})
+	if err != nil {
+		return agent.Job{}, sentinelOr(op, err)
+	}
+	return job, nil
 }
 
 // FailJob ends a held job with an error.
@@ -602,6 +674,13 @@ func (s *Agent) FailJob(ctx context.Context, p *agent.FailJobParams) (_ agent.Jo
 	}
 	defer release()
 	defer func() { s.announceAfter(p.Lease.JobID, err) }()
+	if p.Events != nil {
+		q, args, err := s.finishQuery(p.Lease, p.StatusUpdates, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
+		if err != nil {
+			return agent.Job{}, fmt.Errorf("bunstore: fail job: %w", err)
+		}
+		return s.endWithEvents(ctx, "fail job", p.Lease, q, args, s.lite != nil, nil, p.Events, p.At)
+	}
 	return s.finish(ctx, "fail job", p.Lease, p.StatusUpdates, "status = 'failed', error = ?, completed_at = ?", p.Error, millis(p.At))
 }
 

@@ -22,7 +22,7 @@ import (
 
 func agentStores(db *bunstore.DB) agenttest.Stores {
 	a := db.Agent()
-	return agenttest.Stores{Jobs: a, Memory: a, Threads: a, Changes: a}
+	return agenttest.Stores{Jobs: a, Memory: a, Threads: a, Changes: a, Events: db.Push()}
 }
 
 func TestAgentSQLite(t *testing.T) {

@@ -241,64 +241,127 @@ func deliveryID() string {
 	return "dlv_" + hex.EncodeToString(b[:])
 }
 
-// Record stores new events and their deliveries in one transaction.
+// Record stores new events and their deliveries in one transaction, with the relay's move.
 func (s *Push) Record(ctx context.Context, p push.RecordParams) (push.Recorded, error) {
 	var out push.Recorded
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		out = push.Recorded{}
-		accounts := map[common.Address]string{}
-		events := make([]push.Event, 0, len(p.Events))
-		for _, e := range p.Events {
-			if e.Account == "" && e.Wallet != (common.Address{}) {
-				acc, ok := accounts[e.Wallet]
-				if !ok {
-					err := tx.NewSelect().Table("accounts").Column("id").Where("wallet = ?", e.Wallet.Bytes()).Scan(ctx, &acc)
-					if err != nil && !errors.Is(err, sql.ErrNoRows) {
-						return err
-					}
-					accounts[e.Wallet] = acc
-				}
-				if acc == "" {
-					continue // no account holds the wallet: nobody to tell
-				}
-				e.Account = acc
-			}
-			events = append(events, e)
-		}
-		subs, err := s.candidates(ctx, tx, events)
-		if err != nil {
-			return err
-		}
-		for _, e := range events {
-			var matched []*push.Subscription
-			for i := range subs {
-				if subs[i].Matches(&e) {
-					matched = append(matched, &subs[i])
-				}
-			}
-			if e.Account == "" && len(matched) == 0 {
-				continue
-			}
-			seq, ok, err := s.insertEvent(ctx, tx, &e)
-			if err != nil {
+		if p.Relay != nil {
+			if err := moveRelay(ctx, tx, p.Relay, p.Now); err != nil {
 				return err
 			}
-			if !ok {
-				continue // published before
-			}
-			e.Seq = seq
-			for _, sub := range matched {
-				if err := insertDelivery(ctx, tx, sub.ID, e.ID, p.Now); err != nil {
-					return err
-				}
-				out.Deliveries++
-			}
-			out.Events = append(out.Events, e)
 		}
-		return nil
+		var err error
+		out, err = recordEvents(ctx, tx, p.Events, p.Now)
+		return err
 	})
+	if errors.Is(err, curvekit.ErrConflict) {
+		return push.Recorded{}, err
+	}
 	if err != nil {
 		return push.Recorded{}, fmt.Errorf("bunstore: record events: %w", err)
+	}
+	return out, nil
+}
+
+type pushRelayRow struct {
+	bun.BaseModel `bun:"table:push_relays"`
+
+	Source    string `bun:"source,pk"`
+	Position  string `bun:"position"`
+	UpdatedAt int64  `bun:"updated_at"`
+}
+
+// moveRelay moves a relay's position from m.From to m.To, or fails with ErrConflict.
+func moveRelay(ctx context.Context, tx bun.Tx, m *push.RelayMove, now time.Time) error {
+	var res sql.Result
+	var err error
+	if m.From == "" {
+		res, err = tx.NewInsert().Model(&pushRelayRow{Source: m.Source, Position: m.To, UpdatedAt: now.UnixNano()}).
+			On("CONFLICT (source) DO NOTHING").Exec(ctx)
+	} else {
+		res, err = tx.NewUpdate().Model((*pushRelayRow)(nil)).Set("position = ?", m.To).Set("updated_at = ?", now.UnixNano()).
+			Where("source = ? AND position = ?", m.Source, m.From).Exec(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return fmt.Errorf("%w: the relay %s is no longer at %q", curvekit.ErrConflict, m.Source, m.From)
+	}
+	return nil
+}
+
+// RelayPosition returns the relay's position.
+func (s *Push) RelayPosition(ctx context.Context, source string) (string, bool, error) {
+	var row pushRelayRow
+	err := s.db.NewSelect().Model(&row).Where("source = ?", source).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("bunstore: relay position: %w", err)
+	}
+	return row.Position, true, nil
+}
+
+// recordEvents stores, in tx, the events whose ids are new and a pending delivery due at now for
+// every enabled subscription that matches each: what push.Store.Record does, and what a source's
+// store does with the events it commits with its own change (the outbox).
+func recordEvents(ctx context.Context, tx bun.Tx, in []push.Event, now time.Time) (push.Recorded, error) {
+	var out push.Recorded
+	if len(in) == 0 {
+		return out, nil
+	}
+	accounts := map[common.Address]string{}
+	events := make([]push.Event, 0, len(in))
+	for _, e := range in {
+		if e.Account == "" && e.Wallet != (common.Address{}) {
+			acc, ok := accounts[e.Wallet]
+			if !ok {
+				err := tx.NewSelect().Table("accounts").Column("id").Where("wallet = ?", e.Wallet.Bytes()).Scan(ctx, &acc)
+				if err != nil && !errors.Is(err, sql.ErrNoRows) {
+					return out, err
+				}
+				accounts[e.Wallet] = acc
+			}
+			if acc == "" {
+				continue // no account holds the wallet: nobody to tell
+			}
+			e.Account = acc
+		}
+		events = append(events, e)
+	}
+	subs, err := candidates(ctx, tx, events)
+	if err != nil {
+		return out, err
+	}
+	for _, e := range events {
+		var matched []*push.Subscription
+		for i := range subs {
+			if subs[i].Matches(&e) {
+				matched = append(matched, &subs[i])
+			}
+		}
+		if e.Account == "" && len(matched) == 0 {
+			continue
+		}
+		seq, ok, err := insertEvent(ctx, tx, &e)
+		if err != nil {
+			return out, err
+		}
+		if !ok {
+			continue // published before
+		}
+		e.Seq = seq
+		for _, sub := range matched {
+			if err := insertDelivery(ctx, tx, sub.ID, e.ID, now); err != nil {
+				return out, err
+			}
+			out.Deliveries++
+		}
+		out.Events = append(out.Events, e)
 	}
 	return out, nil
 }
@@ -310,7 +373,7 @@ const maxCandidateTerms = 32
 // candidates reads the enabled subscriptions that may match one of events (Matches decides):
 // those that ask for the event's type, of its account for an account's event, and without a
 // tokens filter or with the event's token in it.
-func (s *Push) candidates(ctx context.Context, tx bun.Tx, events []push.Event) ([]push.Subscription, error) {
+func candidates(ctx context.Context, tx bun.Tx, events []push.Event) ([]push.Subscription, error) {
 	var rows []pushSubscriptionRow
 	q := tx.NewSelect().Model(&rows).Where("enabled")
 	if len(events) <= maxCandidateTerms {
@@ -339,7 +402,7 @@ func tokenText(a common.Address) string {
 }
 
 // insertEvent stores e unless its id is stored; ok is false when it was.
-func (s *Push) insertEvent(ctx context.Context, tx bun.Tx, e *push.Event) (seq int64, ok bool, err error) {
+func insertEvent(ctx context.Context, tx bun.Tx, e *push.Event) (seq int64, ok bool, err error) {
 	data := string(e.Data)
 	if data == "" {
 		data = "{}"
@@ -377,7 +440,7 @@ func (s *Push) Enqueue(ctx context.Context, accountID, subscriptionID string, e 
 		if n == 0 {
 			return fmt.Errorf("%w: webhook %s", curvekit.ErrNotFound, subscriptionID)
 		}
-		if _, _, err := s.insertEvent(ctx, tx, &e); err != nil {
+		if _, _, err := insertEvent(ctx, tx, &e); err != nil {
 			return err
 		}
 		row := pushDeliveryRow{ID: deliveryID(), SubscriptionID: subscriptionID, EventID: e.ID, State: string(push.DeliveryPending),

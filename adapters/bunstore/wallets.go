@@ -584,8 +584,20 @@ func (s *Wallets) ReleaseTransaction(ctx context.Context, p wallet.ReleaseTxPara
 	var res sql.Result
 	var err error
 	if p.Sent {
-		res, err = s.db.NewUpdate().Model((*walletTxRow)(nil)).Set("claimed_by = ''").Set("claimed_until = 0").
-			Set("updated_at = ?", p.At.UnixNano()).Where(held, p.ID, p.Owner, string(wallet.TxPending)).Exec(ctx)
+		// The transaction's events (sent) are committed with the release, or not at all.
+		err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			var err error
+			res, err = tx.NewUpdate().Model((*walletTxRow)(nil)).Set("claimed_by = ''").Set("claimed_until = 0").
+				Set("updated_at = ?", p.At.UnixNano()).Where(held, p.ID, p.Owner, string(wallet.TxPending)).Exec(ctx)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n != 1 {
+				return err
+			}
+			_, err = recordEvents(ctx, tx, p.Events, p.At)
+			return err
+		})
 	} else {
 		res, err = s.db.NewDelete().Model((*walletTxRow)(nil)).Where(held, p.ID, p.Owner, string(wallet.TxPending)).Exec(ctx)
 		if err == nil {
@@ -662,8 +674,15 @@ func (s *Wallets) SettleTransaction(ctx context.Context, p wallet.SettleTxParams
 		if res, err = q.Exec(ctx); err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 || (p.State != wallet.TxFailed && p.State != wallet.TxDropped) {
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return err
+		}
+		// The transaction's events (mined, failed, dropped) are committed with the settlement.
+		if _, err := recordEvents(ctx, tx, p.Events, p.At); err != nil {
+			return err
+		}
+		if p.State != wallet.TxFailed && p.State != wallet.TxDropped {
+			return nil
 		}
 		// Nothing left the wallet: its spends are released with the settlement.
 		return releaseTxSpends(ctx, tx, p.ID, p.At)

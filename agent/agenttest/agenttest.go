@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/push"
 )
 
 // Stores are the ports under test, usually one value implementing all three.
@@ -26,6 +27,9 @@ type Stores struct {
 	Threads agent.ThreadStore
 	// Changes, when set, is checked to report the changes to jobs that Jobs makes.
 	Changes agent.JobChanges
+	// Events, when set, reads the events Jobs records with the ends of jobs (push's outbox:
+	// CompleteJobParams.Events, FailJobParams.Events); the outbox is checked.
+	Events push.Store
 }
 
 // Run runs the suite. newStores must return empty stores of their own (no state shared with
@@ -53,6 +57,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 		{"Threads", testThreads},
 		{"ThreadsPerWallet", testThreadsPerWallet},
 		{"TurnContext", testTurnContext},
+		{"EndsCommitTheirEvents", testEndEvents},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -476,3 +476,42 @@ func TestWebhookMarketEvents(t *testing.T) {
 		t.Errorf("graduated: %s", graduated.env.Data)
 	}
 }
+
+// TestWebhookJobFailed: a job whose model provider refuses it fails, and the account's webhook
+// gets job.failed, signed (the Standard Webhooks library verifies it), with the id
+// evt_job.failed_<jobId> and the job as GET /agent/job/:id shows it: status failed, its error.
+func TestWebhookJobFailed(t *testing.T) {
+	t.Parallel()
+	// An OpenAI-compatible provider that refuses every request (400: not retried).
+	llm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"error":{"message":"the model is not available","type":"invalid_request_error"}}`)
+	}))
+	t.Cleanup(llm.Close)
+	s := startServer(t, "--webhook-allow-loopback", "--llm-base-url", llm.URL+"/v1", "--llm-model", "refused")
+	url, got := webhookReceiver(t)
+	b, _ := s.signIn(t, "failing")
+	a := b.do(http.MethodPost, "/webhooks", `{"url":"`+url+`","types":["job.completed","job.failed"]}`)
+	wantStatus(t, "POST /webhooks", a, http.StatusCreated)
+	var hook webhookView
+	a.decode(t, &hook)
+
+	k := b.newKey(`{}`)
+	a = s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", k.Key)
+	var job struct{ JobID string }
+	a.decode(t, &job)
+	d := await(t, got, hook.Secret, "")
+	if d.env.Type != "job.failed" || d.id != "evt_job.failed_"+job.JobID {
+		t.Fatalf("delivery %s %s: %s", d.id, d.env.Type, d.env.Data)
+	}
+	read := s.anon(t, http.MethodGet, "/agent/job/"+job.JobID, "", "X-API-Key", k.Key)
+	sameJSON(t, "job.failed data", d.env.Data, read.body)
+	var failed struct {
+		JobID, Status, Error string
+		CompletedAt          string `json:"completedAt"`
+	}
+	if err := json.Unmarshal(d.env.Data, &failed); err != nil || failed.JobID != job.JobID || failed.Status != "failed" || failed.Error == "" || failed.CompletedAt == "" {
+		t.Errorf("job.failed data %s (%v)", d.env.Data, err)
+	}
+}

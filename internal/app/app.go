@@ -76,6 +76,8 @@ type App struct {
 	keys        wallet.KeyWrapper
 	// pushSources publish what the parts commit to Push (see sources).
 	pushSources *pushSources
+	// marketRelay relays the market's events to Push while this replica leads.
+	marketRelay *marketRelay
 	wrap        func(http.Handler) http.Handler
 	// devProvider is the development identity provider, served under /dev-oauth when no
 	// provider is configured.
@@ -202,7 +204,8 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	work.Go(func() { a.Wallets.Track(ctx) }) // every replica: a replacement is claimed in the store
 	work.Go(func() { _ = a.Push.Run(ctx) })  // every replica: a delivery is claimed in the store
 	work.Go(func() { _ = a.tailAccounts(ctx) })
-	work.Go(func() { a.OrderEngine.Run(ctx, a.leading) }) // acts only while this replica leads the indexer
+	work.Go(func() { a.marketRelay.run(ctx, time.Second) }) // acts only while this replica leads
+	work.Go(func() { a.OrderEngine.Run(ctx, a.leading) })   // acts only while this replica leads the indexer
 	a.serveDevnetRPC(ctx, &work, errc)
 	if a.Devnet != nil && a.Config.Simulate > 0 {
 		sim, err := newSimulator(a.Devnet, a.Chain, a.Builder, log.With("component", "simulator"))

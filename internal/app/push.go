@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -21,8 +23,8 @@ import (
 )
 
 // wirePush builds the push service (webhooks, the account stream's events) and plugs the
-// sources into it: the indexer's leader publishes the market's events after each commit, the
-// wallet its transactions, the agent runner the ends of jobs.
+// sources into it: the indexer's leader relays the market's events from the store (marketRelay),
+// the wallet's and the agent's stores commit their events with the change that causes them.
 func (a *App) wirePush(context.Context) error {
 	client, err := webhook.New(webhook.Config{AllowLoopback: a.Config.WebhookAllowLoopback})
 	if err != nil {
@@ -36,7 +38,8 @@ func (a *App) wirePush(context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.observers = append(a.observers, a.sources().sync)
+	a.marketRelay = &marketRelay{a: a, src: a.sources()}
+	a.observers = append(a.observers, a.marketRelay.observe)
 	return nil
 }
 
@@ -126,11 +129,12 @@ func (p *pushSources) publish(ctx context.Context, events ...push.Event) {
 	}
 }
 
-// TransactionChanged publishes wallet.transaction: sent, then mined, failed or dropped.
-func (p *pushSources) TransactionChanged(ctx context.Context, t *wallet.Transaction) {
+// TransactionEvents is wallet.transaction: sent, then mined, failed or dropped. The wallet's
+// store records it with the change.
+func (p *pushSources) TransactionEvents(t *wallet.Transaction) []push.Event {
 	data, err := p.payloads.WalletTransaction(t)
 	if err != nil {
-		return
+		return nil
 	}
 	state := string(t.State)
 	if t.State == wallet.TxPending {
@@ -140,11 +144,11 @@ func (p *pushSources) TransactionChanged(ctx context.Context, t *wallet.Transact
 	if at.IsZero() {
 		at = t.SentAt
 	}
-	p.publish(ctx, push.Event{ID: "evt_wallet.transaction_" + t.ID + "_" + state, Type: push.WalletTransaction, Time: at, Wallet: t.From, Data: data})
+	return []push.Event{{ID: "evt_wallet.transaction_" + t.ID + "_" + state, Type: push.WalletTransaction, Time: at, Wallet: t.From, Data: data}}
 }
 
-// JobEnded publishes job.completed or job.failed.
-func (p *pushSources) JobEnded(ctx context.Context, j *agent.Job) {
+// JobEvents is job.completed or job.failed. The agent's store records it with the job's end.
+func (p *pushSources) JobEvents(j *agent.Job) []push.Event {
 	typ := push.JobCompleted
 	at := j.CompletedAt
 	if j.Status == agent.StatusFailed {
@@ -155,22 +159,27 @@ func (p *pushSources) JobEnded(ctx context.Context, j *agent.Job) {
 	}
 	data, err := p.payloads.Job(j)
 	if err != nil {
-		return
+		return nil
 	}
-	p.publish(ctx, push.Event{ID: "evt_" + string(typ) + "_" + j.ID, Type: typ, Time: at, Wallet: j.Wallet, Data: data})
+	return []push.Event{{ID: "evt_" + string(typ) + "_" + j.ID, Type: typ, Time: at, Wallet: j.Wallet, Data: data}}
 }
 
-// sync publishes the market's events of a commit: launches, trades (the token stream's trade
-// payload), graduations and the creators' claimable fees. Only the indexer's leader publishes;
-// the ids are stable, so a step handed on twice records nothing new.
-func (p *pushSources) sync(s market.Sync) {
-	a := p.a
-	if s.Batch == nil || a.Push == nil || !a.Replica.Status().Leading {
-		return
+// Committed wakes the sender and the account streams: a store committed events with its change.
+func (p *pushSources) Committed() {
+	if p.a.Push != nil {
+		p.a.Push.Committed()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+}
+
+// marketEvents are the market's events of a step of the store: launches, trades (the token
+// stream's trade payload), graduations and the creators' claimable fees. Their ids are stable
+// (the fees' name the step's cursor), so a step turned into events twice records nothing new.
+func (p *pushSources) marketEvents(ctx context.Context, s market.Sync) []push.Event {
+	a := p.a
 	b := s.Batch
+	if b == nil {
+		return nil
+	}
 	tokens := make(map[common.Address]*market.Token, len(b.Launches)+len(b.Updates))
 	for i := range b.Launches {
 		tokens[b.Launches[i].Address] = &b.Launches[i]
@@ -235,7 +244,7 @@ func (p *pushSources) sync(s market.Sync) {
 			events = append(events, push.Event{ID: id, Type: push.FeesClaimable, Time: time.Now(), Wallet: c, Data: data})
 		}
 	}
-	p.publish(ctx, events...)
+	return events
 }
 
 // OrderChanged publishes order.sent, order.filled and order.failed as a fire moves, and
@@ -265,4 +274,177 @@ func (p *pushSources) OrderChanged(ctx context.Context, o *orders.Order, f *orde
 		return
 	}
 	p.publish(ctx, push.Event{ID: id, Type: typ, Time: time.Now().UTC(), Account: o.AccountID, Data: data})
+}
+
+// marketRelaySource names the market's relay position in the push store.
+const marketRelaySource = "market"
+
+// marketRelay turns the indexer's commits into push events without losing one. The market's
+// store is the outbox: the indexer's fenced transaction commits each batch with its cursor, and
+// the relay's position (the cursor up to which events were recorded) moves in the transaction
+// that records them (push.Service.Relay). On the leader each committed sync is relayed at once
+// from the batch in memory when it starts where the position stands; otherwise (a new leader, a
+// restart, a leader killed between its commit and its relay) what the store holds beyond the
+// position is rebuilt from the store (market.SyncSince) and relayed. A deposed leader racing a
+// new one moves nothing: the position is compared and set.
+type marketRelay struct {
+	a   *App
+	src *pushSources
+
+	mu   sync.Mutex
+	seen market.Cursor // the cursor of the last sync observed: where the next batch starts
+	pos  string        // the position as this process last moved or read it; "" when unknown
+}
+
+func cursorText(c market.Cursor) string { return strconv.FormatUint(c.Block, 10) + ":" + c.Hash.Hex() }
+
+func parseCursor(s string) (market.Cursor, error) {
+	b, h, ok := strings.Cut(s, ":")
+	n, err := strconv.ParseUint(b, 10, 64)
+	if !ok || err != nil || len(h) != 66 {
+		return market.Cursor{}, fmt.Errorf("push: relay position %q is not a cursor", s)
+	}
+	return market.Cursor{Block: n, Hash: common.HexToHash(h)}, nil
+}
+
+// observe is the relay's observer of the replica's syncs.
+func (r *marketRelay) observe(s market.Sync) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	prev := r.seen
+	r.seen = s.Cursor
+	if r.a.Push == nil || !r.a.Replica.Status().Leading {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if s.Batch == nil {
+		r.rewind(ctx, s.Cursor)
+		return
+	}
+	if r.pos != "" && r.pos == cursorText(prev) {
+		to := cursorText(s.Cursor)
+		err := r.a.Push.Relay(ctx, marketRelaySource, r.pos, to, r.src.marketEvents(ctx, s)...)
+		if err == nil {
+			r.pos = to
+			return
+		}
+		r.pos = ""
+		if !errors.Is(err, curvekit.ErrConflict) {
+			r.a.Log.Warn("push: relay the market's events; catching up from the store", "err", err)
+		}
+	}
+	r.catchUp(ctx)
+}
+
+// rewind moves the position back to the cursor a rollback left, when it stood beyond: the
+// blocks after it are indexed again from the new chain, and their events relayed (those of the
+// old chain were, and stay, recorded).
+func (r *marketRelay) rewind(ctx context.Context, to market.Cursor) {
+	pos, ok, err := r.a.Push.RelayPosition(ctx, marketRelaySource)
+	if err != nil || !ok {
+		r.pos = ""
+		return
+	}
+	if c, err := parseCursor(pos); err == nil && c.Block < to.Block {
+		r.pos = pos
+		return
+	}
+	if err := r.a.Push.Relay(ctx, marketRelaySource, pos, cursorText(to)); err != nil {
+		r.pos = ""
+		r.a.Log.Warn("push: move the market's relay back after a reorganization", "err", err)
+		return
+	}
+	r.pos = cursorText(to)
+}
+
+// catchUp relays what the store holds beyond the position. A relay without a position starts at
+// the store's cursor: what was indexed before push existed is history, not news.
+func (r *marketRelay) catchUp(ctx context.Context) {
+	a := r.a
+	pos, ok, err := a.Push.RelayPosition(ctx, marketRelaySource)
+	if err != nil {
+		a.Log.Warn("push: read the market's relay position", "err", err)
+		return
+	}
+	cur, err := a.Store.Cursor(ctx)
+	if err != nil {
+		a.Log.Warn("push: read the store's cursor", "err", err)
+		return
+	}
+	if !ok {
+		if err := a.Push.Relay(ctx, marketRelaySource, "", cursorText(cur)); err == nil {
+			r.pos = cursorText(cur)
+		}
+		return
+	}
+	r.pos = pos
+	from, err := parseCursor(pos)
+	if err != nil {
+		a.Log.Error("push: the market's relay position", "err", err)
+		return
+	}
+	if from == cur {
+		return
+	}
+	s, err := market.SyncSince(ctx, a.Store, from)
+	if errors.Is(err, market.ErrRewound) {
+		// The chain was reorganized below the position while nobody relayed: relay again from
+		// a cursor below it that the store still holds (events relayed before keep their ids
+		// and are not recorded twice).
+		below := from.Block
+		from = market.Cursor{}
+		if recent, rerr := a.Store.RecentBlocks(ctx, 64); rerr == nil {
+			for _, c := range recent { // newest first: from ends at the oldest below the position
+				if c.Block < below {
+					from = c
+				}
+			}
+		}
+		if from == (market.Cursor{}) {
+			a.Log.Warn("push: the market's relay position is gone with a reorganization; relaying from the store's cursor", "position", pos)
+			if err := a.Push.Relay(ctx, marketRelaySource, pos, cursorText(cur)); err == nil {
+				r.pos = cursorText(cur)
+			}
+			return
+		}
+		s, err = market.SyncSince(ctx, a.Store, from)
+	}
+	if err != nil {
+		a.Log.Warn("push: rebuild the market's steps since the relay's position", "position", pos, "err", err)
+		return
+	}
+	to := cursorText(s.Cursor)
+	if err := a.Push.Relay(ctx, marketRelaySource, pos, to, r.src.marketEvents(ctx, s)...); err != nil {
+		if !errors.Is(err, curvekit.ErrConflict) {
+			a.Log.Warn("push: relay the market's events", "err", err)
+		}
+		r.pos = ""
+		return
+	}
+	r.pos = to
+}
+
+// run catches the relay up while this replica leads, every poll: after a takeover or a restart
+// it relays what the store committed beyond the position even when no new sync comes.
+func (r *marketRelay) run(ctx context.Context, poll time.Duration) {
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if r.a.Push == nil || !r.a.Replica.Status().Leading {
+			continue
+		}
+		r.mu.Lock()
+		if r.pos == "" || r.pos != cursorText(r.a.Replica.Position()) {
+			cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			r.catchUp(cctx)
+			cancel()
+		}
+		r.mu.Unlock()
+	}
 }

@@ -34,6 +34,8 @@ func Run(t *testing.T, open func(t *testing.T) Fixture) {
 	t.Run("ConcurrentClaimsAreDisjoint", func(t *testing.T) { t.Parallel(); testClaimRace(t, open(t)) })
 	t.Run("DisableFailsPending", func(t *testing.T) { t.Parallel(); testDisable(t, open(t)) })
 	t.Run("LogAndReplay", func(t *testing.T) { t.Parallel(); testLogReplay(t, open(t)) })
+	t.Run("RelayMovesWithItsEvents", func(t *testing.T) { t.Parallel(); testRelay(t, open(t)) })
+	t.Run("ConcurrentRelaysMoveOnce", func(t *testing.T) { t.Parallel(); testRelayRace(t, open(t)) })
 }
 
 // at is a fixed instant with sub-second precision, to catch stores that round times.
@@ -427,4 +429,104 @@ func testLogReplay(t *testing.T, f Fixture) {
 	if err != nil || d.State != push.DeliveryPending || d.EventID != "p1" {
 		t.Errorf("Enqueue = %+v, %v", d, err)
 	}
+}
+
+func relayed(s push.Store, from, to string, ids ...string) error {
+	evs := make([]push.Event, len(ids))
+	for i, id := range ids {
+		evs[i] = push.Event{ID: id, Type: push.JobCompleted, Time: at, Account: "acc1", Data: []byte(`{}`)}
+	}
+	_, err := s.Record(context.Background(), push.RecordParams{Now: at, Events: evs, Relay: &push.RelayMove{Source: "market", From: from, To: to}})
+	return err
+}
+
+// testRelay: a relay's position moves in the transaction that records its events; a move from
+// a position that is not the stored one records nothing.
+func testRelay(t *testing.T, f Fixture) {
+	ctx, s := context.Background(), f.Store
+	if pos, ok, err := s.RelayPosition(ctx, "market"); err != nil || ok || pos != "" {
+		t.Fatalf("RelayPosition of a new relay = %q, %v, %v", pos, ok, err)
+	}
+	if err := relayed(s, "", "10:aa", "r1"); err != nil {
+		t.Fatalf("the first move: %v", err)
+	}
+	if err := relayed(s, "", "11:bb", "r2"); !errors.Is(err, curvekit.ErrConflict) {
+		t.Errorf("a second first move: %v, want ErrConflict", err)
+	}
+	if err := relayed(s, "9:ff", "11:bb", "r2"); !errors.Is(err, curvekit.ErrConflict) {
+		t.Errorf("a move from elsewhere: %v, want ErrConflict", err)
+	}
+	if err := relayed(s, "10:aa", "12:cc", "r3", "r1"); err != nil {
+		t.Fatalf("a move on: %v", err)
+	}
+	if pos, ok, err := s.RelayPosition(ctx, "market"); err != nil || !ok || pos != "12:cc" {
+		t.Errorf("RelayPosition = %q, %v, %v; want 12:cc", pos, ok, err)
+	}
+	if pos, ok, err := s.RelayPosition(ctx, "other"); err != nil || ok || pos != "" {
+		t.Errorf("another relay's position = %q, %v, %v", pos, ok, err)
+	}
+	evs, err := s.Events(ctx, "acc1", 0, 10)
+	var ids []string
+	for _, e := range evs {
+		ids = append(ids, e.ID)
+	}
+	if err != nil || fmt.Sprint(ids) != "[r1 r3]" {
+		t.Errorf("events recorded = %v, %v; want [r1 r3] (a refused move records nothing, r1 once)", ids, err)
+	}
+	// Record without a relay leaves the position alone.
+	if _, err := s.Record(ctx, push.RecordParams{Now: at, Events: []push.Event{{ID: "r4", Type: push.JobFailed, Time: at, Account: "acc1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if pos, _, _ := s.RelayPosition(ctx, "market"); pos != "12:cc" {
+		t.Errorf("RelayPosition after a plain Record = %q", pos)
+	}
+}
+
+// testRelayRace: two relays moving from the same position at once: one moves it and records its
+// events, the other records nothing.
+func testRelayRace(t *testing.T, f Fixture) {
+	s := f.Store
+	if err := relayed(s, "", "1:aa"); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 5 {
+		from := fmt.Sprintf("%d:aa", round+1)
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i := range errs {
+			wg.Go(func() { errs[i] = relayed(s, from, fmt.Sprintf("%d:aa", round+2), fmt.Sprintf("race%d_%d", round, i)) })
+		}
+		wg.Wait()
+		won := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case !errors.Is(err, curvekit.ErrConflict):
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		if won != 1 {
+			t.Fatalf("round %d: %d relays moved from %s, want 1", round, won, from)
+		}
+	}
+	evs, err := s.Events(context.Background(), "acc1", 0, 100)
+	if err != nil || len(evs) != 5 {
+		t.Errorf("events of the winners = %d, %v; want 5", len(evs), err)
+	}
+}
+
+// EventIDs are the ids of the account's events in the store, oldest first: what the suites of
+// the sources whose stores record events with their changes (the outbox) compare.
+func EventIDs(t testing.TB, s push.Store, accountID string) []string {
+	t.Helper()
+	evs, err := s.Events(context.Background(), accountID, 0, 1000)
+	if err != nil {
+		t.Fatalf("Events(%s): %v", accountID, err)
+	}
+	ids := make([]string, len(evs))
+	for i := range evs {
+		ids[i] = evs[i].ID
+	}
+	return ids
 }
