@@ -413,6 +413,7 @@ func TestAccountKeysAndAgent(t *testing.T) {
 	if !strings.Contains(dialogText, custodial.Hex()) || !strings.Contains(dialogText, s.srv.App.Devnet.ETHToken.Curve.Hex()) {
 		t.Errorf("the confirmation does not show from and to:\n%s", dialogText)
 	}
+	s.until("the simulation's preview", `document.querySelectorAll('[data-testid=sim-change]').length > 0 && !document.querySelector('[data-testid=confirm-custodial]').disabled`)
 	s.click(`[data-testid=confirm-custodial]`)
 	s.until("sent", `document.querySelector('[data-testid=tx-state]')?.textContent.startsWith('Sent: 0x')`)
 	hash := strings.TrimPrefix(eval[string](s, `document.querySelector('[data-testid=tx-state]').textContent`), "Sent: ")

@@ -226,9 +226,10 @@ func TestPagesAreAccessible(t *testing.T) {
 	}
 	visit("")
 	s.signIn("carol")
-	pages = pages[len(pages)-2:]
-	pages[0].ready = `!!document.querySelector('[data-testid=create-key]')`
-	pages[1].ready = `!!document.querySelector('[data-testid=prompt]')`
+	pages[5].ready += ` && !!document.querySelector('[data-testid=place-order]')`
+	pages = []struct{ name, hash, ready string }{pages[5], pages[len(pages)-2], pages[len(pages)-1]}
+	pages[1].ready = `!!document.querySelector('[data-testid=create-key]') && !!document.querySelector('[data-testid=pause-state]')`
+	pages[2].ready = `!!document.querySelector('[data-testid=prompt]')`
 	visit("-signed-in")
 	s.noStrangeScript()
 }

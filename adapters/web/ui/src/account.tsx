@@ -1,9 +1,12 @@
-// Account: sign in and out, API keys (created with their options, the raw key shown once,
+// Account: sign in and out, wallet safety (the settings guarding the custodial wallet, the pause
+// switch, the activity log), standing orders with their fires, API keys (created with their options, the raw key shown once,
 // listed, revoked), webhooks (created with their signing secret shown once, tested, deleted,
 // with their delivery log) and the custodial wallet's key export behind a warning.
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc, type S } from './api';
 import { ago } from './format';
+import { AccountOrders } from './orders';
+import { WalletSafety } from './safety';
 import { session, signIn, signOut } from './session';
 import { useStore } from './store';
 import { Copy, ErrorText, Section, Text, useAsync } from './ui';
@@ -49,6 +52,8 @@ export function Account() {
           Sign out
         </button>
       </Section>
+      <WalletSafety />
+      <AccountOrders />
       <Keys />
       <Webhooks />
       <Export />

@@ -10,23 +10,35 @@ export type Config = S['Config'];
 export type User = S['User'];
 export type UnsignedTx = { to: string; data: string; value: string; chainId: number; from?: string; gas?: string };
 
+/** ApiError is an answer the server refused: its status, its message, its refusal `code` when it
+ * has one, and `problems`, the failing fields' messages one by one when it listed several. */
 export class ApiError extends Error {
-  constructor(public status: number, message: string) {
+  code: string | null;
+  problems: string[];
+  constructor(public status: number, message: string, code: string | null = null, problems: string[] = [message]) {
     super(message);
+    this.code = code;
+    this.problems = problems;
   }
 }
 
-function messageOf(body: unknown, status: number): string {
+function problemsOf(body: unknown, status: number): string[] {
   if (body && typeof body === 'object') {
     const m = (body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error;
-    if (Array.isArray(m)) return m.map(String).join('; ');
-    if (typeof m === 'string') return m;
+    if (Array.isArray(m)) return m.map(String);
+    if (typeof m === 'string') return [m];
   }
-  return `the server answered ${status}`;
+  return [`the server answered ${status}`];
+}
+
+function refusal(body: unknown, status: number): ApiError {
+  const problems = problemsOf(body, status);
+  const code = body && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
+  return new ApiError(status, problems.join('; '), typeof code === 'string' ? code : null, problems);
 }
 
 /** api calls the API and returns its JSON; an error status, or a verdict {error} of the quote
- * and build routes, throws an ApiError carrying the server's message. */
+ * and build routes, throws an ApiError carrying the server's message and code. */
 export async function api<T>(path: string, init: { method?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...init.headers };
   let body = init.body;
@@ -42,9 +54,9 @@ export async function api<T>(path: string, init: { method?: string; json?: unkno
   } catch {
     throw new ApiError(r.status, `the server answered ${r.status} with something other than JSON`);
   }
-  if (!r.ok) throw new ApiError(r.status, messageOf(data, r.status));
+  if (!r.ok) throw refusal(data, r.status);
   if (data && typeof data === 'object' && !Array.isArray(data) && Object.keys(data).length === 1 && 'error' in data) {
-    throw new ApiError(200, messageOf(data, 200));
+    throw refusal(data, 200);
   }
   return data as T;
 }

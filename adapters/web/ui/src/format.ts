@@ -63,6 +63,11 @@ export function ago(unix: number, now = Date.now() / 1000): string {
   return `${Math.floor(d / 86400)}d ago`;
 }
 
+/** when writes a Unix time as the reader's local date and time. */
+export function when(unix: number): string {
+  return new Date(unix * 1000).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
 // Characters that act on text rather than show: C0 and C1 controls (newline and tab aside), the
 // line and paragraph separators, format characters (bidi overrides and isolates, zero-width space
 // and joiners, the byte-order mark, the soft hyphen...) and the other default-ignorable ones

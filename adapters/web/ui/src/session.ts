@@ -49,8 +49,36 @@ export function via(): Via | null {
   return session.get().user ? 'custodial' : null;
 }
 
+/** The body sign-and-submit takes for tx: what build-tx answered, without its other fields. */
+function signBody(tx: UnsignedTx): Record<string, unknown> {
+  const body: Record<string, unknown> = { to: tx.to, data: tx.data, value: tx.value, chainId: tx.chainId };
+  if (tx.gas) body.gas = tx.gas;
+  return body;
+}
+
+/** simulate runs tx as the custodial wallet would send it, signing nothing (simulateOnly): every
+ * check a send passes but the daily caps, then the call against the chain's pending state. A
+ * refusal throws an ApiError with its code. */
+export function simulate(tx: UnsignedTx): Promise<S['Simulation']> {
+  return api<S['Simulation']>('/wallet/sign-and-submit', { json: { ...signBody(tx), simulateOnly: true } });
+}
+
+/** custodialMined waits until the custodial wallet's transaction hash is mined; one that failed
+ * or was dropped throws. */
+async function custodialMined(hash: string, timeoutMs = 120_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const list = await api<S['WalletTxList']>('/wallet/transactions?limit=20');
+    const t = list.transactions.find((x) => x.hashes.some((h) => h.toLowerCase() === hash.toLowerCase()));
+    if (t?.state === 'mined') return;
+    if (t && (t.state === 'failed' || t.state === 'dropped')) throw new Error(`transaction ${hash} ${t.state === 'failed' ? 'reverted' : 'was dropped'}`);
+    await new Promise((f) => setTimeout(f, 500));
+  }
+  throw new Error(`transaction ${hash} was not mined in ${timeoutMs / 1000}s`);
+}
+
 /** sendTx sends tx the chosen way and returns its hash; waitFirst: the transaction must be mined
- * before the next one is sent (an approval). */
+ * before the next one is sent (an approval), so that the next one's simulation sees it. */
 export async function sendTx(tx: UnsignedTx, what: string, how: Via, waitFirst = false): Promise<string> {
   if (how === 'wallet') {
     const hash = await send(tx);
@@ -60,14 +88,15 @@ export async function sendTx(tx: UnsignedTx, what: string, how: Via, waitFirst =
   const user = session.get().user;
   if (!user) throw new Error('sign in to use your custodial wallet');
   if (!(await confirmCustodial(tx, what, user.wallet))) throw new Error('You cancelled the send.');
-  const body: Record<string, unknown> = { to: tx.to, data: tx.data, value: tx.value, chainId: tx.chainId };
-  if (tx.gas) body.gas = tx.gas;
+  const body = signBody(tx);
   // A trade after its approval cannot be estimated until the approval is mined: retry a while.
   // Each attempt has its own key: a refused one sent nothing, and a retry of the same attempt
-  // (the network dropped the answer) is answered by the server from the key.
+  // (the network dropped the answer) is answered by the server from the key. The guard's
+  // refusals are 403 or 429, never retried.
   for (let i = 0; ; i++) {
     try {
       const sub = await api<S['Submission']>('/wallet/sign-and-submit', { json: body, headers: { 'Idempotency-Key': crypto.randomUUID() } });
+      if (waitFirst) await custodialMined(sub.hash);
       return sub.hash;
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 400 || i >= 20 || tx.gas) throw e;

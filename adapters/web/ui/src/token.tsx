@@ -1,10 +1,11 @@
-// A token: its chart (live, resumable), trades tape and holders, stats, curve progress and the
-// trade panel.
+// A token: its chart (live, resumable), trades tape and holders, stats, curve progress, the
+// trade panel and the order panel.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, enc, type Bar, type S, type Token, type Trade } from './api';
 import type { Candles } from './chart';
 import { ago, amount, change, ipfsCID, percentBps, price, safeLink, short } from './format';
 import { TokenActivity } from './holders';
+import { OrderPanel } from './orders';
 import { session, sendTx, via, type Via } from './session';
 import { useStore } from './store';
 import { Address, Attribution, ErrorText, Logo, NamesakeNotice, Progress, Text, useAsync } from './ui';
@@ -212,6 +213,7 @@ export function TokenPage({ address, tab }: { address: string; tab?: string }) {
         </div>
         <div class="side-col">
           <TradePanel token={v} trades={trades} />
+          <OrderPanel token={v} />
           <section class="card o-stats" aria-labelledby="stats-title">
             <h2 id="stats-title">Stats</h2>
             <dl class="kv">

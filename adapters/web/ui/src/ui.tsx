@@ -3,9 +3,10 @@
 // text fits), so its invisible characters show; links pass safeLink.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { enc, type Token } from './api';
-import { ipfsCID, percentBps, reveal, short, visible } from './format';
-import { pending, session, signIn } from './session';
+import { api, enc, getConfig, type S, type Token } from './api';
+import { codeOf } from './codes';
+import { ipfsCID, percentBps, reveal, short, visible, whole } from './format';
+import { pending, session, signIn, simulate } from './session';
 import { useStore } from './store';
 import { account, connect, errorText, provider } from './wallet';
 
@@ -161,15 +162,31 @@ export function SessionButton() {
   );
 }
 
-/** ConfirmDialog shows a custodial send before anything is signed: from, to, value, data. */
+/** ConfirmDialog shows a custodial send before anything is signed: from, to, value, data, and
+ * the simulation's outcome. The send can be confirmed only once its simulation succeeded. */
 export function ConfirmDialog() {
   const p = useStore(pending);
   const [ref, setRef] = useState<HTMLDialogElement | null>(null);
+  const [sim, setSim] = useState<{ ok?: S['Simulation']; err?: unknown } | null>(null);
+  const [n, setN] = useState(0);
   useEffect(() => {
     if (!ref) return;
     if (p && !ref.open) ref.showModal();
     if (!p && ref.open) ref.close();
   }, [p, ref]);
+  useEffect(() => {
+    setSim(null);
+    if (!p) return;
+    let live = true;
+    simulate(p.tx).then(
+      (ok) => live && setSim({ ok }),
+      (err) => live && setSim({ err }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [p, n]);
+  const ready = !!sim?.ok?.success;
   return (
     <dialog ref={setRef} class="dialog" aria-labelledby="confirm-title" onCancel={() => p?.resolve(false)}>
       {p && (
@@ -196,18 +213,103 @@ export function ConfirmDialog() {
               <code class="data">{p.tx.data.length > 74 ? p.tx.data.slice(0, 74) + '…' : p.tx.data}</code>
             </dd>
           </dl>
+          <div class="simulation" aria-live="polite" data-testid="simulation">
+            <h3>What it does to your wallet</h3>
+            {!sim && <p class="muted">Simulating against the chain…</p>}
+            {sim?.ok && <SimulationResult sim={sim.ok} value={p.tx.value} />}
+            {sim?.err ? (
+              <div class="notice warn" data-testid="sim-refusal" data-code={codeOf(sim.err) ?? ''}>
+                <p>
+                  <strong>Refused before signing.</strong> {errorText(sim.err)}
+                </p>
+                <button type="button" class="btn btn-small" onClick={() => setN(n + 1)}>
+                  Simulate again
+                </button>
+              </div>
+            ) : null}
+          </div>
           <p class="muted">The server signs this with your custodial wallet and broadcasts it.</p>
           <div class="row">
             <button type="button" class="btn" onClick={() => p.resolve(false)}>
               Cancel
             </button>
-            <button type="button" class="btn btn-primary" data-testid="confirm-custodial" onClick={() => p.resolve(true)}>
+            <button type="button" class="btn btn-primary" data-testid="confirm-custodial" disabled={!ready} onClick={() => p.resolve(true)}>
               Sign and send
             </button>
           </div>
         </form>
       )}
     </dialog>
+  );
+}
+
+interface AssetInfo {
+  symbol: string;
+  decimals: number | null;
+}
+const assets = new Map<string, Promise<AssetInfo>>();
+
+/** assetInfo names a balance change's asset ("ETH", or a pairing asset's or a token's address)
+ * with its symbol and decimals, as the server knows them. */
+function assetInfo(asset: string): Promise<AssetInfo> {
+  const key = asset.toLowerCase();
+  let p = assets.get(key);
+  if (!p) {
+    p = (async () => {
+      if (asset === 'ETH') return { symbol: 'ETH', decimals: 18 };
+      const cfg = await getConfig();
+      const q = cfg.quoteAssets.find((a) => a.address?.toLowerCase() === key);
+      if (q) return { symbol: q.symbol, decimals: q.decimals };
+      try {
+        const t = await api<Token>(`/tokens/${enc(asset)}`);
+        return { symbol: t.symbol, decimals: t.decimals };
+      } catch {
+        return { symbol: short(asset), decimals: null };
+      }
+    })();
+    assets.set(key, p);
+  }
+  return p;
+}
+
+function Change({ c }: { c: S['BalanceChange'] }) {
+  const [info, setInfo] = useState<AssetInfo | null>(null);
+  useEffect(() => {
+    assetInfo(c.asset).then(setInfo, () => setInfo({ symbol: short(c.asset), decimals: null }));
+  }, [c.asset]);
+  const d = BigInt(c.delta);
+  const out = d < 0n;
+  const abs = out ? -d : d;
+  const shown = info?.decimals != null ? whole(abs, info.decimals) : `${abs} base units`;
+  return (
+    <li data-testid="sim-change" data-asset={c.asset} data-delta={c.delta} class={out ? 'down' : 'up'}>
+      {out ? 'Out: ' : 'In: '}
+      {shown} {info ? <Text value={info.symbol} /> : '…'}
+    </li>
+  );
+}
+
+/** SimulationResult shows a successful simulation: the wallet's balance changes, pairing asset
+ * out and tokens in, and the gas it takes. */
+function SimulationResult({ sim, value }: { sim: S['Simulation']; value: string }) {
+  if (!sim.success) return <p class="error">The simulation did not succeed: nothing would be signed.</p>;
+  const changes = sim.balanceChanges.length ? sim.balanceChanges : BigInt(value || '0') > 0n ? [{ asset: 'ETH', delta: '-' + value }] : [];
+  return (
+    <>
+      {changes.length ? (
+        <ul class="changes">
+          {changes.map((c) => (
+            <Change key={c.asset} c={c} />
+          ))}
+        </ul>
+      ) : (
+        <p class="muted">No balance of yours changes (beside the gas).</p>
+      )}
+      <p data-testid="sim-gas">
+        Gas: about {Number(sim.gas).toLocaleString('en-US')} units, paid in ETH on top.
+      </p>
+      {!sim.complete && <p class="muted">The chain's node could only run a plain call: ETH leaves with the value, and token movements are not known.</p>}
+    </>
   );
 }
 
@@ -225,6 +327,28 @@ export function useAsync<T>(f: () => Promise<T>, deps: unknown[]): { data?: T; e
     };
   }, [...deps, n]);
   return { ...state, reload: () => setN((x) => x + 1) };
+}
+
+/** usePages reads a cursor-paged list: the first page whenever deps change, the next one on
+ * more(); path is the request for a cursor (null: the first page), items picks the page's rows. */
+export function usePages<P extends { nextCursor: string | null }, T>(path: (cursor: string | null) => string, items: (page: P) => T[], deps: unknown[]) {
+  const [rows, setRows] = useState<T[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  async function load(cursor: string | null) {
+    setError(null);
+    try {
+      const page = await api<P>(path(cursor));
+      setRows((prev) => (cursor ? [...prev, ...items(page)] : items(page)));
+      setNext(page.nextCursor);
+    } catch (x) {
+      setError(x);
+    }
+  }
+  useEffect(() => {
+    load(null);
+  }, deps);
+  return { rows, setRows, error, setError, more: next ? () => load(next) : null };
 }
 
 /** Attribution credits the charting library, as its licence asks, under every chart. */

@@ -1,7 +1,8 @@
 // The person's own wallet, through EIP-1193 (window.ethereum): accounts, the chain, and
 // transactions confirmed there. The page composes; the wallet signs.
-import { getConfig, type UnsignedTx } from './api';
-import { hexWei } from './format';
+import { ApiError, getConfig, type UnsignedTx } from './api';
+import { explain } from './codes';
+import { hexWei, visible } from './format';
 import { Store } from './store';
 
 interface Provider {
@@ -73,8 +74,14 @@ export async function mined(hash: string, timeoutMs = 120_000): Promise<void> {
   throw new Error(`transaction ${hash} was not mined in ${timeoutMs / 1000}s`);
 }
 
+/** errorText says what went wrong in words: a refusal's code explained, then the server's own
+ * message (its hidden characters made visible: it may quote what a stranger chose). */
 export function errorText(e: unknown): string {
+  if (e instanceof ApiError) {
+    const why = explain(e.code);
+    return visible(why ? `${why} (${e.code}: ${e.message})` : e.message);
+  }
   const err = e as { code?: number; message?: string };
   if (err?.code === 4001) return 'You rejected the request in your wallet.';
-  return err?.message ?? String(e);
+  return visible(err?.message ?? String(e));
 }

@@ -1,0 +1,162 @@
+package web_test
+
+import (
+	"context"
+	"math/big"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// axeClean fails the test for each serious or critical axe-core violation on the page as it is.
+func (s *site) axeClean(where string) {
+	s.t.Helper()
+	src, err := os.ReadFile(uiTool(s.t, "axe-core/axe.min.js"))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	for _, v := range s.axe(string(src)) {
+		s.t.Errorf("%s: %s %s: %s on %v", where, v.Impact, v.ID, v.Help, v.Nodes)
+	}
+}
+
+// custodialWallet is the signed-in person's custodial wallet, as the Account view shows it.
+func (s *site) custodialWallet() common.Address {
+	s.t.Helper()
+	return common.HexToAddress(eval[string](s, `document.querySelector('.kv dd code').textContent`))
+}
+
+// The pause switch on the Account view, one click: the page says the wallet is paused, the
+// activity log lists the change, and a following custodial send is refused in its simulation
+// with WALLET_PAUSED explained in words, nothing signed. Resumed, the same send's simulation shows
+// the wallet's balance changes (ETH out, tokens in) and its gas before the person confirms, and
+// the confirmed send is mined as simulated.
+func TestPauseRefusesASendAndTheSimulationPreviewsIt(t *testing.T) {
+	s := newSite(t, 5)
+	dn := s.srv.App.Devnet
+	deth := dn.ETHToken.Token
+	s.signIn("erin")
+	custodial := s.custodialWallet()
+	s.devnetSend(8, custodial, new(big.Int).Mul(big.NewInt(1e18), big.NewInt(1)), nil)
+
+	s.until("the wallet safety settings", `document.querySelector('[data-testid=pause-state]')?.textContent.startsWith('Active.')`)
+	if got := eval[string](s, `document.querySelector('[data-testid=safety-caps]').textContent`); !strings.Contains(got, "any amount may leave") {
+		t.Errorf("the caps read %q", got)
+	}
+	if got := eval[string](s, `document.querySelector('[data-testid=safety-impact]').textContent`); !strings.Contains(got, "more than 15%") {
+		t.Errorf("the impact cap reads %q", got)
+	}
+	s.click(`[data-testid=pause]`)
+	s.until("paused", `document.querySelector('[data-testid=pause-note]')?.textContent.startsWith('Paused at') && document.querySelector('[data-testid=pause]').getAttribute('aria-checked') === 'true'`)
+	s.until("the change in the activity log", `!!document.querySelector('[data-testid=activity] [data-kind=settings]')`)
+
+	// A custodial buy: its simulation is refused, in words, and it cannot be confirmed.
+	s.open("#/token/"+deth.Hex(), `[data-testid=amount]`)
+	s.typeIn(`[data-testid=amount]`, "0.01")
+	s.until("a quote", `document.querySelector('[data-testid=quote]')?.textContent.includes('You get about')`)
+	s.click(`[data-testid=use-custodial]`)
+	s.until("the confirmation", `document.querySelector('dialog')?.open === true`)
+	s.until("the refusal", `document.querySelector('[data-testid=sim-refusal]')?.dataset.code === 'WALLET_PAUSED'`)
+	refusal := eval[string](s, `document.querySelector('[data-testid=sim-refusal]').innerText`)
+	if !strings.Contains(refusal, "Your custodial wallet is paused: it signs nothing until you resume it") || !strings.Contains(refusal, "WALLET_PAUSED") {
+		t.Errorf("the refusal reads %q", refusal)
+	}
+	if !eval[bool](s, `document.querySelector('[data-testid=confirm-custodial]').disabled`) {
+		t.Error("a refused send can still be confirmed")
+	}
+	s.axeClean("the refused send's dialog")
+	if n, err := dn.Client.NonceAt(context.Background(), custodial, nil); err != nil || n != 0 {
+		t.Fatalf("the paused wallet's nonce is %d (%v): something was signed", n, err)
+	}
+	s.click(`dialog .row button:first-child`)
+	s.until("cancelled", `document.querySelector('dialog')?.open === false && document.querySelector('.trade [role=alert]')?.textContent.includes('cancelled')`)
+
+	// Resumed (the sign-in is fresh), the same send previews its balance changes.
+	s.open("#/account", `[data-testid=pause]`)
+	s.until("still paused", `document.querySelector('[data-testid=pause-state]')?.textContent.startsWith('Paused.')`)
+	s.click(`[data-testid=pause]`)
+	s.until("resumed", `document.querySelector('[data-testid=pause-note]')?.textContent.startsWith('Resumed at')`)
+	s.open("#/token/"+deth.Hex(), `[data-testid=amount]`)
+	s.typeIn(`[data-testid=amount]`, "0.01")
+	s.until("a quote", `document.querySelector('[data-testid=quote]')?.textContent.includes('You get about')`)
+	s.click(`[data-testid=use-custodial]`)
+	s.until("the simulation's balance changes", `document.querySelectorAll('[data-testid=sim-change]').length === 2 && !!document.querySelector('[data-testid=sim-gas]') && !document.querySelector('[data-testid=confirm-custodial]').disabled`)
+	changes := eval[map[string]string](s, `Object.fromEntries([...document.querySelectorAll('[data-testid=sim-change]')].map(e => [e.dataset.asset.toLowerCase(), e.dataset.delta]))`)
+	if changes["eth"] != "-10000000000000000" {
+		t.Errorf("the simulation shows ETH %q, want -0.01 ETH in wei", changes["eth"])
+	}
+	tokensIn, ok := new(big.Int).SetString(changes[strings.ToLower(deth.Hex())], 10)
+	if !ok || tokensIn.Sign() <= 0 {
+		t.Errorf("the simulation shows DETH %q, want tokens in", changes[strings.ToLower(deth.Hex())])
+	}
+	preview := eval[string](s, `document.querySelector('[data-testid=simulation]').innerText`)
+	if !strings.Contains(preview, "Out: 0.01 ETH") || !strings.Contains(preview, "In: ") || !strings.Contains(preview, "DETH") || !strings.Contains(preview, "Gas: about") {
+		t.Errorf("the preview reads %q", preview)
+	}
+	s.axeClean("the simulation's preview")
+	s.click(`[data-testid=confirm-custodial]`)
+	s.until("the buy indexed", `document.querySelector('[data-testid=trade-status]')?.textContent.startsWith('Indexed')`)
+	bal, err := dn.Balance(context.Background(), deth, custodial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bal.Cmp(tokensIn) != 0 {
+		t.Errorf("the wallet holds %s DETH, the simulation said %s", bal, tokensIn)
+	}
+	s.noStrangeScript()
+}
+
+// The order panel beside the trade panel: an order the server refuses shows each reason at the
+// field it names; a valid one is placed, appears in the account's orders and is cancelled there.
+func TestOrderPanelPlacesAndTheAccountCancels(t *testing.T) {
+	s := newSite(t, 5)
+	deth := s.srv.App.Devnet.ETHToken.Token
+	s.signIn("frank")
+	s.open("#/token/"+deth.Hex(), `[data-testid=order-kind]`)
+	s.typeIn(`[data-testid=order-amount]`, "-1")
+	s.typeIn(`[data-testid=order-price]`, "1e-9")
+	s.clear(`[data-testid=order-slippage]`)
+	s.typeIn(`[data-testid=order-slippage]`, "80")
+	s.click(`[data-testid=place-order]`)
+	s.until("the fields' errors", `!!document.querySelector('[data-testid=order-invalid]')`)
+	for _, f := range []string{"amount", "price", "slippage"} {
+		got := eval[string](s, `document.querySelector('[data-testid=order-`+f+`-error]')?.textContent ?? ''`)
+		if got == "" || !eval[bool](s, `document.querySelector('[data-testid=order-`+f+`]').getAttribute('aria-invalid') === 'true'`) {
+			t.Errorf("no error shown at %s (%q)", f, got)
+		}
+	}
+	if got := eval[string](s, `document.querySelector('[data-testid=order-slippage-error]').textContent`); !strings.Contains(got, "0 to 50") {
+		t.Errorf("the slippage error reads %q", got)
+	}
+
+	s.axeClean("the order panel with its errors")
+
+	// Fixed, the order is placed: a limit buy far below the price, so it waits.
+	for _, f := range []string{"amount", "price", "slippage"} {
+		s.clear(`[data-testid=order-` + f + `]`)
+	}
+	s.typeIn(`[data-testid=order-amount]`, "0.001")
+	s.typeIn(`[data-testid=order-price]`, "0.000000000000001")
+	s.typeIn(`[data-testid=order-slippage]`, "1")
+	s.click(`[data-testid=place-order]`)
+	s.until("placed", `document.querySelector('[data-testid=order-status]')?.textContent.startsWith('Placed: order ord_')`)
+	if eval[bool](s, `!!document.querySelector('[data-testid=order-amount-error]')`) {
+		t.Error("the fixed field still shows its error")
+	}
+	id := eval[string](s, `document.querySelector('[data-testid=order-status] code').textContent`)
+
+	s.open("#/account", `[data-testid=orders]`)
+	row := `[data-testid=orders] [data-order="` + id + `"]`
+	s.until("the order listed", `document.querySelector('`+row+`')?.dataset.state === 'open'`)
+	if got := eval[string](s, `document.querySelector('`+row+`').innerText`); !strings.Contains(got, "buy 0.001 at 0.000000000000001 or better") {
+		t.Errorf("the order reads %q", got)
+	}
+	s.axeClean("the account's orders")
+	s.click(row + ` [data-testid=order-cancel]`)
+	s.until("cancelled", `document.querySelector('`+row+`')?.dataset.state === 'cancelled' && document.querySelector('[data-testid=orders-note]').textContent.includes('cancelled')`)
+	s.click(`[data-testid=orders-reload]`)
+	s.until("cancelled on the server", `document.querySelector('`+row+`')?.dataset.state === 'cancelled' && !document.querySelector('`+row+` [data-testid=order-cancel]')`)
+	s.noStrangeScript()
+}
