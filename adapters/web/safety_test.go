@@ -49,7 +49,7 @@ func TestPauseRefusesASendAndTheSimulationPreviewsIt(t *testing.T) {
 		t.Errorf("the impact cap reads %q", got)
 	}
 	s.click(`[data-testid=pause]`)
-	s.until("paused", `document.querySelector('[data-testid=pause-note]')?.textContent.startsWith('Paused at') && document.querySelector('[data-testid=pause]').getAttribute('aria-checked') === 'true'`)
+	s.until("paused", `document.querySelector('[data-testid=pause-note]')?.textContent.startsWith('Paused at') && document.querySelector('[data-testid=pause-state]').textContent.startsWith('Paused.') && document.querySelector('[data-testid=pause]').textContent === 'Resume the wallet'`)
 	s.until("the change in the activity log", `!!document.querySelector('[data-testid=activity] [data-kind=settings]')`)
 
 	// A custodial buy: its simulation is refused, in words, and it cannot be confirmed.
@@ -96,6 +96,7 @@ func TestPauseRefusesASendAndTheSimulationPreviewsIt(t *testing.T) {
 		t.Errorf("the preview reads %q", preview)
 	}
 	s.axeClean("the simulation's preview")
+	s.screenshot("confirm-simulation")
 	s.click(`[data-testid=confirm-custodial]`)
 	s.until("the buy indexed", `document.querySelector('[data-testid=trade-status]')?.textContent.startsWith('Indexed')`)
 	bal, err := dn.Balance(context.Background(), deth, custodial)
@@ -104,6 +105,40 @@ func TestPauseRefusesASendAndTheSimulationPreviewsIt(t *testing.T) {
 	}
 	if bal.Cmp(tokensIn) != 0 {
 		t.Errorf("the wallet holds %s DETH, the simulation said %s", bal, tokensIn)
+	}
+
+	// A custodial sell: the approval's simulation moves no balance; once it is mined, the sell's
+	// simulation shows DETH out and ETH in, and the sell is mined as simulated.
+	s.click(`[aria-label=Side] button:nth-child(2)`)
+	s.clear(`[data-testid=amount]`)
+	s.typeIn(`[data-testid=amount]`, "1000")
+	s.until("a sell quote", `document.querySelector('[data-testid=quote]')?.textContent.includes('You get about')`)
+	s.click(`[data-testid=use-custodial]`)
+	s.until("the approval's simulation", `document.querySelector('dialog')?.open && /^Approve/.test(document.querySelector('dialog p')?.textContent) && !!document.querySelector('[data-testid=sim-gas]') && !document.querySelector('[data-testid=confirm-custodial]').disabled`)
+	if n := eval[int](s, `document.querySelectorAll('[data-testid=sim-change]').length`); n != 0 {
+		t.Errorf("the approval's simulation shows %d balance changes", n)
+	}
+	s.click(`[data-testid=confirm-custodial]`)
+	s.until("the sell's simulation", `document.querySelector('dialog')?.open && /^Sell/.test(document.querySelector('dialog p')?.textContent) && document.querySelectorAll('[data-testid=sim-change]').length === 2 && !document.querySelector('[data-testid=confirm-custodial]').disabled`)
+	changes = eval[map[string]string](s, `Object.fromEntries([...document.querySelectorAll('[data-testid=sim-change]')].map(e => [e.dataset.asset.toLowerCase(), e.dataset.delta]))`)
+	if changes[strings.ToLower(deth.Hex())] != "-1000000000000000000000" || strings.HasPrefix(changes["eth"], "-") || changes["eth"] == "" {
+		t.Errorf("the sell's simulation shows %v, want 1000 DETH out and ETH in", changes)
+	}
+	ethBefore, err := dn.Balance(context.Background(), common.Address{}, custodial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.click(`[data-testid=confirm-custodial]`)
+	s.until("the sell indexed", `document.querySelector('[data-testid=trade-status]')?.textContent.startsWith('Indexed')`)
+	if bal, err = dn.Balance(context.Background(), deth, custodial); err != nil || new(big.Int).Sub(tokensIn, bal).String() != "1000000000000000000000" {
+		t.Errorf("after the sell the wallet holds %s DETH (%v), want 1000 fewer than %s", bal, err, tokensIn)
+	}
+	ethAfter, err := dn.Balance(context.Background(), common.Address{}, custodial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ethAfter.Cmp(ethBefore) <= 0 {
+		t.Errorf("the sell brought no ETH: %s then %s", ethBefore, ethAfter)
 	}
 	s.noStrangeScript()
 }
@@ -132,6 +167,7 @@ func TestOrderPanelPlacesAndTheAccountCancels(t *testing.T) {
 	}
 
 	s.axeClean("the order panel with its errors")
+	s.screenshot("order-errors")
 
 	// Fixed, the order is placed: a limit buy far below the price, so it waits.
 	for _, f := range []string{"amount", "price", "slippage"} {

@@ -73,7 +73,7 @@ export function WalletSafety() {
               <p data-testid="pause-state">
                 <strong>{s.wallet.paused ? 'Paused.' : 'Active.'}</strong> {s.wallet.paused ? 'Nothing is signed: no send, no order fires. Exporting the key still works.' : 'The wallet signs what passes the settings below.'}
               </p>
-              <button type="button" role="switch" aria-checked={s.wallet.paused} class={s.wallet.paused ? 'btn btn-primary' : 'btn btn-danger'} disabled={busy} onClick={togglePause} data-testid="pause">
+              <button type="button" class={s.wallet.paused ? 'btn btn-primary' : 'btn btn-danger'} disabled={busy} onClick={togglePause} data-testid="pause">
                 {s.wallet.paused ? 'Resume the wallet' : 'Pause the wallet'}
               </button>
             </div>
