@@ -59,7 +59,7 @@ func exportQuery(req bunrouter.Request, bars bool) (market.ExportQuery, error) {
 	eq.Cursor = q.str("cursor", "")
 	if bars {
 		if eq.Resolution, err = candles.ParseResolution(q.str("res", candles.DefaultResolution.String())); err != nil {
-			q.fail("res must be one of 1m, 5m, 15m, 1h, 4h, 1d")
+			q.fail("res must be one of %s", strings.Join(resolutionNames(), ", "))
 		}
 		if eq.Cursor != "" {
 			if c, ok := parseDigits(eq.Cursor); !ok || c > maxUnixTime {

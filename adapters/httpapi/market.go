@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/uptrace/bunrouter"
@@ -118,7 +119,7 @@ func (s *Server) getCandles(w http.ResponseWriter, req bunrouter.Request) error 
 	q := newQuery(req.URL)
 	cq := market.CandleQuery{Token: addr}
 	if cq.Resolution, err = candles.ParseResolution(q.str("res", candles.DefaultResolution.String())); err != nil {
-		q.fail("res must be one of 1m, 5m, 15m, 1h, 4h, 1d")
+		q.fail("res must be one of %s", strings.Join(resolutionNames(), ", "))
 	}
 	cq.From = q.intIn("from", 0, 1, maxUnixTime)
 	cq.To = q.intIn("to", 0, 1, maxUnixTime)

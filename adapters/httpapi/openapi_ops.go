@@ -6,6 +6,7 @@ import (
 
 	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/candles"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/orders"
@@ -55,7 +56,7 @@ var operations = map[string]op{
 		}},
 	"GET /tokens/:address/candles": {id: "getCandles", summary: "OHLCV bars, quiet buckets flat at the previous close", resp: seriesJSON{},
 		query: []param{
-			strParam("res", "The resolution (default 5m).", "1m", "5m", "15m", "1h", "4h", "1d"),
+			strParam("res", "The resolution (default 5m).", resolutionNames()...),
 			intParam("from", "Unix seconds; default a window of limit bars before to.", 1, maxUnixTime),
 			intParam("to", "Unix seconds; default now.", 1, maxUnixTime),
 			intParam("limit", "At most this many bars, the latest (default and most 1000).", 1, market.MaxBars),
@@ -83,7 +84,7 @@ var operations = map[string]op{
 	"GET /tokens/:address/stream": {id: "streamToken", summary: "The token's bars and trades from a time, then live; resumes gaplessly with Last-Event-ID (SSE)",
 		media: "text/event-stream",
 		query: []param{
-			strParam("res", "The bars' resolution; any other value is 5m.", "1m", "5m", "15m", "1h", "4h", "1d"),
+			strParam("res", "The bars' resolution; any other value is 5m.", resolutionNames()...),
 			intParam("from", "Unix seconds: replay bars and trades from here.", 1, maxUnixTime),
 			strParam("resume", "How a resume rebuilds: full (default) or partial.", "full", "partial"),
 		},
@@ -205,9 +206,8 @@ var operations = map[string]op{
 	"POST /launch/upload-image": {id: "uploadImage", summary: "Pins a token image (PNG, JPEG, GIF or WebP, at most 5 MB)", upload: true, resp: imageJSON{}, outage: true},
 	"GET /launch/estimate-fee": {id: "estimateLaunchFee", summary: "The gas and fee a launch would cost now", resp: estimateJSON{},
 		query: []param{func() param {
-			p := strParam("from", "The wallet that would launch.")
+			p := required(strParam("from", "The wallet that would launch."))
 			p.schema = addressSchema()
-			p.required = true
 			return p
 		}()}, outage: true},
 	"GET /launch/daily-limit/:wallet": {id: "getDailyLimit", summary: "The wallet's launches today against its tier's limit", resp: dailyLimitJSON{}},
@@ -219,20 +219,20 @@ var operations = map[string]op{
 	"GET /udf/config":       {id: "udfConfig", summary: "TradingView UDF: the datafeed's configuration", resp: udfConfigJSON{}},
 	"GET /udf/time":         {id: "udfTime", summary: "TradingView UDF: the server's clock, Unix seconds, as text", media: "text/plain"},
 	"GET /udf/symbols": {id: "udfSymbol", summary: "TradingView UDF: a symbol's information (a token by address or symbol)",
-		resp: udfSymbolJSON{}, verdict: true, query: []param{strParam("symbol", "A token's address, or a symbol only one token has.")}},
-	"GET /udf/search": {id: "udfSearch", summary: "TradingView UDF: tokens whose name or symbol holds the query", resp: udfSearchJSON{},
-		verdict: true, query: []param{
-			strParam("query", "A part of the name or symbol, or an address."),
-			strParam("type", "crypto, or empty."),
-			strParam("exchange", "curvekit, or empty."),
+		resp: udfSymbolJSON{}, verdict: true, query: []param{required(strParam("symbol", "A token's address (or curvekit:address), or a symbol only one token has."))}},
+	"GET /udf/search": {id: "udfSearch", summary: "TradingView UDF: the tokens of a list (the symbol type) whose name or symbol holds the query, in the list's order",
+		resp: udfSearchJSON{}, verdict: true, query: []param{
+			strParam("query", "A part of the name or symbol (at most 100 bytes), or an address."),
+			strParam("type", "The list, one of the configuration's symbols_types: empty (every token, trending first), graduating (about to graduate, closest first), graduated, gainers1h, gainers24h, losers24h; crypto, every symbol's type, is every token.", udfTypeValues()...),
+			strParam("exchange", "curvekit, or empty.", "", udfExchange),
 			intParam("limit", "At most this many (default 30).", 1, market.MaxLimit),
 		}},
 	"GET /udf/history": {id: "udfHistory", summary: "TradingView UDF: the bars of a range, as /tokens/{address}/candles computes them",
 		resp: udfHistoryJSON{}, verdict: true, query: []param{
-			strParam("symbol", "A token's address, or a symbol only one token has."),
-			strParam("resolution", "The bars' resolution.", "1", "5", "15", "60", "240", "1D", "D"),
+			required(strParam("symbol", "A token's address (or curvekit:address), or a symbol only one token has.")),
+			required(strParam("resolution", "The bars' resolution, one of the configuration's supported_resolutions (D is 1D).", append(udfResolutionNames(false), "D")...)),
 			intParam("from", "Unix seconds: the first bar's bucket holds it.", 0, maxUnixTime),
-			intParam("to", "Unix seconds, exclusive.", 1, maxUnixTime),
+			required(intParam("to", "Unix seconds, exclusive.", 1, maxUnixTime)),
 			intParam("countback", "The latest this many bars before to (at most 1000), instead of from.", 0, maxUnixTime),
 		}},
 	"GET /ipfs/:cid": {id: "getPinnedContent", summary: "Content this server pinned, by CID (images, metadata documents)", media: "*/*", outage: true},
@@ -270,6 +270,21 @@ type slippage any
 // toolArguments are a tool's arguments, as its input schema says.
 type toolArguments map[string]any
 
+// required marks p required.
+func required(p param) param {
+	p.required = true
+	return p
+}
+
+// resolutionNames are the wire forms of the candles' resolutions, shortest first.
+func resolutionNames() []string {
+	var out []string
+	for _, r := range candles.Resolutions() {
+		out = append(out, r.String())
+	}
+	return out
+}
+
 // exportParams are the query of the exports, of bars or of trades.
 func exportParams(bars bool) []param {
 	ps := []param{
@@ -277,7 +292,7 @@ func exportParams(bars bool) []param {
 		intParam("to", "Unix seconds: covered up to, not including, this time (default now).", 1, maxUnixTime),
 	}
 	if bars {
-		return append(ps, strParam("res", "The resolution (default 5m).", "1m", "5m", "15m", "1h", "4h", "1d"),
+		return append(ps, strParam("res", "The resolution (default 5m).", resolutionNames()...),
 			strParam("cursor", "The time of the last bar received: resume after it."))
 	}
 	return append(ps, strParam("cursor", "The cursor of the last line received: resume after it."))

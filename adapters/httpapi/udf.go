@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,15 +28,32 @@ import (
 // udfExchange is the exchange every symbol is listed on.
 const udfExchange = "curvekit"
 
-// udfResolutions are UDF's names of the six resolutions.
-var udfResolutions = []struct {
+// udfType is every symbol's type: what a search result and a symbol say they are.
+const udfType = "crypto"
+
+// udfResolution is one resolution of the feed: UDF's name for it, and the bars'.
+type udfResolution struct {
 	name string
 	res  candles.Resolution
-}{
-	{"1", candles.Res1m}, {"5", candles.Res5m}, {"15", candles.Res15m}, {"60", candles.Res1h}, {"240", candles.Res4h}, {"1D", candles.Res1d},
 }
 
-func udfResolution(s string) (candles.Resolution, bool) {
+// udfResolutions are the candles' resolutions, every one, under UDF's names: minutes below a
+// day ("1", "240"), days from a day ("1D"). The same list is the configuration's, every
+// symbol's and /udf/history's, and each is a res the exports take.
+var udfResolutions = func() []udfResolution {
+	var out []udfResolution
+	for _, r := range candles.Resolutions() {
+		name := strconv.FormatInt(r.Seconds()/60, 10)
+		if r.Seconds()%86400 == 0 {
+			name = strconv.FormatInt(r.Seconds()/86400, 10) + "D"
+		}
+		out = append(out, udfResolution{name, r})
+	}
+	return out
+}()
+
+// udfResolutionOf reads a UDF resolution; "D" is "1D", as the protocol has it.
+func udfResolutionOf(s string) (candles.Resolution, bool) {
 	if s == "D" {
 		s = "1D"
 	}
@@ -47,10 +65,58 @@ func udfResolution(s string) (candles.Resolution, bool) {
 	return 0, false
 }
 
-func udfResolutionNames() []string {
-	out := make([]string, len(udfResolutions))
-	for i, r := range udfResolutions {
-		out[i] = r.name
+// udfResolutionNames are the names of udfResolutions; intraday those below a day.
+func udfResolutionNames(intraday bool) []string {
+	var out []string
+	for _, r := range udfResolutions {
+		if !intraday || r.res.Seconds() < 86400 {
+			out = append(out, r.name)
+		}
+	}
+	return out
+}
+
+// udfList is one of the symbol search's lists. UDF's search has one filter besides the
+// exchange, the symbol type, which the configuration lists and the Charting Library's search
+// dialog offers as tabs: the lists of GET /tokens are offered there. Its order is the list's;
+// every symbol's own type is still crypto.
+type udfList struct {
+	value, name string
+	query       func(*market.TokenQuery)
+}
+
+var udfLists = []udfList{
+	{"", "All tokens", func(q *market.TokenQuery) { q.Sort = market.SortTrending }},
+	{"graduating", "About to graduate", func(q *market.TokenQuery) {
+		q.Sort, q.Phase, q.ProgressMin = market.SortProgress, market.PhaseCurve, aboutToGraduate
+	}},
+	{"graduated", "Graduated", func(q *market.TokenQuery) { q.Sort, q.Phase = market.SortTrending, market.PhaseGraduated }},
+	{"gainers1h", "Gainers, 1 hour", func(q *market.TokenQuery) { q.Sort = market.SortGainers1h }},
+	{"gainers24h", "Gainers, 24 hours", func(q *market.TokenQuery) { q.Sort = market.SortGainers24h }},
+	{"losers24h", "Losers, 24 hours", func(q *market.TokenQuery) { q.Sort = market.SortLosers24h }},
+}
+
+// aboutToGraduate is where "about to graduate" starts: 80% of the way, in basis points.
+const aboutToGraduate = 8000
+
+// udfListOf finds the list a search's type names; the symbols' own type, crypto, is every token.
+func udfListOf(typ string) (udfList, bool) {
+	if typ == udfType {
+		typ = ""
+	}
+	for _, l := range udfLists {
+		if l.value == typ {
+			return l, true
+		}
+	}
+	return udfList{}, false
+}
+
+// udfTypeValues are the values a search's type may have.
+func udfTypeValues() []string {
+	out := []string{udfType}
+	for _, l := range udfLists {
+		out = append(out, l.value)
 	}
 	return out
 }
@@ -90,10 +156,18 @@ type udfTypeDoc struct {
 // GET /udf/config
 func (s *Server) udfConfig(w http.ResponseWriter, _ bunrouter.Request) error {
 	return writeJSON(w, http.StatusOK, udfConfigJSON{
-		SupportedResolutions: udfResolutionNames(), SupportsSearch: true, SupportsTime: true,
+		SupportedResolutions: udfResolutionNames(false), SupportsSearch: true, SupportsTime: true,
 		Exchanges:    []udfExchangeDoc{{Value: udfExchange, Name: udfExchange, Desc: "Tokens launched on this server's chain"}},
-		SymbolsTypes: []udfTypeDoc{{Name: "Tokens", Value: "crypto"}},
+		SymbolsTypes: udfSymbolTypes(),
 	})
+}
+
+func udfSymbolTypes() []udfTypeDoc {
+	out := make([]udfTypeDoc, len(udfLists))
+	for i, l := range udfLists {
+		out[i] = udfTypeDoc{Name: l.name, Value: l.value}
+	}
+	return out
 }
 
 // GET /udf/time: the server's clock, Unix seconds, as text.
@@ -134,6 +208,7 @@ type udfSymbolJSON struct {
 	HasWeeklyAndMonthly  bool     `json:"has_weekly_and_monthly"`
 	SupportedResolutions []string `json:"supported_resolutions"`
 	IntradayMultipliers  []string `json:"intraday_multipliers"`
+	DailyMultipliers     []string `json:"daily_multipliers"`
 	VolumePrecision      int      `json:"volume_precision"`
 	DataStatus           string   `json:"data_status"`
 	CurrencyCode         string   `json:"currency_code"`
@@ -192,10 +267,10 @@ func (s *Server) udfSymbols(w http.ResponseWriter, req bunrouter.Request) error 
 
 func udfSymbolOf(v *market.View) udfSymbolJSON {
 	return udfSymbolJSON{
-		Name: v.Symbol, Ticker: v.Address.Hex(), Description: v.Name, Type: "crypto", Session: "24x7",
+		Name: v.Symbol, Ticker: v.Address.Hex(), Description: v.Name, Type: udfType, Session: "24x7",
 		Exchange: udfExchange, ListedExchange: udfExchange, Timezone: "Etc/UTC", Format: "price",
 		Minmov: 1, Pricescale: pricescale(&v.Token), HasIntraday: true, HasDaily: true,
-		SupportedResolutions: udfResolutionNames(), IntradayMultipliers: []string{"1", "5", "15", "60", "240"},
+		SupportedResolutions: udfResolutionNames(false), IntradayMultipliers: udfResolutionNames(true), DailyMultipliers: []string{"1"},
 		VolumePrecision: int(min(v.Quote.Decimals, 8)), DataStatus: "streaming", CurrencyCode: v.Quote.Symbol,
 	}
 }
@@ -226,12 +301,18 @@ type udfSearchItemJSON struct {
 // udfSearchJSON is GET /udf/search's answer: a list.
 type udfSearchJSON []udfSearchItemJSON
 
-// GET /udf/search?query=&type=&exchange=&limit=
+// GET /udf/search?query=&type=&exchange=&limit=: the tokens of the list type names whose name
+// or symbol holds the query, in the list's order; an address is the token there, whatever the list.
 func (s *Server) udfSearch(w http.ResponseWriter, req bunrouter.Request) error {
 	q := newQuery(req.URL)
 	query := q.str("query", "")
-	typ := q.str("type", "")
-	exchange := q.str("exchange", "")
+	list, ok := udfListOf(q.str("type", ""))
+	if !ok {
+		q.fail("type must be empty or one of %s", strings.Join(slices.DeleteFunc(udfTypeValues(), func(v string) bool { return v == "" }), ", "))
+	}
+	if exchange := q.str("exchange", ""); exchange != "" && exchange != udfExchange {
+		q.fail("exchange must be %s, or empty", udfExchange)
+	}
 	limit := q.intIn("limit", 30, 1, market.MaxLimit)
 	if len(query) > maxSearchLen {
 		q.fail("query must be at most %d bytes", maxSearchLen)
@@ -240,10 +321,8 @@ func (s *Server) udfSearch(w http.ResponseWriter, req bunrouter.Request) error {
 		return udfError(w, "%s", clientMessage(err))
 	}
 	out := udfSearchJSON{}
-	if (typ != "" && typ != "crypto") || (exchange != "" && !strings.EqualFold(exchange, udfExchange)) {
-		return writeJSON(w, http.StatusOK, out)
-	}
-	tq := market.TokenQuery{Search: strings.TrimSpace(query), Limit: int(limit), Sort: market.SortVolume24h}
+	tq := market.TokenQuery{Search: strings.TrimSpace(query), Limit: int(limit)}
+	list.query(&tq)
 	if a, ok := parseAddress(tq.Search); ok {
 		v, err := s.cfg.Market.Token(req.Context(), a)
 		if err == nil {
@@ -293,9 +372,9 @@ func (s *Server) udfHistory(w http.ResponseWriter, req bunrouter.Request) error 
 	from := q.intIn("from", 0, 0, maxUnixTime)
 	to := q.intIn("to", 0, 1, maxUnixTime)
 	countback := q.intIn("countback", 0, 0, maxUnixTime)
-	res, ok := udfResolution(resName)
+	res, ok := udfResolutionOf(resName)
 	if !ok {
-		q.fail("resolution must be one of %s", strings.Join(udfResolutionNames(), ", "))
+		q.fail("resolution must be one of %s", strings.Join(udfResolutionNames(false), ", "))
 	}
 	if !q.has("to") {
 		q.fail("to is required")

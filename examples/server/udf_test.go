@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -201,4 +202,63 @@ func readJSON(t *testing.T, url string, out any) int {
 		t.Fatalf("GET %s: %v in %s", url, err, body)
 	}
 	return resp.StatusCode
+}
+
+// UDF's search lists on the devnet's tokens (DETH and DUSD on their curves, 5.82% of the way,
+// GRAD graduated): each symbol type of the configuration is the GET /tokens list it stands for,
+// the same tokens in the same order, with and without a query.
+func TestUDFSearchListsAreTheTokenLists(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	var cfg struct {
+		SymbolsTypes []struct{ Value string } `json:"symbols_types"`
+	}
+	s.get("/udf/config", &cfg)
+	lists := map[string]string{
+		"":           "sort=trending",
+		"crypto":     "sort=trending",
+		"graduating": "sort=progress&phase=curve&progressMin=80",
+		"graduated":  "sort=trending&phase=graduated",
+		"gainers1h":  "sort=gainers1h",
+		"gainers24h": "sort=gainers24h",
+		"losers24h":  "sort=losers24h",
+	}
+	if len(cfg.SymbolsTypes) != len(lists)-1 {
+		t.Fatalf("symbol types %+v", cfg.SymbolsTypes)
+	}
+	nonEmpty := 0
+	for _, st := range cfg.SymbolsTypes {
+		list, ok := lists[st.Value]
+		if !ok {
+			t.Fatalf("symbol type %q: no list", st.Value)
+		}
+		for _, query := range []string{"", "D", "grad"} {
+			for _, typ := range []string{st.Value, "crypto"} {
+				if typ == "crypto" && st.Value != "" {
+					continue
+				}
+				var found []struct{ Ticker, Type string }
+				s.get("/udf/search?"+url.Values{"type": {typ}, "query": {query}}.Encode(), &found)
+				var page tokenItems
+				s.get("/tokens?limit=30&"+list+"&q="+query, &page)
+				var got, want []string
+				for _, f := range found {
+					if f.Type != "crypto" {
+						t.Errorf("type %q: a symbol of type %q", typ, f.Type)
+					}
+					got = append(got, f.Ticker)
+				}
+				for _, tk := range page.Tokens {
+					want = append(want, tk.Address)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("/udf/search type %q, query %q: %v; GET /tokens?%s: %v", typ, query, got, list, want)
+				}
+				nonEmpty += min(len(got), 1)
+			}
+		}
+	}
+	if nonEmpty == 0 {
+		t.Fatal("every list is empty")
+	}
 }

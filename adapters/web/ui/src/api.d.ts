@@ -1039,7 +1039,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** TradingView UDF: tokens whose name or symbol holds the query */
+        /** TradingView UDF: the tokens of a list (the symbol type) whose name or symbol holds the query, in the list's order */
         get: operations["udfSearch"];
         put?: never;
         post?: never;
@@ -2060,6 +2060,7 @@ export interface components {
         UdfSearchVerdict: components["schemas"]["UdfSearch"] | components["schemas"]["UdfError"];
         UdfSymbol: {
             currency_code: string;
+            daily_multipliers: string[];
             data_status: string;
             description: string;
             exchange: string;
@@ -4349,15 +4350,15 @@ export interface operations {
     };
     udfHistory: {
         parameters: {
-            query?: {
-                /** @description A token's address, or a symbol only one token has. */
-                symbol?: string;
-                /** @description The bars' resolution. */
-                resolution?: "1" | "5" | "15" | "60" | "240" | "1D" | "D";
+            query: {
+                /** @description A token's address (or curvekit:address), or a symbol only one token has. */
+                symbol: string;
+                /** @description The bars' resolution, one of the configuration's supported_resolutions (D is 1D). */
+                resolution: "1" | "5" | "15" | "60" | "240" | "1D" | "D";
                 /** @description Unix seconds: the first bar's bucket holds it. */
                 from?: number;
                 /** @description Unix seconds, exclusive. */
-                to?: number;
+                to: number;
                 /** @description The latest this many bars before to (at most 1000), instead of from. */
                 countback?: number;
             };
@@ -4384,12 +4385,12 @@ export interface operations {
     udfSearch: {
         parameters: {
             query?: {
-                /** @description A part of the name or symbol, or an address. */
+                /** @description A part of the name or symbol (at most 100 bytes), or an address. */
                 query?: string;
-                /** @description crypto, or empty. */
-                type?: string;
+                /** @description The list, one of the configuration's symbols_types: empty (every token, trending first), graduating (about to graduate, closest first), graduated, gainers1h, gainers24h, losers24h; crypto, every symbol's type, is every token. */
+                type?: "crypto" | "" | "graduating" | "graduated" | "gainers1h" | "gainers24h" | "losers24h";
                 /** @description curvekit, or empty. */
-                exchange?: string;
+                exchange?: "" | "curvekit";
                 /** @description At most this many (default 30). */
                 limit?: number;
             };
@@ -4415,9 +4416,9 @@ export interface operations {
     };
     udfSymbol: {
         parameters: {
-            query?: {
-                /** @description A token's address, or a symbol only one token has. */
-                symbol?: string;
+            query: {
+                /** @description A token's address (or curvekit:address), or a symbol only one token has. */
+                symbol: string;
             };
             header?: never;
             path?: never;
