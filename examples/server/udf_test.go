@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/curvekit/curvekit/candles"
+	"github.com/curvekit/curvekit/internal/pgtest"
 )
 
 type udfHistory struct {
@@ -209,7 +210,23 @@ func readJSON(t *testing.T, url string, out any) int {
 // the same tokens in the same order, with and without a query.
 func TestUDFSearchListsAreTheTokenLists(t *testing.T) {
 	t.Parallel()
-	s := startServer(t)
+	testUDFSearchLists(t, startServer(t))
+}
+
+// The same on PostgreSQL.
+func TestUDFSearchListsAreTheTokenListsOnPostgres(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Schema(t, "udf")
+	testUDFSearchLists(t, startServer(t, "--db", dsn, "--devnet-dir", t.TempDir()))
+	db := pgtest.Connect(t, dsn)
+	defer db.Close()
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM tokens").Scan(&n); err != nil || n < 3 {
+		t.Fatalf("the server's tokens on PostgreSQL: %d, %v", n, err)
+	}
+}
+
+func testUDFSearchLists(t *testing.T, s *testServer) {
 	var cfg struct {
 		SymbolsTypes []struct{ Value string } `json:"symbols_types"`
 	}
