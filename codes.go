@@ -1,6 +1,9 @@
 package curvekit
 
-import "errors"
+import (
+	"errors"
+	"strings"
+)
 
 // Code is the machine-readable reason of a refusal, beside the message a person reads. The HTTP
 // API answers it as the error body's code; the command line exits by it and MCP names it. The list
@@ -76,4 +79,16 @@ func CodeOf(err error) Code {
 		return CodeValidationFailed
 	}
 	return ""
+}
+
+// Reason is a refusal's message as a person reads it: err's text without the sentinel it
+// begins with ("forbidden: ", "limit reached: ", "invalid input: ").
+func Reason(err error) string {
+	msg := err.Error()
+	for _, sentinel := range []error{ErrForbidden, ErrLimited, ErrInvalid} {
+		if rest, ok := strings.CutPrefix(msg, sentinel.Error()+": "); ok {
+			return rest
+		}
+	}
+	return msg
 }

@@ -308,7 +308,9 @@ func (s *Service) trade(ctx context.Context, c *Call, side curvekit.Side, in Tra
 			return ToolResult{}, err
 		}
 	}
-	r, err := s.cfg.Market.BuildTx(ctx, v.Address, market.BuildRequest{Side: side, Amount: in.Amount, SlippageBps: bps, Wallet: c.Wallet, Recipient: c.Wallet})
+	// The turn runs for the account whose wallet this is: its settings' refusals are its own.
+	r, err := s.cfg.Market.BuildTx(ctx, v.Address, market.BuildRequest{Side: side, Amount: in.Amount, SlippageBps: bps, Wallet: c.Wallet, Recipient: c.Wallet,
+		Issues: true, Owner: true})
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -331,14 +333,47 @@ func (s *Service) trade(ctx context.Context, c *Call, side curvekit.Side, in Tra
 		fmt.Fprintf(&b, " It needs an approval of %s first: send the approval, then the trade.", spend.symbol)
 	}
 	b.WriteString(" The transaction is unsigned: confirm it in your wallet before the deadline.")
-	if note := s.shortfall(ctx, c.Wallet, spend, &r.Quote.In); note != "" {
-		b.WriteString(" " + note)
-	}
-	return ToolResult{Summary: b.String(), Transactions: []Transaction{tx}, Data: map[string]any{
+	data := map[string]any{
 		"token": v.Address.Hex(), "side": string(side), "venue": string(r.Quote.Venue),
 		"amountIn": inText, "expectedOut": outText, "minOut": minText, "slippageBps": bps, "deadline": r.Deadline,
 		"to": tx.To, "value": tx.Value, "approvalFirst": r.Plan.Approval != nil,
-	}}, nil
+	}
+	if is := r.Issues; is != nil {
+		if bal := is.Balance; bal != nil {
+			b.WriteString(" " + shortNote(spend, &bal.Actual, &bal.Expected))
+		}
+		for _, rf := range is.Refusals {
+			fmt.Fprintf(&b, " This account's settings would refuse the %s as it stands (%s): %s.", rf.Step, rf.Code, strings.TrimSuffix(rf.Message, "."))
+		}
+		data["issues"] = issuesData(is)
+	}
+	return ToolResult{Summary: b.String(), Transactions: []Transaction{tx}, Data: data}, nil
+}
+
+// issuesData is a build's issues for a model to read, in the shape build-tx answers them
+// (amounts in whole units; ETH or the ERC-20's address as token; settings null when unchecked).
+func issuesData(is *market.Issues) map[string]any {
+	token := func(a common.Address) string {
+		if a == (common.Address{}) {
+			return account.ETH
+		}
+		return a.Hex()
+	}
+	out := map[string]any{"balance": nil, "allowance": nil, "simulationIncomplete": is.SimulationIncomplete, "settings": nil}
+	if bal := is.Balance; bal != nil {
+		out["balance"] = map[string]any{"token": token(bal.Asset), "actual": curvekit.FormatAmount(&bal.Actual, bal.Decimals), "expected": curvekit.FormatAmount(&bal.Expected, bal.Decimals)}
+	}
+	if al := is.Allowance; al != nil {
+		out["allowance"] = map[string]any{"token": token(al.Asset), "spender": al.Spender.Hex(), "actual": curvekit.FormatAmount(&al.Actual, al.Decimals), "expected": curvekit.FormatAmount(&al.Expected, al.Decimals)}
+	}
+	if is.Refusals != nil {
+		settings := make([]map[string]any, len(is.Refusals))
+		for i, rf := range is.Refusals {
+			settings[i] = map[string]any{"step": string(rf.Step), "code": string(rf.Code), "message": rf.Message}
+		}
+		out["settings"] = settings
+	}
+	return out
 }
 
 func bpsText(bps uint16) string {
@@ -359,8 +394,13 @@ func (s *Service) shortfall(ctx context.Context, wallet common.Address, spend un
 	if have.Cmp(need) >= 0 {
 		return ""
 	}
+	return shortNote(spend, &have, need)
+}
+
+// shortNote says that the wallet holds have, less than the need a transaction spends.
+func shortNote(spend unit, have, need *uint256.Int) string {
 	return fmt.Sprintf("Your wallet holds only %s %s, less than the %s %s this spends: fund it before you confirm, or the transaction will fail.",
-		curvekit.FormatAmount(&have, spend.decimals), spend.symbol, curvekit.FormatAmount(need, spend.decimals), spend.symbol)
+		curvekit.FormatAmount(have, spend.decimals), spend.symbol, curvekit.FormatAmount(need, spend.decimals), spend.symbol)
 }
 
 // wholeBalance is the wallet's balance of the token, for "sell all".

@@ -19,4 +19,6 @@ type Live interface {
 	PoolReserves(ctx context.Context, pair, quote common.Address) (reserveQuote, reserveToken uint256.Int, err error)
 	Allowance(ctx context.Context, asset, owner, spender common.Address) (uint256.Int, error)
 	EstimateGas(ctx context.Context, tx *txbuild.Tx) (uint64, error)
+	// Balance returns owner's balance of asset, native ETH for the zero address.
+	Balance(ctx context.Context, asset, owner common.Address) (uint256.Int, error)
 }

@@ -24,6 +24,8 @@ type ServiceConfig struct {
 	Builder *txbuild.Builder
 	// Live is optional; see Live.
 	Live Live
+	// Guard, optional, tells a build's issues what the account's settings would refuse.
+	Guard Guard
 	// Now is the clock of 24h windows; default time.Now.
 	Now func() time.Time
 	// CacheTokens keeps up to this many token rows in memory, kept current by Observe. Set it
@@ -345,6 +347,11 @@ type BuildRequest struct {
 	Wallet common.Address
 	// Recipient receives a pool swap's output; required on the pool.
 	Recipient common.Address
+	// Issues asks for the issues Wallet would hit sending the build (BuildResult.Issues).
+	Issues bool
+	// Owner: the caller is authenticated as the account whose wallet is Wallet, so the issues
+	// include what the account's settings would refuse. Set it for no one else.
+	Owner bool
 }
 
 // BuildResult is a built trade and the quote it was built from.
@@ -355,6 +362,8 @@ type BuildResult struct {
 	MinOut   uint256.Int
 	Deadline int64
 	Plan     txbuild.Plan
+	// Issues are the sending wallet's, when the request asked for them.
+	Issues *Issues
 }
 
 // BuildTx quotes and builds an unsigned trade. Nothing is signed or sent. With a known wallet
@@ -378,6 +387,9 @@ func (s *Service) BuildTx(ctx context.Context, addr common.Address, r BuildReque
 	from := r.Wallet
 	if from == (common.Address{}) {
 		from = r.Recipient
+	}
+	if m.Venue() == curvekit.VenueCurve && r.Wallet != (common.Address{}) && r.Recipient != (common.Address{}) && r.Recipient != r.Wallet {
+		return BuildResult{}, fmt.Errorf("%w: on the curve the output goes to the sending wallet: give a recipient other than from only once the token trades on the pool", curvekit.ErrInvalid)
 	}
 	if m.Venue() == curvekit.VenuePool && r.Recipient == (common.Address{}) && r.Wallet == (common.Address{}) {
 		return BuildResult{}, fmt.Errorf("%w: %w", curvekit.ErrInvalid, txbuild.ErrRecipientRequired)
@@ -406,7 +418,21 @@ func (s *Service) BuildTx(ctx context.Context, addr common.Address, r BuildReque
 			plan.Tx.Gas = g
 		}
 	}
-	return BuildResult{Token: s.view(t, Activity{}), Quote: q, MinOut: txbuild.MinOut(&q.Out, r.SlippageBps), Deadline: trade.Deadline, Plan: plan}, nil
+	res := BuildResult{Token: s.view(t, Activity{}), Quote: q, MinOut: txbuild.MinOut(&q.Out, r.SlippageBps), Deadline: trade.Deadline, Plan: plan}
+	if r.Issues && from != (common.Address{}) {
+		asset, spender := spendOf(&t, &m, r.Side, s.cfg.Builder.Config().Router)
+		decimals := t.Decimals
+		if r.Side == curvekit.Buy {
+			decimals = t.Quote.Decimals
+		}
+		is, err := s.IssuesOf(ctx, &IssuesParams{From: from, Owner: r.Owner, Asset: asset, Decimals: decimals, Need: in,
+			Spender: spender, Allowance: trade.Allowance, Plan: &res.Plan})
+		if err != nil {
+			return BuildResult{}, err
+		}
+		res.Issues = &is
+	}
+	return res, nil
 }
 
 // refresh replaces t's indexed reserves with the chain's current ones.

@@ -275,3 +275,80 @@ func (q *SpendQuota) refused(e *SpendLimitError) error {
 		"%s left the wallet in the last 24 hours; this transaction's %s would pass this account's daily cap of %s",
 		c.Format(&e.Spent), c.Format(&e.Amount), c.Format(&e.Cap))
 }
+
+// Check tells, for each of txs in order (sent one after another from the account's wallet), the
+// refusal the account's guard would answer sending it now: the coded error SignAndSubmit would
+// return (WALLET_PAUSED, PER_TX_LIMIT_EXCEEDED, DAILY_LIMIT_EXCEEDED, PRICE_IMPACT_TOO_HIGH,
+// RECIPIENT_NOT_ALLOWED, RECIPIENT_COOLING_DOWN, CALL_NOT_UNDERSTOOD), or nil. A daily cap counts
+// what left the wallet in the window and the earlier txs' spends. It signs, simulates and
+// records nothing: a preview for a transaction being composed. Without a Guard every entry is
+// nil; an account without a wallet is curvekit.ErrNotFound.
+func (s *Service) Check(ctx context.Context, accountID string, txs []Tx) ([]error, error) {
+	out := make([]error, len(txs))
+	if s.cfg.Guard == nil {
+		return out, nil
+	}
+	if err := checkAccount(accountID); err != nil {
+		return nil, err
+	}
+	w, err := s.cfg.Store.WalletByAccount(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	var spent map[common.Address]uint256.Int
+	for i := range txs {
+		q, err := s.guard(ctx, w.Address, &SignParams{AccountID: accountID, Tx: txs[i]})
+		if curvekit.CodeOf(err) != "" && !errors.Is(err, curvekit.ErrInvalid) {
+			out[i] = err
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(q.Daily) == 0 {
+			continue
+		}
+		if spent == nil {
+			if spent, err = s.cfg.Store.Spent(ctx, w.ID, q.Since); err != nil {
+				return nil, fmt.Errorf("wallet: spent in the window: %w", err)
+			}
+		}
+		out[i] = q.over(spent)
+	}
+	return out, nil
+}
+
+// over is the refusal of q's spends on top of spent, by asset, as the Store would refuse them at
+// the nonce's reservation; nil when every daily cap holds, and then the spends that are recorded
+// are added to spent.
+func (q *SpendQuota) over(spent map[common.Address]uint256.Int) error {
+	adding := map[common.Address]uint256.Int{}
+	for _, sp := range q.Spends {
+		sum := adding[sp.Asset]
+		if _, overflow := sum.AddOverflow(&sum, &sp.Amount); overflow {
+			sum.SetAllOne()
+		}
+		adding[sp.Asset] = sum
+	}
+	for asset, amount := range adding {
+		limit := q.Daily[asset]
+		if limit == nil {
+			continue
+		}
+		have := spent[asset]
+		total, overflow := new(uint256.Int).AddOverflow(&have, &amount)
+		if overflow || total.Gt(limit) {
+			return q.refused(&SpendLimitError{Asset: asset, Spent: have, Amount: amount, Cap: *limit})
+		}
+	}
+	for _, sp := range q.Spends {
+		if !sp.CheckOnly {
+			sum := spent[sp.Asset]
+			if _, overflow := sum.AddOverflow(&sum, &sp.Amount); overflow {
+				sum.SetAllOne()
+			}
+			spent[sp.Asset] = sum
+		}
+	}
+	return nil
+}

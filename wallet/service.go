@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"math/big"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -365,14 +364,8 @@ func (s *Service) SignAndSubmit(ctx context.Context, p SignParams) (Submission, 
 
 // recordRefusal appends a refusal to the account's activity log; a failure to is logged only.
 func (s *Service) recordRefusal(ctx context.Context, p *SignParams, code curvekit.Code, err error) {
-	msg := err.Error()
-	for _, sentinel := range []error{curvekit.ErrForbidden, curvekit.ErrLimited, curvekit.ErrInvalid} {
-		if rest, ok := strings.CutPrefix(msg, sentinel.Error()+": "); ok {
-			msg = rest
-		}
-	}
 	actor := account.Actor{KeyID: p.KeyID, Name: p.Actor}
-	if rerr := s.cfg.Guard.RecordRefusal(context.WithoutCancel(ctx), p.AccountID, actor, code, msg); rerr != nil {
+	if rerr := s.cfg.Guard.RecordRefusal(context.WithoutCancel(ctx), p.AccountID, actor, code, curvekit.Reason(err)); rerr != nil {
 		s.cfg.Logger.Error("wallet: record a refusal", "account", p.AccountID, "code", code, "err", rerr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 )
 
 // Store keeps wallets, their nonces, idempotency records and the export audit. Each method is one
@@ -41,6 +42,9 @@ type Store interface {
 	// the transaction p.Spend.TxID, at p.Spend.At. Spends recorded before p.Spend.Since may be
 	// forgotten.
 	ReserveNonce(ctx context.Context, p ReserveNonceParams) (uint64, error)
+	// Spent sums, by asset, the wallet's spends recorded at or after since and not released:
+	// what ReserveNonce would count against the daily caps now. It reads; it reserves nothing.
+	Spent(ctx context.Context, walletID string, since time.Time) (map[common.Address]uint256.Int, error)
 	// RecordLaunchTx stores the hash of the transaction signed for the launch reserved at
 	// p.Nonce, so that it counts once when the indexer records it. curvekit.ErrNotFound when no
 	// launch is reserved there.

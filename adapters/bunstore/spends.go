@@ -51,27 +51,49 @@ func checkSpends(ctx context.Context, tx bun.Tx, walletID string, q *wallet.Spen
 		}
 	}
 	for asset, amount := range adding {
-		var rows []walletSpendRow
-		if err := tx.NewSelect().Model(&rows).Column("amount").
-			Where("wallet_id = ? AND asset = ? AND released_at = 0 AND spent_at >= ?", walletID, asset, q.Since.UnixNano()).Scan(ctx); err != nil {
+		sums, err := spentSince(ctx, tx, walletID, &asset, q.Since)
+		if err != nil {
 			return err
 		}
-		var spent uint256.Int
-		for _, r := range rows {
-			v, err := uint256.FromDecimal(r.Amount)
-			if err != nil {
-				return fmt.Errorf("spend of wallet %s: %w", walletID, err)
-			}
-			if _, over := spent.AddOverflow(&spent, v); over {
-				spent.SetAllOne()
-			}
-		}
+		spent := sums[asset]
 		total, over := new(uint256.Int).AddOverflow(&spent, amount)
 		if limit := q.Daily[asset]; over || total.Gt(limit) {
 			return &wallet.SpendLimitError{Asset: asset, Spent: spent, Amount: *amount, Cap: *limit}
 		}
 	}
 	return nil
+}
+
+// spentSince sums the wallet's unreleased spends at or after since, by asset; only asset's when
+// it is given. A sum that would overflow stays at the largest value.
+func spentSince(ctx context.Context, db bun.IDB, walletID string, asset *common.Address, since time.Time) (map[common.Address]uint256.Int, error) {
+	var rows []walletSpendRow
+	q := db.NewSelect().Model(&rows).Column("asset", "amount").
+		Where("wallet_id = ? AND released_at = 0 AND spent_at >= ?", walletID, since.UnixNano())
+	if asset != nil {
+		q = q.Where("asset = ?", *asset)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, err
+	}
+	sums := map[common.Address]uint256.Int{}
+	for _, r := range rows {
+		v, err := uint256.FromDecimal(r.Amount)
+		if err != nil {
+			return nil, fmt.Errorf("spend of wallet %s: %w", walletID, err)
+		}
+		sum := sums[r.Asset]
+		if _, over := sum.AddOverflow(&sum, v); over {
+			sum.SetAllOne()
+		}
+		sums[r.Asset] = sum
+	}
+	return sums, nil
+}
+
+// Spent sums the wallet's spends that count against its daily caps (see wallet.Store).
+func (w *Wallets) Spent(ctx context.Context, walletID string, since time.Time) (map[common.Address]uint256.Int, error) {
+	return spentSince(ctx, w.db, walletID, nil, since)
 }
 
 // recordSpends stores q's spends at nonce, but those only held to the caps.

@@ -262,6 +262,8 @@ type buildTxRequest struct {
 	// Slippage is percent, as a string or a number (default 1).
 	Slippage  slippage `json:"slippage"`
 	Recipient string   `json:"recipient"`
+	// From is the sending wallet: with it the answer carries issues.
+	From string `json:"from"`
 }
 
 // slippage is a percentage, a string or a number.

@@ -203,6 +203,7 @@ func (s *fakeStore) Activity(_ context.Context, tokens []common.Address, since i
 // gas field, and the fake store's reserves as the chain's current state.
 type fakeLive struct {
 	allowance uint256.Int
+	balance   uint256.Int
 	gas       uint64
 	store     *fakeStore
 }
@@ -237,6 +238,10 @@ func (w *fakeLive) Allowance(context.Context, common.Address, common.Address, co
 
 func (w *fakeLive) EstimateGas(context.Context, *txbuild.Tx) (uint64, error) {
 	return w.gas, nil
+}
+
+func (w *fakeLive) Balance(context.Context, common.Address, common.Address) (uint256.Int, error) {
+	return w.balance, nil
 }
 
 // The fake knows no holders: every token has none.

@@ -78,6 +78,7 @@ type buildBody struct {
 	Amount    json.RawMessage `json:"amount"`
 	Slippage  json.RawMessage `json:"slippage"`
 	Recipient json.RawMessage `json:"recipient"`
+	From      json.RawMessage `json:"from"`
 }
 
 // POST /tokens/:address/build-tx
@@ -90,10 +91,14 @@ func (s *Server) buildTx(w http.ResponseWriter, req bunrouter.Request) error {
 	if err != nil {
 		return tradeResult(w, err)
 	}
-	if p := principalOf(req); p != nil && br.Recipient == (common.Address{}) && p.Wallet != (common.Address{}) {
+	p := principalOf(req)
+	if p != nil && br.Wallet == (common.Address{}) && p.Wallet != (common.Address{}) {
 		// SPEC 4.4: without a recipient, a signed-in caller's trade is for their own wallet.
 		br.Wallet, br.Recipient = p.Wallet, p.Wallet
 	}
+	// Chain facts (balance, allowance) are public; the account's settings are shown only to
+	// the account that owns from.
+	br.Owner = br.Issues && p != nil && p.Wallet != (common.Address{}) && p.Wallet == br.Wallet
 	res, err := s.cfg.Market.BuildTx(req.Context(), addr, br)
 	if err != nil {
 		return tradeResult(w, err)
@@ -170,6 +175,23 @@ func decodeBuild(w http.ResponseWriter, r *http.Request) (market.BuildRequest, e
 		// The recipient is the sending wallet (SPEC 4.4): it signs and receives.
 		br.Wallet, br.Recipient = a, a
 	}
+
+	from, ok, err := rawString(body.From, "from")
+	if err != nil {
+		return br, err
+	}
+	if ok {
+		a, valid := parseAddress(from)
+		if !valid || a == (common.Address{}) {
+			return br, invalid("from must be an address: 0x followed by 40 hex digits, not zero")
+		}
+		// The sending wallet, whose issues the answer reports; the output goes to the
+		// recipient when one is given, else to from.
+		br.Wallet, br.Issues = a, true
+		if br.Recipient == (common.Address{}) {
+			br.Recipient = a
+		}
+	}
 	return br, nil
 }
 
@@ -217,7 +239,37 @@ func buildOf(r *market.BuildResult) (buildJSON, error) {
 		}
 		out.Approval = ap
 	}
+	if r.Issues != nil {
+		out.Issues = issuesOf(r.Issues)
+	}
 	return out, nil
+}
+
+// issuesOf is a build's issues as the API shows them: amounts in whole units of their asset.
+func issuesOf(is *market.Issues) *issuesJSON {
+	out := &issuesJSON{SimulationIncomplete: is.SimulationIncomplete}
+	if b := is.Balance; b != nil {
+		out.Balance = &balanceIssueJSON{Token: assetKey(b.Asset), Actual: amount(&b.Actual, b.Decimals), Expected: amount(&b.Expected, b.Decimals)}
+	}
+	if a := is.Allowance; a != nil {
+		out.Allowance = &allowanceIssueJSON{Token: assetKey(a.Asset), Spender: a.Spender.Hex(), Actual: amount(&a.Actual, a.Decimals), Expected: amount(&a.Expected, a.Decimals)}
+	}
+	if is.Refusals != nil {
+		settings := make([]settingsIssueJSON, len(is.Refusals))
+		for i, r := range is.Refusals {
+			settings[i] = settingsIssueJSON{Step: string(r.Step), Code: r.Code, Message: r.Message}
+		}
+		out.Settings = &settings
+	}
+	return out
+}
+
+// assetKey names an asset as the account's settings do: ETH, or the ERC-20's address.
+func assetKey(a common.Address) string {
+	if a == (common.Address{}) {
+		return "ETH"
+	}
+	return a.Hex()
 }
 
 // approvalOf is an approval step as the API shows it, its spender and amount read back from the

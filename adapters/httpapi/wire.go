@@ -377,6 +377,38 @@ type buildJSON struct {
 	Quote        quoteJSON     `json:"quote"`
 	MinAmountOut string        `json:"minAmountOut"`
 	Deadline     int64         `json:"deadline"`
+	// Issues are present when the request named from.
+	Issues *issuesJSON `json:"issues,omitempty"`
+}
+
+// issuesJSON is what would stop from sending a build as it stands, in the shape of 0x's quote
+// API's issues.
+type issuesJSON struct {
+	Balance              *balanceIssueJSON   `json:"balance"`
+	Allowance            *allowanceIssueJSON `json:"allowance"`
+	SimulationIncomplete bool                `json:"simulationIncomplete"`
+	// Settings is null unless the caller owns from; then it lists each step the account's
+	// settings would refuse (empty: none).
+	Settings *[]settingsIssueJSON `json:"settings"`
+}
+
+type balanceIssueJSON struct {
+	Token    string `json:"token"`
+	Actual   string `json:"actual"`
+	Expected string `json:"expected"`
+}
+
+type allowanceIssueJSON struct {
+	Token    string `json:"token"`
+	Spender  string `json:"spender"`
+	Actual   string `json:"actual"`
+	Expected string `json:"expected"`
+}
+
+type settingsIssueJSON struct {
+	Step    string        `json:"step" enum:"approval,transaction"`
+	Code    curvekit.Code `json:"code"`
+	Message string        `json:"message"`
 }
 
 type approvalJSON struct {

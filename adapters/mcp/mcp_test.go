@@ -293,6 +293,21 @@ func TestQuoteAndComposeMatchTheAPI(t *testing.T) {
 	if tx["approval"] == nil {
 		t.Error("a DUSD buy from a fresh wallet needs an approval")
 	}
+	// The tool answers the wallet's issues as build-tx does with from; the agent runs for the
+	// account, so its settings are checked (none refuse), where an anonymous build-tx shows none.
+	var withFrom map[string]any
+	s.call(t, http.DefaultClient, http.MethodPost, "/tokens/"+token+"/build-tx",
+		fmt.Sprintf(`{"type":"buy","amount":"12.5","slippage":0.5,"from":%q}`, tx["from"]), &withFrom)
+	issues, _ := buy.Data["issues"].(map[string]any)
+	apiIssues, _ := withFrom["issues"].(map[string]any)
+	if issues == nil || apiIssues == nil || apiIssues["settings"] != nil || fmt.Sprint(issues["settings"]) != "[]" {
+		t.Fatalf("issues: mcp %v, api %v", issues, apiIssues)
+	}
+	delete(issues, "settings")
+	delete(apiIssues, "settings")
+	if diff := cmp.Diff(apiIssues, issues); diff != "" || issues["balance"] == nil || issues["allowance"] == nil {
+		t.Errorf("build_buy_transaction's issues (-api +mcp), a fresh wallet without TUSD:\n%s%v", diff, issues)
+	}
 
 	if msg := toolError(t, cs, "quote", map[string]any{"token": token, "side": "buy", "amount": "1e18"}); !strings.Contains(msg, "not a decimal number") {
 		t.Errorf("the tool's own check: %q", msg)

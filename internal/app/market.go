@@ -55,7 +55,7 @@ func (a *App) wireMarket(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.Market, err = market.NewService(market.ServiceConfig{Store: a.Store, Builder: a.Builder, Live: a.Chain, Now: clock, CacheTokens: 100_000, SniperWindow: a.Config.SniperWindow})
+	a.Market, err = market.NewService(market.ServiceConfig{Store: a.Store, Builder: a.Builder, Live: a.Chain, Guard: &buildGuard{a: a}, Now: clock, CacheTokens: 100_000, SniperWindow: a.Config.SniperWindow})
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/contracts"
 	"github.com/curvekit/curvekit/txbuild"
+	"github.com/curvekit/curvekit/wallet"
 )
 
 // wireSettings builds the account settings: the wallet's second guard and the agent profile,
@@ -99,6 +100,33 @@ func (g *guardMarkets) curveToken(ctx context.Context, addr common.Address) (any
 }
 
 var curveTokenCall = contracts.BondingCurveABI.Methods["token"].ID
+
+// buildGuard tells a build's issues what the account owning a wallet would refuse to sign: the
+// custodial wallet's guard, previewed (nothing is signed, simulated or recorded).
+type buildGuard struct{ a *App }
+
+func (g *buildGuard) Refusals(ctx context.Context, w common.Address, txs []txbuild.Tx) ([]error, error) {
+	none := make([]error, len(txs))
+	if g.a.Wallets == nil {
+		return none, nil
+	}
+	u, err := g.a.DB.Accounts().UserByWallet(ctx, w)
+	if errors.Is(err, curvekit.ErrNotFound) {
+		return none, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	wtxs := make([]wallet.Tx, len(txs))
+	for i, tx := range txs {
+		wtxs[i] = wallet.Tx{To: tx.To, Data: tx.Data, Value: tx.Value, ChainID: tx.ChainID, Gas: tx.Gas}
+	}
+	out, err := g.a.Wallets.Check(ctx, u.ID, wtxs)
+	if errors.Is(err, curvekit.ErrNotFound) {
+		return none, nil // an account without a custodial wallet signs nothing here
+	}
+	return out, err
+}
 
 // agentProfile is the agent profile of the account whose wallet is w; a wallet of no account has
 // the defaults.

@@ -20,6 +20,44 @@ func RunSpends(t *testing.T, newStore func(t *testing.T) wallet.Store) {
 	t.Run("DailyCaps", func(t *testing.T) { t.Parallel(); testSpends(t, newStore(t)) })
 	t.Run("SettlementReleasesOnce", func(t *testing.T) { t.Parallel(); testSpendSettle(t, newStore(t)) })
 	t.Run("ConcurrentSpendsKeepTheCap", func(t *testing.T) { t.Parallel(); testSpendRace(t, newStore(t)) })
+	t.Run("SpentReadsTheWindow", func(t *testing.T) { t.Parallel(); testSpent(t, newStore(t)) })
+}
+
+// Spent reads what ReserveNonce counts: recorded spends in the window, by asset, without the
+// held approvals, the released ones or another wallet's.
+func testSpent(t *testing.T, s wallet.Store) {
+	ctx := context.Background()
+	w := create(t, s, newWallet("sue", 1))
+	other := create(t, s, newWallet("sid", 2))
+	eth := func(n uint64) wallet.Spend { return wallet.Spend{Amount: units(n)} }
+	want := func(what string, since time.Time, ethWant, usdWant uint64) {
+		t.Helper()
+		got, err := s.Spent(ctx, w.ID, since)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, u := got[common.Address{}], got[usd]
+		if e.Uint64() != ethWant || u.Uint64() != usdWant || len(got) > 2 {
+			t.Fatalf("%s: spent %v, want %d ETH and %d TUSD", what, got, ethWant, usdWant)
+		}
+	}
+	want("nothing yet", at.Add(-wallet.DailyWindow), 0, 0)
+	n1, err := reserveSpend(s, w.ID, quota(at, 100, eth(6), wallet.Spend{Asset: usd, Amount: units(7)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reserveSpend(s, w.ID, quota(at.Add(time.Minute), 100, eth(3), wallet.Spend{Amount: units(50), CheckOnly: true})); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reserveSpend(s, other.ID, quota(at, 100, eth(40))); err != nil {
+		t.Fatal(err)
+	}
+	want("both sends", at.Add(-wallet.DailyWindow), 9, 7)
+	want("since the second", at.Add(time.Second), 3, 0)
+	if err := s.ReleaseNonce(ctx, w.ID, n1); err != nil {
+		t.Fatal(err)
+	}
+	want("the first released", at.Add(-wallet.DailyWindow), 3, 0)
 }
 
 var usd = common.HexToAddress("0x00000000000000000000000000000000000000a6")

@@ -1317,6 +1317,12 @@ export interface components {
             type: string;
             value: string;
         };
+        AllowanceIssue: {
+            actual: string;
+            expected: string;
+            spender: string;
+            token: string;
+        } | null;
         Approval: {
             amount: string;
             chainId: number;
@@ -1357,6 +1363,11 @@ export interface components {
             asset: string;
             delta: string;
         };
+        BalanceIssue: {
+            actual: string;
+            expected: string;
+            token: string;
+        } | null;
         Bar: {
             close: number | null;
             high: number | null;
@@ -1373,6 +1384,7 @@ export interface components {
             deadline: number;
             from?: string;
             gas?: string;
+            issues?: components["schemas"]["Issues"];
             minAmountOut: string;
             quote: components["schemas"]["Quote"];
             to: string;
@@ -1380,6 +1392,7 @@ export interface components {
         };
         BuildTxRequest: {
             amount: string;
+            from?: string;
             recipient?: string;
             slippage?: components["schemas"]["Slippage"];
             /** @enum {string} */
@@ -1539,6 +1552,12 @@ export interface components {
             gatewayUrl: string;
             imageUrl: string;
             size: number;
+        };
+        Issues: {
+            allowance: components["schemas"]["AllowanceIssue"] | null;
+            balance: components["schemas"]["BalanceIssue"] | null;
+            settings: components["schemas"]["SettingsIssue"][] | null;
+            simulationIncomplete: boolean;
         };
         Job: {
             cancellable: boolean;
@@ -1841,6 +1860,12 @@ export interface components {
             updatedAt: number;
             version: number;
             wallet: components["schemas"]["WalletSettings"];
+        };
+        SettingsIssue: {
+            code: components["schemas"]["ErrorCode"];
+            message: string;
+            /** @enum {string} */
+            step: "approval" | "transaction";
         };
         /** @description A JSON Merge Patch (RFC 7396) of Settings: any part of it; null removes a value. Unknown keys are refused. */
         SettingsPatch: Record<string, never>;
