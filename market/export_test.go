@@ -16,16 +16,17 @@ import (
 	"github.com/curvekit/curvekit/adapters/bunstore"
 	"github.com/curvekit/curvekit/candles"
 	"github.com/curvekit/curvekit/curve"
+	"github.com/curvekit/curvekit/internal/pgtest"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
 )
 
-// exportWorld is a store holding one token with n trades at random times (bursts and long quiet
-// spells, several trades in a block), behind a service.
-func exportWorld(t testing.TB, n int) (*market.Service, market.Token, []market.Trade) {
+// exportWorld is a store (at dsn) holding one token with n trades at random times (bursts and
+// long quiet spells, several trades in a block), behind a service.
+func exportWorld(t testing.TB, dsn string, n int) (*market.Service, market.Token, []market.Trade) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := bunstore.Open(ctx, bunstore.Config{DSN: filepath.Join(t.TempDir(), "export.db")})
+	db, err := bunstore.Open(ctx, bunstore.Config{DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,8 +79,18 @@ func exportWorld(t testing.TB, n int) (*market.Service, market.Token, []market.T
 // exactly what Candles answers, quiet buckets included, and resumes after any bar.
 func TestExportsEqualTheReads(t *testing.T) {
 	t.Parallel()
+	testExportsEqualTheReads(t, filepath.Join(t.TempDir(), "export.db"))
+}
+
+// The same on PostgreSQL.
+func TestExportsEqualTheReadsOnPostgres(t *testing.T) {
+	t.Parallel()
+	testExportsEqualTheReads(t, pgtest.Schema(t, "export"))
+}
+
+func testExportsEqualTheReads(t *testing.T, dsn string) {
 	ctx := context.Background()
-	svc, tok, trades := exportWorld(t, 8*market.ExportChunk+345)
+	svc, tok, trades := exportWorld(t, dsn, 8*market.ExportChunk+345)
 	collect := func(q market.ExportQuery) []market.Trade {
 		var out []market.Trade
 		if err := svc.ExportTrades(ctx, q, func(_ *market.Token, tr *market.Trade) error {
