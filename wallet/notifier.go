@@ -3,7 +3,9 @@ package wallet
 import "github.com/curvekit/curvekit/push"
 
 // Notifier turns a custodial wallet's transaction into the events its changes cause: sent
-// (state pending, after the node took it), then settled (mined, failed or dropped). The events
+// (state pending, after the node took it), then settled (mined, failed or dropped). A mined or
+// failed settlement carries the sent event too, first, for a send whose answer was lost (an
+// event's id is stable: one recorded before is not recorded again). The events
 // are built before the change and committed by the store in the same transaction as the change
 // (ReleaseTxParams.Events, SettleTxParams.Events): the outbox, so that no change is committed
 // without its events nor the other way round. Committed is told after such a commit, once per

@@ -121,6 +121,14 @@ func (s *Service) follow(ctx context.Context, t *Transaction, head uint64, mined
 // one recorded them).
 func (s *Service) settle(ctx context.Context, t *Transaction, p SettleTxParams) error {
 	p.Events = s.events(t.settled(&p))
+	if p.State == TxMined || p.State == TxFailed {
+		// On chain, so it was sent: its sent event goes first, in case the sender never
+		// recorded it (the node's answer was lost, or the sender died before its release).
+		// Its id is stable, so one recorded before is not recorded again.
+		sent := *t
+		sent.State = TxPending
+		p.Events = append(s.events(&sent), p.Events...)
+	}
 	err := s.cfg.Store.SettleTransaction(ctx, p)
 	if errors.Is(err, curvekit.ErrConflict) {
 		return nil

@@ -75,6 +75,7 @@ type custodial struct {
 	*harness
 	svc    *wallet.Service
 	store  *bunstore.Wallets
+	db     *bunstore.DB
 	signer *countingSigner
 	keys   *countingKeys
 	logs   *lockedBuffer
@@ -110,7 +111,7 @@ func newCustodialOn(t testing.TB, dsn string) *custodial {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &custodial{harness: h, store: db.Wallets(), signer: &countingSigner{}, keys: &countingKeys{KeyWrapper: ring}, logs: logs, keyFile: filepath.Join(dir, "master.key")}
+	c := &custodial{harness: h, store: db.Wallets(), db: db, signer: &countingSigner{}, keys: &countingKeys{KeyWrapper: ring}, logs: logs, keyFile: filepath.Join(dir, "master.key")}
 	c.svc, err = wallet.New(wallet.Config{Store: c.store, Broadcaster: stale{bc}, Keys: c.keys, Signer: c.signer, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
