@@ -182,6 +182,7 @@ func TestOrderPanelPlacesAndTheAccountCancels(t *testing.T) {
 		t.Error("the fixed field still shows its error")
 	}
 	id := eval[string](s, `document.querySelector('[data-testid=order-status] code').textContent`)
+	s.until("the order under the panel", `document.querySelector('[data-testid=token-orders] [data-order="`+id+`"]')?.dataset.state === 'open'`)
 
 	s.open("#/account", `[data-testid=orders]`)
 	row := `[data-testid=orders] [data-order="` + id + `"]`
@@ -194,5 +195,31 @@ func TestOrderPanelPlacesAndTheAccountCancels(t *testing.T) {
 	s.until("cancelled", `document.querySelector('`+row+`')?.dataset.state === 'cancelled' && document.querySelector('[data-testid=orders-note]').textContent.includes('cancelled')`)
 	s.click(`[data-testid=orders-reload]`)
 	s.until("cancelled on the server", `document.querySelector('`+row+`')?.dataset.state === 'cancelled' && !document.querySelector('`+row+` [data-testid=order-cancel]')`)
+
+	// A limit buy above the price fires at once: the account's orders show its fire, filled,
+	// with its transaction, the amounts and the price that triggered it.
+	custodial := common.HexToAddress(eval[string](s, `document.querySelector('.kv dd code').textContent`))
+	s.devnetSend(8, custodial, new(big.Int).Mul(big.NewInt(1e18), big.NewInt(1)), nil)
+	s.open("#/token/"+deth.Hex(), `[data-testid=order-kind]`)
+	s.typeIn(`[data-testid=order-amount]`, "0.002")
+	s.typeIn(`[data-testid=order-price]`, "1")
+	s.click(`[data-testid=place-order]`)
+	s.until("placed", `document.querySelector('[data-testid=order-status]')?.textContent.startsWith('Placed: order ord_')`)
+	fired := eval[string](s, `document.querySelector('[data-testid=order-status] code').textContent`)
+	s.open("#/account", `[data-testid=orders]`)
+	row = `[data-testid=orders] [data-order="` + fired + `"]`
+	s.until("the order filled", `document.querySelector('`+row+`')?.dataset.state === 'filled' || (document.querySelector('[data-testid=orders-reload]')?.click(), false)`)
+	fire := `[data-testid=fires] tbody tr:first-child`
+	cells := eval[[]string](s, `[...document.querySelectorAll('`+row+` `+fire+` td')].map(td => td.innerText)`)
+	if len(cells) != 6 || cells[0] != "1" || cells[1] != "filled" || !strings.HasPrefix(cells[3], "0x") || cells[4] != "0.002 ETH" || !strings.HasSuffix(cells[5], " DETH") {
+		t.Errorf("the fire reads %q: want the first, filled, its transaction, 0.002 ETH spent and the DETH got", cells)
+	}
+	trigger := eval[string](s, `document.querySelector('`+row+` `+fire+` [data-price]')?.dataset.price ?? ''`)
+	got := eval[string](s, `document.querySelector('`+row+` `+fire+` td:last-child').dataset.amount`)
+	if !strings.HasPrefix(trigger, "0.") || got == "" {
+		t.Errorf("the fire shows trigger price %q and got %q, want both exact", trigger, got)
+	}
+	s.axeClean("the account's orders with a fire")
+	s.screenshot("account-orders")
 	s.noStrangeScript()
 }

@@ -4,10 +4,10 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc, type S, type Token } from './api';
 import { explain } from './codes';
-import { ago, short, when } from './format';
+import { ago, amount, price, short, when } from './format';
 import { session, signIn } from './session';
 import { useStore } from './store';
-import { Address, ErrorText, Section, Text, usePages } from './ui';
+import { Address, ErrorText, Section, Text, useAsset, usePages } from './ui';
 
 type Kind = S['OrderRequest']['kind'];
 type Order = S['Order'];
@@ -61,6 +61,7 @@ export function OrderPanel({ token }: { token: Token }) {
   const [err, setErr] = useState<unknown>(null);
   const [placed, setPlaced] = useState<Order | null>(null);
   const [busy, setBusy] = useState(false);
+  const [rev, setRev] = useState(0);
   const spec = kinds[kind];
   const sell = spec.sellOnly || side === 'sell';
   const percent = sell && byPercent;
@@ -117,6 +118,7 @@ export function OrderPanel({ token }: { token: Token }) {
     setBusy(true);
     try {
       setPlaced(await api<Order>('/orders', { json: body }));
+      setRev((n) => n + 1);
     } catch (x) {
       const p = problemsByField(x);
       if (x instanceof ApiError && x.status === 400 && Object.keys(p.fields).length) setProblems(p);
@@ -236,6 +238,7 @@ export function OrderPanel({ token }: { token: Token }) {
         </p>
       )}
       <ErrorText error={err} />
+      <TokenOrders token={token.address} rev={rev} />
     </section>
   );
 }
@@ -261,32 +264,65 @@ function terms(o: Order): string {
   }
 }
 
-/** AccountOrders lists the account's orders, newest first, with their fires; live ones cancel. */
-export function AccountOrders() {
-  const [state, setState] = useState('');
-  const [rev, setRev] = useState(0);
+/** useOrders reads the account's orders matching filter, a page at a time, and cancels one. */
+function useOrders(filter: Record<string, string>, deps: unknown[]) {
   const [note, setNote] = useState('');
-  const { rows, setRows, error: err, setError: setErr, more } = usePages<S['OrderList'], Order>(
+  const pages = usePages<S['OrderList'], Order>(
     (cursor) => {
-      const q = new URLSearchParams({ limit: '20' });
-      if (state) q.set('state', state);
+      const q = new URLSearchParams({ limit: '20', ...filter });
       if (cursor) q.set('cursor', cursor);
       return `/orders?${q}`;
     },
     (p) => p.orders,
-    [state, rev],
+    deps,
   );
   async function cancel(o: Order) {
-    setErr(null);
+    pages.setError(null);
     setNote('');
     try {
       const c = await api<Order>(`/orders/${enc(o.id)}`, { method: 'DELETE' });
-      setRows((prev) => prev.map((x) => (x.id === c.id ? c : x)));
+      pages.setRows((prev) => prev.map((x) => (x.id === c.id ? c : x)));
       setNote(`Order ${c.id} cancelled: nothing more of it fires.`);
     } catch (x) {
-      setErr(x);
+      pages.setError(x);
     }
   }
+  return { ...pages, note, cancel };
+}
+
+/** TokenOrders lists the person's live orders on one token, under its order panel. */
+function TokenOrders({ token, rev }: { token: string; rev: number }) {
+  const { rows, error, cancel, note } = useOrders({ token }, [token, rev]);
+  const shown = rows.filter(live);
+  if (!shown.length && !error && !note) return null;
+  return (
+    <div data-testid="token-orders">
+      <h3>Your live orders here</h3>
+      <ul class="orders">
+        {shown.map((o) => (
+          <li key={o.id} data-order={o.id} data-state={o.state} class="row between">
+            <span>
+              <strong>{kinds[o.kind].label}</strong>: {terms(o)} · {o.state}
+            </span>
+            <button type="button" class="btn btn-small" data-testid="order-cancel" onClick={() => cancel(o)}>
+              Cancel
+            </button>
+          </li>
+        ))}
+      </ul>
+      <p class="status" role="status">
+        {note}
+      </p>
+      <ErrorText error={error} />
+    </div>
+  );
+}
+
+/** AccountOrders lists the account's orders, newest first, with their fires; live ones cancel. */
+export function AccountOrders() {
+  const [state, setState] = useState('');
+  const [rev, setRev] = useState(0);
+  const { rows, error: err, more, note, cancel } = useOrders(state ? { state } : {}, [state, rev]);
   return (
     <Section title="Orders" id="orders-list-title">
       <div class="toolbar">
@@ -315,7 +351,7 @@ export function AccountOrders() {
           <li key={o.id} data-order={o.id} data-state={o.state}>
             <div class="row between">
               <p>
-                <strong>{kinds[o.kind].label}</strong> on <a href={`#/token/${o.token}`}>{short(o.token)}</a>: {terms(o)}
+                <strong>{kinds[o.kind].label}</strong> on <TokenLink address={o.token} />: {terms(o)}
               </p>
               {live(o) && (
                 <button type="button" class="btn btn-small" data-testid="order-cancel" onClick={() => cancel(o)}>
@@ -346,11 +382,32 @@ export function AccountOrders() {
   );
 }
 
-function Fires({ order }: { order: Order }) {
+/** TokenLink links a token's page by its symbol (a stranger's string, shown as text). */
+function TokenLink({ address }: { address: string }) {
+  const info = useAsset(address);
   return (
-    <div class="table-wrap">
+    <a href={`#/token/${address}`} title={address}>
+      {info ? <Text value={info.symbol} /> : short(address)}
+    </a>
+  );
+}
+
+function Fires({ order }: { order: Order }) {
+  const info = useAsset(order.token);
+  const tokens = info?.symbol ?? 'tokens';
+  const quote = info?.quote ?? 'of the pairing asset';
+  const [spent, got] = order.side === 'buy' ? [quote, tokens] : [tokens, quote];
+  const exact = (v: string | null, unit: string) =>
+    v === null ? (
+      '—'
+    ) : (
+      <span title={v}>
+        {amount(v, 6)} <Text value={unit} />
+      </span>
+    );
+  return (
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={`Fires of order ${order.id}`}>
       <table data-testid="fires">
-        <caption class="sr-only">Fires of order {order.id}</caption>
         <thead>
           <tr>
             <th scope="col">#</th>
@@ -364,7 +421,7 @@ function Fires({ order }: { order: Order }) {
         <tbody>
           {order.fires.map((f) => (
             <tr key={f.id} data-fire={f.id}>
-              <td>{f.n}</td>
+              <td>{f.n + 1}</td>
               <td>
                 {f.state}
                 {f.code && (
@@ -380,10 +437,19 @@ function Fires({ order }: { order: Order }) {
                   </span>
                 )}
               </td>
-              <td>{f.price !== null ? `${f.price}${f.block !== null ? ` (block ${f.block})` : ''}` : 'on the clock'}</td>
+              <td>
+                {f.price !== null ? (
+                  <span title={f.price} data-price={f.price}>
+                    {price(Number(f.price))}
+                    {f.block ? ` (block ${f.block})` : ''}
+                  </span>
+                ) : (
+                  'on the clock'
+                )}
+              </td>
               <td>{f.txHash ? <Address value={f.txHash} /> : '—'}</td>
-              <td>{f.amountIn !== null ? `${f.amountIn} ${order.side === 'buy' ? 'of the pairing asset' : 'tokens'}` : '—'}</td>
-              <td>{f.amountOut !== null ? `${f.amountOut} ${order.side === 'buy' ? 'tokens' : 'of the pairing asset'}` : '—'}</td>
+              <td data-amount={f.amountIn ?? ''}>{exact(f.amountIn, spent)}</td>
+              <td data-amount={f.amountOut ?? ''}>{exact(f.amountOut, got)}</td>
             </tr>
           ))}
         </tbody>

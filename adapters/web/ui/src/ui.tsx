@@ -243,15 +243,17 @@ export function ConfirmDialog() {
   );
 }
 
-interface AssetInfo {
+export interface AssetInfo {
   symbol: string;
   decimals: number | null;
+  /** quote is a token's pairing asset's symbol. */
+  quote?: string;
 }
 const assets = new Map<string, Promise<AssetInfo>>();
 
 /** assetInfo names a balance change's asset ("ETH", or a pairing asset's or a token's address)
  * with its symbol and decimals, as the server knows them. */
-function assetInfo(asset: string): Promise<AssetInfo> {
+export function assetInfo(asset: string): Promise<AssetInfo> {
   const key = asset.toLowerCase();
   let p = assets.get(key);
   if (!p) {
@@ -262,7 +264,7 @@ function assetInfo(asset: string): Promise<AssetInfo> {
       if (q) return { symbol: q.symbol, decimals: q.decimals };
       try {
         const t = await api<Token>(`/tokens/${enc(asset)}`);
-        return { symbol: t.symbol, decimals: t.decimals };
+        return { symbol: t.symbol, decimals: t.decimals, quote: t.quote.symbol };
       } catch {
         return { symbol: short(asset), decimals: null };
       }
@@ -272,11 +274,17 @@ function assetInfo(asset: string): Promise<AssetInfo> {
   return p;
 }
 
-function Change({ c }: { c: S['BalanceChange'] }) {
+/** useAsset is assetInfo as a hook: null until known. */
+export function useAsset(asset: string): AssetInfo | null {
   const [info, setInfo] = useState<AssetInfo | null>(null);
   useEffect(() => {
-    assetInfo(c.asset).then(setInfo, () => setInfo({ symbol: short(c.asset), decimals: null }));
-  }, [c.asset]);
+    assetInfo(asset).then(setInfo, () => setInfo({ symbol: short(asset), decimals: null }));
+  }, [asset]);
+  return info;
+}
+
+function Change({ c }: { c: S['BalanceChange'] }) {
+  const info = useAsset(c.asset);
   const d = BigInt(c.delta);
   const out = d < 0n;
   const abs = out ? -d : d;
