@@ -46,8 +46,10 @@ type Store interface {
 	// FinishAttempt records one attempt of a delivery p.Holder claimed and moves the delivery
 	// on: pending again at p.NextAt, or succeeded, or failed. It also records on the
 	// subscription that it fails (FailingSince, kept from the first failure) or not, and
-	// disables it when p.Disable is set (its pending deliveries fail with it). A claim that
-	// lapsed and passed to another holder is curvekit.ErrConflict.
+	// disables it when p.Disable is set (its pending deliveries fail with it). A delivery
+	// replayed while the attempt was in flight (after p.Attempt.At) stays pending as the replay
+	// left it, the attempt logged. A claim that lapsed and passed to another holder is
+	// curvekit.ErrConflict.
 	FinishAttempt(ctx context.Context, p FinishParams) error
 	// Deliveries pages a subscription's deliveries newest first, each with its attempts.
 	Deliveries(ctx context.Context, q DeliveryQuery) (DeliveryPage, error)

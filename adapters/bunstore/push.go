@@ -546,13 +546,17 @@ func (s *Push) FinishAttempt(ctx context.Context, p push.FinishParams) error {
 		if err != nil {
 			return err
 		}
-		tries := d.Tries + 1
+		state, tries, nextAt := string(p.State), d.Tries+1, nanos(p.NextAt)
 		if p.State == push.DeliverySucceeded {
 			tries = 0
 		}
+		if d.UpdatedAt > p.Attempt.At.UnixNano() && p.Disable == "" {
+			// Replayed while this attempt was in flight: the replay stands, due when it asked.
+			state, tries, nextAt = string(push.DeliveryPending), d.Tries, d.NextAt
+		}
 		res, err := tx.NewUpdate().Model((*pushDeliveryRow)(nil)).
-			Set("state = ?", string(p.State)).Set("tries = ?", tries).Set("attempts = attempts + 1").
-			Set("next_at = ?", nanos(p.NextAt)).Set("claimed_by = ''").Set("claimed_until = 0").Set("updated_at = ?", now).
+			Set("state = ?", state).Set("tries = ?", tries).Set("attempts = attempts + 1").
+			Set("next_at = ?", nextAt).Set("claimed_by = ''").Set("claimed_until = 0").Set("updated_at = ?", now).
 			Where("id = ? AND claimed_by = ? AND state = 'pending'", p.DeliveryID, p.Holder).Exec(ctx)
 		if err != nil {
 			return err

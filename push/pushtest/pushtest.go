@@ -34,6 +34,7 @@ func Run(t *testing.T, open func(t *testing.T) Fixture) {
 	t.Run("ConcurrentClaimsAreDisjoint", func(t *testing.T) { t.Parallel(); testClaimRace(t, open(t)) })
 	t.Run("DisableFailsPending", func(t *testing.T) { t.Parallel(); testDisable(t, open(t)) })
 	t.Run("LogAndReplay", func(t *testing.T) { t.Parallel(); testLogReplay(t, open(t)) })
+	t.Run("ReplayDuringAnAttempt", func(t *testing.T) { t.Parallel(); testReplayInFlight(t, open(t)) })
 	t.Run("RelayMovesWithItsEvents", func(t *testing.T) { t.Parallel(); testRelay(t, open(t)) })
 	t.Run("ConcurrentRelaysMoveOnce", func(t *testing.T) { t.Parallel(); testRelayRace(t, open(t)) })
 }
@@ -529,4 +530,48 @@ func EventIDs(t testing.TB, s push.Store, accountID string) []string {
 		ids[i] = evs[i].ID
 	}
 	return ids
+}
+
+// testReplayInFlight: a replay asked while an attempt of the delivery is in flight is not
+// absorbed by that attempt's outcome: the attempt is logged, and the delivery stays pending,
+// due when the replay asked, with a fresh schedule.
+func testReplayInFlight(t *testing.T, f Fixture) {
+	ctx, s := context.Background(), f.Store
+	mustCreate(t, s, sub("wh_1", "acc1", push.Trade))
+	if _, err := s.Record(ctx, push.RecordParams{Now: at, Events: []push.Event{trade("t0", tokenA, 1)}}); err != nil {
+		t.Fatal(err)
+	}
+	start := at.Add(time.Second)
+	got, err := s.ClaimDeliveries(ctx, push.ClaimParams{Holder: "r1", Now: start, Until: start.Add(time.Minute), Limit: 10})
+	if err != nil || len(got) != 1 {
+		t.Fatalf("claimed %d, %v", len(got), err)
+	}
+	d := got[0].Delivery
+	replayAt := start.Add(time.Second)
+	if n, err := s.Replay(ctx, push.ReplayParams{AccountID: "acc1", SubscriptionID: "wh_1", DeliveryID: d.ID, Now: replayAt, Limit: 10}); err != nil || n != 1 {
+		t.Fatalf("Replay during the attempt = %d, %v", n, err)
+	}
+	for _, outcome := range []push.FinishParams{
+		{State: push.DeliverySucceeded, Attempt: push.Attempt{N: 1, At: start, Status: 200, Latency: 2 * time.Second}},
+		{State: push.DeliveryPending, NextAt: replayAt.Add(time.Hour), Failed: true, Attempt: push.Attempt{N: 2, At: start.Add(5 * time.Second), Status: 500, Latency: time.Second}},
+	} {
+		outcome.DeliveryID, outcome.Holder = d.ID, "r1"
+		if outcome.Attempt.N == 2 {
+			// The second: an attempt claimed after the replay, whose outcome stands.
+			again, err := s.ClaimDeliveries(ctx, push.ClaimParams{Holder: "r1", Now: replayAt.Add(time.Second), Until: replayAt.Add(time.Minute), Limit: 10})
+			if err != nil || len(again) != 1 || again[0].Delivery.Tries != 0 || again[0].Delivery.Count != 1 {
+				t.Fatalf("after the attempt the replay overlapped: claimed %+v, %v; want it again, tries 0, one attempt", again, err)
+			}
+		}
+		if err := s.FinishAttempt(ctx, outcome); err != nil {
+			t.Fatalf("FinishAttempt %d: %v", outcome.Attempt.N, err)
+		}
+	}
+	page, err := s.Deliveries(ctx, push.DeliveryQuery{AccountID: "acc1", SubscriptionID: "wh_1", Limit: 10})
+	if err != nil || len(page.Deliveries) != 1 {
+		t.Fatalf("log %+v, %v", page, err)
+	}
+	if got := page.Deliveries[0]; got.State != push.DeliveryPending || len(got.Attempts) != 2 || got.Tries != 1 || !got.NextAt.Equal(replayAt.Add(time.Hour)) {
+		t.Errorf("delivery after both attempts %+v", got)
+	}
 }
