@@ -16,6 +16,7 @@ type Market interface {
 	Tokens(ctx context.Context, q market.TokenQuery) (market.ListPage, error)
 	Quote(ctx context.Context, addr common.Address, side curvekit.Side, amount string) (market.QuoteResult, error)
 	BuildTx(ctx context.Context, addr common.Address, r market.BuildRequest) (market.BuildResult, error)
+	IssuesOf(ctx context.Context, p *market.IssuesParams) (market.Issues, error)
 	Holders(ctx context.Context, q market.HolderQuery) (market.HoldersPage, error)
 }
 

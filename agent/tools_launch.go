@@ -128,14 +128,19 @@ func (s *Service) composeLaunch(ctx context.Context, c *Call, in LaunchArgs) (To
 	if lim, err := l.DailyLimit(ctx, c.Wallet); err == nil {
 		fmt.Fprintf(&b, " It will be launch %d of %d today (%s tier).", lim.Used+1, lim.Limit, lim.Tier)
 	}
-	if !plan.Tx.Value.IsZero() {
-		if note := s.shortfall(ctx, c.Wallet, unit{symbol: "ETH", decimals: 18}, &plan.Tx.Value); note != "" {
-			b.WriteString(" " + note)
-		}
+	data := map[string]any{"name": in.Name, "symbol": in.Symbol, "uri": uri, "pairing": quote.Symbol, "to": tx.To, "value": tx.Value}
+	// What leaves the wallet: the value (launch fee and an ETH first buy), or the ERC-20 first buy.
+	spend, need := unit{symbol: "ETH", decimals: 18}, plan.Tx.Value
+	if quote.Address != (common.Address{}) {
+		spend, need = unit{symbol: quote.Symbol, decimals: quote.Decimals, asset: quote.Address}, first
 	}
-	return ToolResult{Summary: b.String(), Transactions: []Transaction{tx}, Data: map[string]any{
-		"name": in.Name, "symbol": in.Symbol, "uri": uri, "pairing": quote.Symbol, "to": tx.To, "value": tx.Value,
-	}}, nil
+	is, err := s.cfg.Market.IssuesOf(ctx, &market.IssuesParams{From: c.Wallet, Owner: true, Asset: spend.asset, Decimals: spend.decimals, Need: need, Plan: &plan})
+	if err != nil {
+		return ToolResult{}, err
+	}
+	issueNotes(&b, spend, &is)
+	data["issues"] = issuesData(&is)
+	return ToolResult{Summary: b.String(), Transactions: []Transaction{tx}, Data: data}, nil
 }
 
 func (s *Service) composeClaims(ctx context.Context, c *Call, in ClaimArgs) (ToolResult, error) {

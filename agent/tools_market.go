@@ -339,15 +339,21 @@ func (s *Service) trade(ctx context.Context, c *Call, side curvekit.Side, in Tra
 		"to": tx.To, "value": tx.Value, "approvalFirst": r.Plan.Approval != nil,
 	}
 	if is := r.Issues; is != nil {
-		if bal := is.Balance; bal != nil {
-			b.WriteString(" " + shortNote(spend, &bal.Actual, &bal.Expected))
-		}
-		for _, rf := range is.Refusals {
-			fmt.Fprintf(&b, " This account's settings would refuse the %s as it stands (%s): %s.", rf.Step, rf.Code, strings.TrimSuffix(rf.Message, "."))
-		}
+		issueNotes(&b, spend, is)
 		data["issues"] = issuesData(is)
 	}
 	return ToolResult{Summary: b.String(), Transactions: []Transaction{tx}, Data: data}, nil
+}
+
+// issueNotes says in words when the wallet falls short of what it spends and what the account's
+// settings would refuse.
+func issueNotes(b *strings.Builder, spend unit, is *market.Issues) {
+	if bal := is.Balance; bal != nil {
+		b.WriteString(" " + shortNote(spend, &bal.Actual, &bal.Expected))
+	}
+	for _, rf := range is.Refusals {
+		fmt.Fprintf(b, " This account's settings would refuse the %s as it stands (%s): %s.", rf.Step, rf.Code, strings.TrimSuffix(rf.Message, "."))
+	}
 }
 
 // issuesData is a build's issues for a model to read, in the shape build-tx answers them
@@ -378,23 +384,6 @@ func issuesData(is *market.Issues) map[string]any {
 
 func bpsText(bps uint16) string {
 	return strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%d.%02d", bps/100, bps%100), "0"), ".0")
-}
-
-// shortfall says plainly when the wallet holds less than the trade spends; "" when it holds
-// enough or the balance cannot be read (the trade stays valid either way).
-func (s *Service) shortfall(ctx context.Context, wallet common.Address, spend unit, need *uint256.Int) string {
-	if s.cfg.Balances == nil {
-		return ""
-	}
-	have, err := s.cfg.Balances.Balance(ctx, spend.asset, wallet)
-	if err != nil {
-		s.cfg.Logger.WarnContext(ctx, "agent: balance read failed", "wallet", wallet, "err", err)
-		return ""
-	}
-	if have.Cmp(need) >= 0 {
-		return ""
-	}
-	return shortNote(spend, &have, need)
 }
 
 // shortNote says that the wallet holds have, less than the need a transaction spends.

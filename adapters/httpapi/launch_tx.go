@@ -42,6 +42,8 @@ type launchTxJSON struct {
 	Gas      string        `json:"gas,omitempty"`
 	Approval *approvalJSON `json:"approval"`
 	Pairing  assetJSON     `json:"pairing"`
+	// Issues are what would stop from sending the launch as it stands, as build-tx's.
+	Issues *issuesJSON `json:"issues"`
 }
 
 // claimTxBody is POST /launch/claim-tx's body.
@@ -123,6 +125,19 @@ func (s *Server) launchTx(w http.ResponseWriter, req bunrouter.Request) error {
 			return err
 		}
 	}
+	// What leaves the wallet: the launch fee and an ETH first buy as value, or the first buy in
+	// the ERC-20 (whose allowance is not read: its approval always comes first).
+	need := first
+	if pairing.Address == (common.Address{}) {
+		need = plan.Tx.Value
+	}
+	pr := principalOf(req)
+	is, err := s.cfg.Market.IssuesOf(req.Context(), &market.IssuesParams{From: from, Owner: pr != nil && pr.Wallet == from,
+		Asset: pairing.Address, Decimals: pairing.Decimals, Need: need, Plan: &plan})
+	if err != nil {
+		return err
+	}
+	out.Issues = issuesOf(&is)
 	return writeJSON(w, http.StatusOK, out)
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
 )
@@ -29,6 +30,16 @@ type builtWithIssues struct {
 			Step, Code, Message string
 		} `json:"settings"`
 	} `json:"issues"`
+}
+
+// weiText shows a wei amount as whole ETH.
+func weiText(t testing.TB, wei string) string {
+	t.Helper()
+	var v uint256.Int
+	if err := v.SetFromDecimal(wei); err != nil {
+		t.Fatal(err)
+	}
+	return curvekit.FormatAmount(&v, 18)
 }
 
 // codes are the settings' refusals as step:code.
@@ -163,6 +174,31 @@ func TestBuildTxIssues(t *testing.T) {
 	other, _ := s.signIn(t, "issues-stranger")
 	if got := build(other.do, deth, trade("buy", "0.6")); got.Issues.Settings != nil || got.Issues.Balance != nil {
 		t.Fatalf("another account's from reveals the settings: %+v", got.Issues)
+	}
+	// A launch's first buy is held to the same caps, and to the balance.
+	launch := func(as func(method, path, body string, hdr ...string) answer, first string) builtWithIssues {
+		t.Helper()
+		var out builtWithIssues
+		r := as(http.MethodPost, "/launch/build-tx", fmt.Sprintf(`{"from":%q,"name":"Issue","symbol":"ISS","uri":"https://example.com/iss.json","initialBuy":%q}`, w, first))
+		wantStatus(t, "launch build-tx "+first, r, http.StatusOK)
+		r.decode(t, &out)
+		if out.Issues == nil {
+			t.Fatalf("launch build-tx: %s", r.body)
+		}
+		return out
+	}
+	wantRefused("a launch buying 0.6 ETH first", launch(owner, "0.6"), http.StatusForbidden, "transaction:PER_TX_LIMIT_EXCEEDED")
+	r = s.anon(t, http.MethodPost, "/agent/tools/build_launch_transaction", `{"name":"Issue","symbol":"ISS","uri":"https://example.com/iss.json","initialBuy":"0.6"}`, "X-API-Key", key)
+	wantStatus(t, "the agent's launch tool", r, http.StatusOK)
+	r.decode(t, &tool)
+	if st := tool.Data.Issues.Settings; len(st) != 1 || st[0].Code != "PER_TX_LIMIT_EXCEEDED" || !strings.Contains(tool.Summary, "(PER_TX_LIMIT_EXCEEDED)") {
+		t.Fatalf("the agent's launch over the cap: %s", r.body)
+	}
+	if got := launch(anon, "0.6"); got.Issues.Settings != nil || got.Issues.Balance != nil {
+		t.Fatalf("an anonymous launch build: %+v", got.Issues)
+	}
+	if got := launch(anon, "5"); got.Issues.Balance == nil || got.Issues.Balance.Token != "ETH" || got.Issues.Balance.Expected != weiText(t, got.Value) || !got.Issues.SimulationIncomplete {
+		t.Fatalf("a launch buying 5 ETH first from a wallet of 2: %+v (value %s)", got.Issues, got.Value)
 	}
 	// A 120 TUSD buy: its approval and the trade are both over the TUSD cap.
 	got = build(owner, usdToken, trade("buy", "120"))

@@ -1558,7 +1558,7 @@ export interface components {
             balance: components["schemas"]["BalanceIssue"] | null;
             settings: components["schemas"]["SettingsIssue"][] | null;
             simulationIncomplete: boolean;
-        };
+        } | null;
         Job: {
             cancellable: boolean;
             cancelledAt?: string;
@@ -1619,6 +1619,7 @@ export interface components {
             data: string;
             from: string;
             gas?: string;
+            issues: components["schemas"]["Issues"] | null;
             pairing: components["schemas"]["Asset"];
             to: string;
             value: string;
