@@ -11,6 +11,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/internal/pgtest"
 )
 
 // builtWithIssues is build-tx's answer with from: the transaction and its issues.
@@ -64,7 +65,23 @@ func (b *builtWithIssues) codes() []string {
 // reveals the chain's facts and nothing of the settings.
 func TestBuildTxIssues(t *testing.T) {
 	t.Parallel()
-	s := startServer(t)
+	testBuildTxIssues(t, startServer(t))
+}
+
+// The same on PostgreSQL, where the daily window's spends are read from wallet_spends there.
+func TestBuildTxIssuesOnPostgres(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Schema(t, "issues")
+	testBuildTxIssues(t, startServer(t, "--db", dsn, "--devnet-dir", t.TempDir()))
+	db := pgtest.Connect(t, dsn)
+	defer db.Close()
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM wallet_spends").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("the spends on PostgreSQL: %d, %v; want the one 0.4 ETH buy", n, err)
+	}
+}
+
+func testBuildTxIssues(t *testing.T, s *testServer) {
 	dev := s.app.dev
 	b, m := s.signIn(t, "issues")
 	w := m.User.Wallet
