@@ -26,7 +26,8 @@ import (
 // removed, caps changed and the clock moved by hours. Every send is signed exactly when the model
 // says the settings allow it, with the model's refusal code otherwise; so no 24 hours ever hold
 // more than the cap in force, a refused send gives its spend back once and a lost one keeps it,
-// and a relaxation stops counting the moment it ends.
+// and a relaxation stops counting the moment it ends. wallet.Service.Check, the preview, gives each
+// send's verdict before it is sent.
 func TestGuardModel(t *testing.T) {
 	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) {
@@ -181,9 +182,14 @@ func testGuardModel(t *testing.T, dsn string, seed uint64) {
 			}
 			node.mode = []sendMode{taken, taken, taken, taken, refused, lost}[rng.IntN(6)]
 			want := m.verdict(now, r, amount)
+			tx := wallet.Tx{To: r, Value: *uint256.NewInt(amount), ChainID: h.dev.ChainID.Uint64(), Gas: 21_000}
+			// The preview that build-tx's issues show gives the send's verdict, before it.
+			preview, err := svc.Check(ctx, acct, []wallet.Tx{tx})
+			if err != nil || len(preview) != 1 || curvekit.CodeOf(preview[0]) != want {
+				t.Fatalf("step %d: %d wei to %s at %s: Check %v (%v), want %q", step, amount, r.Hex(), now, preview, err, want)
+			}
 			before := node.sends
-			_, err := svc.SignAndSubmit(ctx, wallet.SignParams{AccountID: acct, KeyID: "k1",
-				Tx: wallet.Tx{To: r, Value: *uint256.NewInt(amount), ChainID: h.dev.ChainID.Uint64(), Gas: 21_000}})
+			_, err = svc.SignAndSubmit(ctx, wallet.SignParams{AccountID: acct, KeyID: "k1", Tx: tx})
 			reached := node.sends > before
 			switch {
 			case want != "":
