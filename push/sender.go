@@ -126,6 +126,9 @@ func (s *Service) deliver(ctx context.Context, c *Claimed) {
 		}
 	}
 	p.Attempt = at
+	if p.Disable != "" {
+		p.Events = []Event{disabledEvent(sub, p.Disable, now)}
+	}
 	// The attempt was made: record it even if the sender is stopping meanwhile.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
@@ -137,7 +140,8 @@ func (s *Service) deliver(ctx context.Context, c *Claimed) {
 	}
 	if p.Disable != "" {
 		log.Info("push: webhook disabled", "why", p.Disable)
-		s.tellDisabled(ctx, sub, p.Disable, now)
+		s.Committed()
+		s.noteDisabled(ctx, sub, p.Disable)
 	}
 }
 
@@ -163,19 +167,22 @@ func (s *Service) post(ctx context.Context, c *Claimed, now time.Time) (Response
 	return s.cfg.Client.Post(ctx, sub.URL, m)
 }
 
-// tellDisabled records in the account's activity log that the subscription was disabled, then
-// publishes WebhookDisabled to the account (its stream, and its other webhooks that ask for it).
-func (s *Service) tellDisabled(ctx context.Context, sub *Subscription, why string, now time.Time) {
+// disabledEvent is WebhookDisabled for the subscription's account: FinishAttempt records it with
+// the disabling, in one transaction, and the account's stream and its other webhooks that ask
+// for it hear it.
+func disabledEvent(sub *Subscription, why string, now time.Time) Event {
 	data, _ := json.Marshal(map[string]string{"webhook": sub.ID, "url": sub.URL, "reason": why})
-	e := Event{ID: fmt.Sprintf("evt_webhook.disabled_%s_%d", sub.ID, now.UnixNano()), Type: WebhookDisabled, Time: now, Account: sub.AccountID, Data: data}
-	if s.cfg.Activity != nil {
-		msg := fmt.Sprintf("webhook %s (%s) disabled: %s", sub.ID, sub.URL, why)
-		if err := s.cfg.Activity.WebhookDisabled(ctx, sub.AccountID, msg); err != nil {
-			s.cfg.Logger.Warn("push: record a disabled webhook in the activity log", "webhook", sub.ID, "err", err)
-		}
+	return Event{ID: fmt.Sprintf("evt_webhook.disabled_%s_%d", sub.ID, now.UnixNano()), Type: WebhookDisabled, Time: now, Account: sub.AccountID, Data: data}
+}
+
+// noteDisabled records in the account's activity log that the subscription was disabled.
+func (s *Service) noteDisabled(ctx context.Context, sub *Subscription, why string) {
+	if s.cfg.Activity == nil {
+		return
 	}
-	if err := s.Publish(ctx, e); err != nil {
-		s.cfg.Logger.Warn("push: tell the account its webhook was disabled", "webhook", sub.ID, "err", err)
+	msg := fmt.Sprintf("webhook %s (%s) disabled: %s", sub.ID, sub.URL, why)
+	if err := s.cfg.Activity.WebhookDisabled(ctx, sub.AccountID, msg); err != nil {
+		s.cfg.Logger.Warn("push: record a disabled webhook in the activity log", "webhook", sub.ID, "err", err)
 	}
 }
 

@@ -157,6 +157,9 @@ type FinishParams struct {
 	Failed bool
 	// Disable disables the subscription with this reason.
 	Disable string
+	// Events are recorded (as Record records them) in the same transaction, only if the
+	// attempt is: the disabled subscription's WebhookDisabled.
+	Events []Event
 }
 
 // DeliveryQuery pages a subscription's deliveries.

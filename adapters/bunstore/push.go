@@ -586,7 +586,11 @@ func (s *Push) FinishAttempt(ctx context.Context, p push.FinishParams) error {
 		if p.Disable != "" {
 			_, err = tx.NewUpdate().Model((*pushDeliveryRow)(nil)).Set("state = ?", string(push.DeliveryFailed)).Set("updated_at = ?", now).
 				Where("subscription_id = ? AND state = 'pending' AND claimed_by = ''", d.SubscriptionID).Exec(ctx)
+			if err != nil {
+				return err
+			}
 		}
+		_, err = recordEvents(ctx, tx, p.Events, time.Unix(0, now).UTC())
 		return err
 	})
 	if err != nil && !errors.Is(err, curvekit.ErrConflict) && !errors.Is(err, curvekit.ErrNotFound) {

@@ -343,10 +343,28 @@ func testDisable(t *testing.T, f Fixture) {
 	if len(got) != 1 {
 		t.Fatalf("claimed %d", len(got))
 	}
-	err := s.FinishAttempt(ctx, push.FinishParams{DeliveryID: got[0].Delivery.ID, Holder: "r1", State: push.DeliveryFailed, Failed: true, Disable: "gone",
-		Attempt: push.Attempt{N: 1, At: at, Status: 410}})
+	// The account hears of it: the event is recorded with the disabling, by a holder of the
+	// claim only.
+	mustCreate(t, s, sub("wh_2", "acc1", push.WebhookDisabled))
+	told := push.Event{ID: "evt_webhook.disabled_wh_1", Type: push.WebhookDisabled, Time: at, Account: "acc1", Data: []byte(`{"webhook":"wh_1"}`)}
+	err := s.FinishAttempt(ctx, push.FinishParams{DeliveryID: got[0].Delivery.ID, Holder: "r2", State: push.DeliveryFailed, Failed: true, Disable: "gone",
+		Attempt: push.Attempt{N: 1, At: at, Status: 410}, Events: []push.Event{told}})
+	if !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("FinishAttempt by another holder: %v, want ErrConflict", err)
+	}
+	if ids := EventIDs(t, s, "acc1"); len(ids) != 0 {
+		t.Fatalf("a refused FinishAttempt recorded %v", ids)
+	}
+	err = s.FinishAttempt(ctx, push.FinishParams{DeliveryID: got[0].Delivery.ID, Holder: "r1", State: push.DeliveryFailed, Failed: true, Disable: "gone",
+		Attempt: push.Attempt{N: 1, At: at, Status: 410}, Events: []push.Event{told}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if ids := EventIDs(t, s, "acc1"); fmt.Sprint(ids) != "[evt_webhook.disabled_wh_1]" {
+		t.Errorf("events recorded with the disabling %v", ids)
+	}
+	if page, _ := s.Deliveries(ctx, push.DeliveryQuery{AccountID: "acc1", SubscriptionID: "wh_2", Limit: 10}); len(page.Deliveries) != 1 || page.Deliveries[0].EventID != told.ID {
+		t.Errorf("the other webhook's deliveries %+v", page.Deliveries)
 	}
 	sub, _ := s.Subscription(ctx, "acc1", "wh_1")
 	if sub.Enabled || sub.DisabledReason != "gone" {
