@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -221,5 +222,50 @@ func TestOrderPanelPlacesAndTheAccountCancels(t *testing.T) {
 	}
 	s.axeClean("the account's orders with a fire")
 	s.screenshot("account-orders")
+	s.noStrangeScript()
+}
+
+// The settings read in words: caps per pairing asset, the impact cap, a recipient cooling down,
+// a running relaxation with its end; and the activity log pages back through every change.
+func TestWalletSafetyInWords(t *testing.T) {
+	s := newSite(t, 5)
+	s.signIn("grace")
+	patch := func(body string) {
+		t.Helper()
+		status := eval[int](s, `fetch('/account/settings', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: `+"`"+body+"`"+` }).then(r => r.status)`)
+		if status != 200 {
+			t.Fatalf("PATCH %s: %d", body, status)
+		}
+	}
+	// 21 changes of the impact cap, then the rest: 24 changes, more than a page of 20.
+	for i := 0; i < 21; i++ {
+		patch(`{"wallet":{"maxPriceImpact":` + []string{"10", "12.5"}[i%2] + `}}`)
+	}
+	patch(`{"wallet":{"limits":{"ETH":{"perTransaction":"0.5","daily":"2"}}}}`)
+	patch(`{"wallet":{"recipients":{"0x1111111111111111111111111111111111111111":{}}}}`)
+	patch(`{"wallet":{"relax":{"minutes":10,"limits":{"ETH":{"daily":"3"}},"maxPriceImpact":20}}}`)
+	s.do("reload", chromedp.Reload())
+	s.until("the settings", `document.querySelector('[data-testid=safety-relax]')?.textContent.startsWith('Relaxed')`)
+	words := eval[map[string]string](s, `Object.fromEntries(['caps', 'impact', 'recipients', 'relax'].map(k => [k, document.querySelector('[data-testid=safety-' + k + ']').innerText]))`)
+	for k, want := range map[string]string{
+		"caps":       "ETH: at most 0.5 ETH per transaction, at most 2 ETH in any 24 hours may leave the wallet.",
+		"impact":     "more than 10%",
+		"recipients": "0x1111111111111111111111111111111111111111 cooling down until",
+		"relax":      "Relaxed for 10 minutes, until",
+	} {
+		if !strings.Contains(words[k], want) {
+			t.Errorf("%s reads %q, want %q in it", k, words[k], want)
+		}
+	}
+	if !strings.Contains(words["relax"], "ETH: at most 0.5 ETH per transaction, at most 3 ETH in any 24 hours") || !strings.Contains(words["relax"], "Price impact up to 20%") {
+		t.Errorf("the relaxation reads %q", words["relax"])
+	}
+	s.until("a page of activity", `document.querySelectorAll('[data-testid=activity] li').length === 20 && !!document.querySelector('[data-testid=activity-more]')`)
+	s.click(`[data-testid=activity-more]`)
+	s.until("every change", `document.querySelectorAll('[data-testid=activity] li[data-kind=settings]').length === 24`)
+	if ids := eval[int](s, `new Set([...document.querySelectorAll('[data-testid=activity] li')].map(li => li.dataset.activity)).size`); ids != 24 {
+		t.Errorf("the activity pages hold %d distinct entries, want 24", ids)
+	}
+	s.axeClean("wallet safety with caps, a recipient and a relaxation")
 	s.noStrangeScript()
 }

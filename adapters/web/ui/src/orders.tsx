@@ -200,7 +200,7 @@ export function OrderPanel({ token }: { token: Token }) {
         )}
         {spec.fields.includes('size') && (percent ? input('percent', 'Percent of the balance', '%') : input('amount', kind === 'dca' ? 'Amount per fire' : 'Amount', sizeUnit, '0.0'))}
         {spec.fields.includes('total') && input('total', 'Total', sizeUnit, '0.0')}
-        {spec.fields.includes('price') && input('price', `Trigger price (${token.quote.symbol} per token)`, null, '0.000000004')}
+        {spec.fields.includes('price') && input('price', 'Trigger price', `${token.quote.symbol} per token`, '0.000000004')}
         {spec.fields.includes('trail') && input('trail', 'Trail', '%', '10')}
         {spec.fields.includes('every') && input('every', 'Every', null, '1h, 30m')}
         {spec.fields.includes('times') && input('times', 'Times', null, '5')}

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, getConfig, type S } from './api';
 import { explain } from './codes';
-import { ago, short, when } from './format';
+import { ago, short, visible, when } from './format';
 import { signIn } from './session';
 import { ErrorText, Section, Text, useAsync, usePages } from './ui';
 
@@ -25,7 +25,7 @@ function useAssetNames(): (key: string) => string {
 
 function capsText(limits: Record<string, S['Limit']>, name: (k: string) => string): string[] {
   return Object.entries(limits).map(([k, l]) => {
-    const sym = name(k);
+    const sym = visible(name(k));
     const parts = [l.perTransaction !== null ? `at most ${l.perTransaction} ${sym} per transaction` : '', l.daily !== null ? `at most ${l.daily} ${sym} in any 24 hours` : ''].filter(Boolean);
     return `${sym}: ${parts.length ? parts.join(', ') : 'no cap'} may leave the wallet.`;
   });
