@@ -118,4 +118,7 @@ type RescueParams struct {
 	MaxAttempts int
 	// Error is the failure message of a job out of attempts.
 	Error string
+	// Events, when set, is called with each job the rescue fails, as it fails it; the store
+	// records what it returns in the same transaction (see CompleteJobParams.Events).
+	Events func(*Job) []push.Event
 }

@@ -2,10 +2,11 @@ package agent
 
 import "github.com/curvekit/curvekit/push"
 
-// Notifier turns the end of a job the runner ended (completed or failed) into the events it
-// causes. The store calls JobEvents with the job as it ends it and records the events in the
-// same transaction (CompleteJobParams.Events, FailJobParams.Events): the outbox, so that no end
-// is committed without its events. Committed is told after such a commit, on the replica whose
+// Notifier turns the end of a job the runner ended (completed or failed, or failed by the
+// rescuer once out of attempts) into the events it causes. The store calls JobEvents with the
+// job as it ends it and records the events in the same transaction (CompleteJobParams.Events,
+// FailJobParams.Events, RescueParams.Events): the outbox, so that no end is committed without
+// its events. Committed is told after such a commit, on the replica whose
 // runner ended the job; it must not block.
 type Notifier interface {
 	JobEvents(j *Job) []push.Event

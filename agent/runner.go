@@ -149,12 +149,13 @@ func (r *Runner) rescuer(ctx context.Context) {
 	t := time.NewTicker(r.cfg.Rescue)
 	defer t.Stop()
 	for {
-		n, err := r.svc.cfg.Jobs.RescueExpired(ctx, &RescueParams{Now: r.svc.now(), MaxAttempts: r.cfg.MaxAttempts, Error: interruptedMessage})
+		n, err := r.svc.cfg.Jobs.RescueExpired(ctx, &RescueParams{Now: r.svc.now(), MaxAttempts: r.cfg.MaxAttempts, Error: interruptedMessage, Events: r.svc.jobEvents()})
 		if err != nil && ctx.Err() == nil {
 			r.cfg.Logger.WarnContext(ctx, "agent: rescue failed", "runner", r.cfg.ID, "err", err)
 		} else if n > 0 {
 			r.cfg.Logger.InfoContext(ctx, "agent: rescued jobs with expired leases", "runner", r.cfg.ID, "jobs", n)
 			r.svc.nudge()
+			r.svc.committed() // a job out of attempts failed with its event
 		}
 		select {
 		case <-ctx.Done():

@@ -719,13 +719,45 @@ func (s *Agent) RescueExpired(ctx context.Context, p *agent.RescueParams) (int, 
 	}
 	defer release()
 	now := millis(p.Now)
-	res, err := s.db.ExecContext(ctx, `UPDATE agent_jobs SET
+	const rescue = `UPDATE agent_jobs SET
 		status = CASE WHEN attempts >= ? THEN 'failed' ELSE 'pending' END,
 		error = CASE WHEN attempts >= ? THEN ? ELSE error END,
 		completed_at = CASE WHEN attempts >= ? THEN ? ELSE completed_at END,
 		locked_by = NULL, lease_expires_at = NULL
-		WHERE status = 'processing' AND lease_expires_at < ?`,
-		p.MaxAttempts, p.MaxAttempts, p.Error, p.MaxAttempts, now, now)
+		WHERE status = 'processing' AND lease_expires_at < ?`
+	args := []any{p.MaxAttempts, p.MaxAttempts, p.Error, p.MaxAttempts, now, now}
+	if p.Events != nil {
+		// The jobs it fails are ended with their events, in one transaction.
+		var n int
+		err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			var rows []agentJobRow
+			if err := tx.NewRaw(rescue+" RETURNING *", args...).Scan(ctx, &rows); err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+			n = len(rows)
+			var events []push.Event
+			for i := range rows {
+				if rows[i].Status != string(agent.StatusFailed) {
+					continue
+				}
+				j, err := rows[i].job()
+				if err != nil {
+					return err
+				}
+				events = append(events, p.Events(&j)...)
+			}
+			_, err := recordEvents(ctx, tx, events, p.Now)
+			return err
+		})
+		if n > 0 || err != nil {
+			s.announce("")
+		}
+		if err != nil {
+			return 0, fmt.Errorf("bunstore: rescue expired jobs: %w", err)
+		}
+		return n, nil
+	}
+	res, err := s.db.ExecContext(ctx, rescue, args...)
 	if err != nil {
 		s.announce("")
 		return 0, fmt.Errorf("bunstore: rescue expired jobs: %w", err)

@@ -72,4 +72,28 @@ func testEndEvents(t *testing.T, s Stores) {
 	if len(seen) != 3 {
 		t.Fatalf("events built for a refused end: %+v", seen[3:])
 	}
+
+	// The rescue: a job with attempts left goes back to pending without events; once out of
+	// attempts it fails with its events; a rescue that moves nothing records nothing.
+	insert(t, s.Jobs, "e4", walletA, at(100))
+	now := at(200)
+	for attempt := 1; attempt <= 2; attempt++ {
+		if j := claim(t, s.Jobs, "r1", now, time.Second); j.ID != "e4" || j.Attempts != attempt {
+			t.Fatalf("claim %d = %+v", attempt, j)
+		}
+		now = now.Add(2 * time.Second)
+		if n, err := s.Jobs.RescueExpired(ctx, &agent.RescueParams{Now: now, MaxAttempts: 2, Error: "the job was interrupted too often", Events: events}); err != nil || n != 1 {
+			t.Fatalf("rescue %d = %d, %v", attempt, n, err)
+		}
+		if attempt == 1 {
+			recorded("evt_e1_completed", "evt_e2_completed", "evt_e3_failed")
+		}
+	}
+	if n, err := s.Jobs.RescueExpired(ctx, &agent.RescueParams{Now: now.Add(time.Minute), MaxAttempts: 2, Error: "again", Events: events}); err != nil || n != 0 {
+		t.Fatalf("a rescue with nothing to move = %d, %v", n, err)
+	}
+	recorded("evt_e1_completed", "evt_e2_completed", "evt_e3_failed", "evt_e4_failed")
+	if len(seen) != 4 || seen[3].Error != "the job was interrupted too often" || !seen[3].CompletedAt.Equal(now) {
+		t.Fatalf("the rescued job the event was built from: %+v", seen[3:])
+	}
 }
