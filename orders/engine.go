@@ -90,7 +90,20 @@ type EngineConfig struct {
 	// Now is the clock; default time.Now.
 	Now    func() time.Time
 	Logger *slog.Logger
+	// Fault, when set, is called at the engine's fault-injection points, FaultBeforeSend and
+	// FaultAfterSend, without the engine's lock held. Only tests set it (the server's hidden
+	// --fault flag), to kill or freeze the leader at exactly that point.
+	Fault func(point string)
 }
+
+// The engine's fault-injection points (see EngineConfig.Fault).
+const (
+	// FaultBeforeSend: a fire is recorded triggered under the leader's term and its trade is
+	// not sent yet.
+	FaultBeforeSend = "orders.beforeSend"
+	// FaultAfterSend: a fire's trade is signed and submitted and not yet recorded as sent.
+	FaultAfterSend = "orders.afterSend"
+)
 
 // Engine fires orders. Only the indexer's leader runs it: Sync takes each committed sync in
 // chain order and Run the clock, both with the leader's term; every fire is recorded under that
@@ -487,7 +500,11 @@ func (e *Engine) send(ctx context.Context, jobs []sendJob) error {
 			e.seen = map[common.Hash]market.Trade{}
 		}
 		e.mu.Unlock()
+		e.fault(FaultBeforeSend)
 		res, err := e.trade(ctx, &jobs[i].order, &jobs[i].fire)
+		if err == nil && !res.Pending {
+			e.fault(FaultAfterSend)
+		}
 		e.mu.Lock()
 		serr := e.sent(ctx, &jobs[i], res, err)
 		if e.inFlight--; e.inFlight == 0 {
@@ -499,6 +516,12 @@ func (e *Engine) send(ctx context.Context, jobs []sendJob) error {
 		}
 	}
 	return nil
+}
+
+func (e *Engine) fault(point string) {
+	if e.cfg.Fault != nil {
+		e.cfg.Fault(point)
+	}
 }
 
 // sent records what became of a job's trade. Callers hold mu.

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -329,6 +330,25 @@ func TestDevnetRPCAddrRefused(t *testing.T) {
 // Only its HTTP API is reachable: the returned server has no app.
 func startProcess(t testing.TB, flags ...string) *testServer {
 	t.Helper()
+	return startProcessEnv(t, nil, flags...).testServer
+}
+
+// process is a running server process.
+type process struct {
+	*testServer
+	cmd  *exec.Cmd
+	logs *syncBuffer
+	// ended is closed when the process has ended, err then being cmd.Wait's error; crashed,
+	// once set, says the test makes it end without a clean stop.
+	ended   chan struct{}
+	err     error
+	crashed atomic.Bool
+}
+
+// startProcessEnv is startProcess with env added to the process's environment, answering the
+// process itself: a test may stop, continue or expect to lose it.
+func startProcessEnv(t testing.TB, env []string, flags ...string) *process {
+	t.Helper()
 	dir := t.TempDir()
 	bin := mustServerBinary(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -337,21 +357,27 @@ func startProcess(t testing.TB, flags ...string) *testServer {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // the process binds it; a race for the port with another test is possible but harmless here
-	var logs syncBuffer
+	logs := &syncBuffer{}
 	cmd := exec.Command(bin, append([]string{"--addr", addr, "--db", filepath.Join(dir, "server.db"),
 		"--simulate", "0", "--poll", "20ms", "--rate-limit", "100000000"}, flags...)...)
-	cmd.Stdout, cmd.Stderr = &logs, &logs
+	cmd.Stdout, cmd.Stderr = logs, logs
+	cmd.Env = append(os.Environ(), env...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	p := &process{cmd: cmd, logs: logs, ended: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); close(p.ended) }()
 	t.Cleanup(func() {
+		if p.crashed.Load() {
+			_ = cmd.Process.Kill()
+			<-p.ended
+			return
+		}
 		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
 		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("the server process ended with %v:\n%s", err, logs.String())
+		case <-p.ended:
+			if p.err != nil {
+				t.Errorf("the server process ended with %v:\n%s", p.err, logs.String())
 			}
 		case <-time.After(15 * time.Second):
 			_ = cmd.Process.Kill()
@@ -373,5 +399,6 @@ func startProcess(t testing.TB, flags ...string) *testServer {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return &testServer{t: t, base: base}
+	p.testServer = &testServer{t: t, base: base}
+	return p
 }

@@ -57,6 +57,9 @@ type Config struct {
 	AgentWorkers   int           `help:"Agent jobs run at once by this server; default what the planner can take: 8 per CPU (at least 16) for the offline planner, 4 for an LLM (stay under its provider's concurrency limit)." env:"CURVEKIT_AGENT_WORKERS"`
 	MaxPriceOrders int           `name:"max-price-orders" help:"Open limit, stop-loss, take-profit and trailing-stop orders a wallet may have." default:"50" env:"CURVEKIT_MAX_PRICE_ORDERS"`
 	MaxTimeOrders  int           `name:"max-time-orders" help:"Open DCA and TWAP orders a wallet may have." default:"20" env:"CURVEKIT_MAX_TIME_ORDERS"`
+	// Fault arms one fault-injection point, for the tests that kill or freeze a process at an
+	// exact step (see fault.go); never set in production, hence hidden.
+	Fault string `name:"fault" hidden:"" help:"Test only: <point>:<action>, e.g. orders.beforeSend:exit. The first time the process reaches the point it kills itself (exit) or stops itself with SIGSTOP (stop)." env:"CURVEKIT_FAULT"`
 
 	WebhookMax           int             `name:"webhook-max" help:"Webhook subscriptions an account may have." default:"20" env:"CURVEKIT_WEBHOOK_MAX"`
 	WebhookRetries       []time.Duration `name:"webhook-retries" help:"Waits before each retry of a failed webhook delivery (the first attempt is immediate); after the last the delivery fails." default:"5s,5m,30m,2h,5h,10h,10h" env:"CURVEKIT_WEBHOOK_RETRIES"`
@@ -97,6 +100,9 @@ func (c *Config) Validate() error {
 		return err
 	}
 	var errs []error
+	if _, err := parseFault(c.Fault); err != nil {
+		errs = append(errs, err)
+	}
 	for _, a := range []struct{ flag, v string }{{"--addr", c.Addr}, {"--metrics-addr", c.MetricsAddr}, {"--devnet-rpc-addr", c.DevnetRPCAddr}, {"--redis", c.Redis}} {
 		if a.v == "" && a.flag != "--addr" {
 			continue

@@ -26,6 +26,8 @@ func TestBadConfigCreatesNothing(t *testing.T) {
 		{"--rpc-url", "127.0.0.1:8545"},
 		{"--llm-base-url", "api.openai.com"},
 		{"--oauth-issuer", "accounts.example"},
+		{"--fault", "orders.beforeSend:explode"},
+		{"--fault", "orders.nowhere:exit"},
 	} {
 		t.Run(strings.TrimPrefix(tc.flag, "--")+"="+tc.value, func(t *testing.T) {
 			dir := t.TempDir()

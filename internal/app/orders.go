@@ -31,7 +31,7 @@ func (a *App) wireOrders(context.Context) error {
 	}
 	a.OrderEngine, err = orders.NewEngine(orders.EngineConfig{
 		Store: a.DB.Orders(), Tokens: a.Store, Trader: &orderTrader{app: a}, Notifier: a.sources(), Now: a.ordersClock,
-		Logger: a.Log.With("component", "orders"),
+		Logger: a.Log.With("component", "orders"), Fault: a.faultHook(),
 	})
 	if err != nil {
 		return err
