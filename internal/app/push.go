@@ -314,6 +314,7 @@ func (r *marketRelay) observe(s market.Sync) {
 	prev := r.seen
 	r.seen = s.Cursor
 	if r.a.Push == nil || !r.a.Replica.Status().Leading {
+		r.pos = "" // another replica moves it meanwhile: read it again when leading
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -362,6 +363,7 @@ func (r *marketRelay) rewind(ctx context.Context, to market.Cursor) {
 // the store's cursor: what was indexed before push existed is history, not news.
 func (r *marketRelay) catchUp(ctx context.Context) {
 	a := r.a
+	r.pos = "" // unknown until read: a catch-up that fails is tried again within a poll
 	pos, ok, err := a.Push.RelayPosition(ctx, marketRelaySource)
 	if err != nil {
 		a.Log.Warn("push: read the market's relay position", "err", err)
@@ -378,13 +380,13 @@ func (r *marketRelay) catchUp(ctx context.Context) {
 		}
 		return
 	}
-	r.pos = pos
 	from, err := parseCursor(pos)
 	if err != nil {
 		a.Log.Error("push: the market's relay position", "err", err)
 		return
 	}
 	if from == cur {
+		r.pos = pos
 		return
 	}
 	s, err := market.SyncSince(ctx, a.Store, from)
@@ -425,8 +427,10 @@ func (r *marketRelay) catchUp(ctx context.Context) {
 	r.pos = to
 }
 
-// run catches the relay up while this replica leads, every poll: after a takeover or a restart
-// it relays what the store committed beyond the position even when no new sync comes.
+// run catches the relay up while this replica leads: after a takeover or a restart, or a relay
+// that failed, it relays what the store committed beyond the position within a poll, even when
+// no new sync comes. While the position is known it does nothing: each sync is relayed as it
+// is observed.
 func (r *marketRelay) run(ctx context.Context, poll time.Duration) {
 	t := time.NewTicker(poll)
 	defer t.Stop()
@@ -436,11 +440,12 @@ func (r *marketRelay) run(ctx context.Context, poll time.Duration) {
 			return
 		case <-t.C:
 		}
-		if r.a.Push == nil || !r.a.Replica.Status().Leading {
-			continue
-		}
+		leading := r.a.Push != nil && r.a.Replica.Status().Leading
 		r.mu.Lock()
-		if r.pos == "" || r.pos != cursorText(r.a.Replica.Position()) {
+		switch {
+		case !leading:
+			r.pos = ""
+		case r.pos == "":
 			cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			r.catchUp(cctx)
 			cancel()
