@@ -31,6 +31,7 @@ type Order struct {
 	NextAt    *int64   `json:"nextAt"`
 	ExpiresAt *int64   `json:"expiresAt"`
 	Reason    *string  `json:"reason"`
+	KeyID     *string  `json:"keyId"`
 	CreatedAt int64    `json:"createdAt"`
 	UpdatedAt int64    `json:"updatedAt"`
 	Fires     []Fire   `json:"fires"`

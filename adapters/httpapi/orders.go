@@ -64,7 +64,10 @@ type orderJSON struct {
 	ExpiresAt *int64 `json:"expiresAt"`
 	// Reason is why a failed order failed, or why the server cancelled it (its key may no
 	// longer trade).
-	Reason    *string    `json:"reason"`
+	Reason *string `json:"reason"`
+	// KeyID is the API key that placed the order, whose restrictions each fire applies; null
+	// when a session placed it.
+	KeyID     *string    `json:"keyId"`
 	CreatedAt int64      `json:"createdAt"`
 	UpdatedAt int64      `json:"updatedAt"`
 	Fires     []fireJSON `json:"fires"`
@@ -132,6 +135,9 @@ func orderOf(o *orders.Order) orderJSON {
 	}
 	if o.Reason != "" {
 		out.Reason = ptr(o.Reason)
+	}
+	if o.KeyID != "" {
+		out.KeyID = ptr(o.KeyID)
 	}
 	for i := range o.Fires {
 		f := &o.Fires[i]

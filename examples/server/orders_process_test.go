@@ -22,8 +22,9 @@ import (
 
 // orderView is what the test reads of GET /orders/:id.
 type orderView struct {
-	ID    string `json:"id"`
-	State string `json:"state"`
+	ID    string  `json:"id"`
+	State string  `json:"state"`
+	KeyID *string `json:"keyId"`
 	Fires []struct {
 		ID     string  `json:"id"`
 		State  string  `json:"state"`
@@ -95,7 +96,8 @@ func TestOrdersFireOnceAcrossCrashedAndFrozenLeaders(t *testing.T) {
 	onA, m := a.signIn(t, "faults")
 	wallet := common.HexToAddress(m.User.Wallet)
 	host.fund(t, m.User.Wallet, 1)
-	key := onA.newKey(`{"name":"bot"}`).Key
+	nk := onA.newKey(`{"name":"bot"}`)
+	key := nk.Key
 	token := dev.ETHToken.Token.Hex()
 	eventually(t, 30*time.Second, "A indexed the demo token", func() error {
 		return holds(a.anon(t, http.MethodGet, "/tokens/"+token, "").status == http.StatusOK)
@@ -109,6 +111,9 @@ func TestOrdersFireOnceAcrossCrashedAndFrozenLeaders(t *testing.T) {
 		wantStatus(t, "POST /orders", ans, http.StatusCreated)
 		var o orderView
 		ans.decode(t, &o)
+		if o.KeyID == nil || *o.KeyID != nk.ID {
+			t.Fatalf("the order placed with %s names the key %v", nk.ID, o.KeyID)
+		}
 		ids = append(ids, o.ID)
 	}
 	order := func(on *testServer, id string) orderView {

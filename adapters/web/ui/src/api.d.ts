@@ -1705,6 +1705,7 @@ export interface components {
             fires: components["schemas"]["Fire"][];
             high: string | null;
             id: string;
+            keyId: string | null;
             /** @enum {string} */
             kind: "limit" | "stop-loss" | "take-profit" | "trailing-stop" | "dca" | "twap";
             /** Format: int64 */
