@@ -29,7 +29,14 @@ type Trader interface {
 	// Outcome says what became of a transaction the account's wallet sent: mined (under Hash,
 	// the last of its hashes when fees were bumped), reverted or dropped; the zero Outcome
 	// while it waits to be mined.
-	Outcome(ctx context.Context, accountID string, hash common.Hash) (Outcome, error)
+	Outcome(ctx context.Context, p OutcomeParams) (Outcome, error)
+}
+
+// OutcomeParams names a fire's transaction: the account's wallet sent it to trade Token.
+type OutcomeParams struct {
+	AccountID string
+	Token     common.Address
+	Hash      common.Hash
 }
 
 // ErrPlacerGone marks a Trader's refusal that comes from the API key that placed the order: the
@@ -43,6 +50,10 @@ type Outcome struct {
 	// State is "" while pending, else "mined", "reverted" or "dropped".
 	State string
 	Hash  common.Hash
+	// Trade is the transaction's trade once the indexer has it (mined only): a fire whose
+	// trade was indexed before it was recorded as sent (a leader that took over from one that
+	// sent it) is filled from it.
+	Trade *market.Trade
 }
 
 // TradeParams is one fire's trade.
@@ -428,7 +439,11 @@ func (e *Engine) follow(ctx context.Context) error {
 		if f == nil || f.TxHash != hash {
 			continue // a second hash of the same fire
 		}
-		out, err := e.cfg.Trader.Outcome(ctx, e.owner[f.OrderID], hash)
+		var token common.Address
+		if o := e.live[f.OrderID]; o != nil {
+			token = o.Token
+		}
+		out, err := e.cfg.Trader.Outcome(ctx, OutcomeParams{AccountID: e.owner[f.OrderID], Token: token, Hash: hash})
 		if err != nil {
 			e.cfg.Logger.Warn("orders: the outcome of a fire's transaction", "fire", id, "err", err)
 			continue
@@ -437,6 +452,12 @@ func (e *Engine) follow(ctx context.Context) error {
 		case "mined":
 			if out.Hash != hash {
 				e.byHash[out.Hash] = id
+			}
+			if out.Trade != nil {
+				// Indexed before this engine knew the fire was sent: no sync brings it again.
+				if e.fill(ctx, id, out.Trade); e.fires[id] == nil {
+					delete(e.byHash, hash)
+				}
 			}
 		case "reverted", "dropped":
 			o := e.live[f.OrderID] // nil once cancelled

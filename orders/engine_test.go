@@ -36,10 +36,10 @@ type chainTrader struct {
 	outcomes map[common.Hash]Outcome
 }
 
-func (c *chainTrader) Outcome(_ context.Context, _ string, hash common.Hash) (Outcome, error) {
+func (c *chainTrader) Outcome(_ context.Context, p OutcomeParams) (Outcome, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.outcomes[hash], nil
+	return c.outcomes[p.Hash], nil
 }
 
 func newChainTrader() *chainTrader {
@@ -798,6 +798,48 @@ func TestEngineTimeOrdersAgreeWithModel(t *testing.T) {
 		t.Logf("%d orders, %d fires, %d refused", len(placed), fires, refusals)
 		if fires < 30 || refusals == 0 {
 			t.Errorf("%d fires, %d refused: too few to tell anything", fires, refusals)
+		}
+	})
+}
+
+// The leader that takes over from one that sent a fire and froze may index the fire's trade
+// before it records the fire as sent (the trade was mined while no one led): no sync brings the
+// trade again, and the fire is filled from the indexed trade the transaction's outcome names.
+func TestEngineFillsATradeIndexedBeforeTheTakeover(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		w.tokens[tokA] = 1_000
+		w.place(t, priceOrder("ord_buy", Limit, curvekit.Buy, 900))
+		a := w.engine(t)
+		termA := w.lead(t, "a")
+		if err := a.Sync(ctx, termA, sync1(trade(tokA, 10, 0, 850))); err != nil {
+			t.Fatal(err)
+		}
+		first, _ := w.trader.Trade(ctx, TradeParams{Key: "ord_buy_f0"}) // a sent it and froze
+		termB := w.handOver(t, "a", termA, "b")
+		b := w.engine(t)
+		fill := trade(tokA, 11, 0, 870)
+		fill.TxHash, fill.TokenAmount, fill.QuoteAmount = first.TxHash, *uint256.NewInt(5), *uint256.NewInt(1_000)
+		// b indexes the block with the fire's trade before its clock looks at the fire.
+		if err := b.Sync(ctx, termB, sync1(fill)); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Tick(ctx, termB); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.order(t, "ord_buy"); got.State != Sent {
+			t.Fatalf("after the takeover: %s", got.State)
+		}
+		w.trader.mu.Lock()
+		w.trader.outcomes[first.TxHash] = Outcome{State: "mined", Hash: first.TxHash, Trade: &fill}
+		w.trader.mu.Unlock()
+		if err := b.Tick(ctx, termB); err != nil {
+			t.Fatal(err)
+		}
+		got := w.order(t, "ord_buy")
+		if got.State != Filled || got.Fires[0].State != FireFilled || got.Fires[0].AmountOut.Uint64() != 5 || len(w.trader.keys()) != 1 {
+			t.Errorf("after the outcome: %s %+v, %d sent", got.State, got.Fires[0], len(w.trader.keys()))
 		}
 	})
 }

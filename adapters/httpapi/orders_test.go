@@ -83,7 +83,7 @@ func TestOrdersPlaceReadCancel(t *testing.T) {
 	e.get(t, "/orders/"+limit.ID, key...).want(t, http.StatusOK, `{"id": "`+limit.ID+`", "kind": "limit", "state": "open", "token": "`+tok+`",
 		"side": "buy", "amount": "0.01", "percent": null, "price": "0.000000004", "trail": null, "high": null, "slippage": 1,
 		"every": null, "times": null, "over": null, "slices": null, "fired": 0, "count": 1, "nextAt": null, "expiresAt": null,
-		"reason": null, "createdAt": `+at+`, "updatedAt": `+at+`, "fires": []}`)
+		"reason": null, "keyId": "k1", "createdAt": `+at+`, "updatedAt": `+at+`, "fires": []}`)
 
 	r = e.do(t, http.MethodPost, "/orders", `{"kind": "trailing-stop", "token": "`+tok+`", "percent": 50, "trail": 12.5, "expiresAt": "2030-01-01T00:00:00Z"}`, "Cookie", "svc_session="+traderSession)
 	var trail orderJSON

@@ -121,6 +121,28 @@ func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.T
 	return orders.TradeResult{TxHash: sub.Hash}, nil
 }
 
+// indexedTrade is the trade of transaction hash among the token's latest indexed trades (a few
+// pages, newest first: a fire's trade was mined moments ago), or nil.
+func (t *orderTrader) indexedTrade(ctx context.Context, token common.Address, hash common.Hash) (*market.Trade, error) {
+	q := market.TradeQuery{Token: token, Limit: market.MaxLimit}
+	for range 5 {
+		page, err := t.app.Store.Trades(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for i := range page.Trades {
+			if page.Trades[i].TxHash == hash {
+				return &page.Trades[i], nil
+			}
+		}
+		if page.Next == "" {
+			break
+		}
+		q.Cursor = page.Next
+	}
+	return nil, nil
+}
+
 // placer applies the restrictions of the API key that placed the order as they are now: a key
 // revoked since (or gone) refuses with KEY_REVOKED, one made read-only with READ_ONLY_KEY, both
 // as orders.ErrPlacerGone; otherwise it answers the key's allowedRecipients, which every
@@ -150,19 +172,24 @@ func (t *orderTrader) placer(ctx context.Context, p orders.TradeParams) ([]commo
 // codes are the refusal codes and these of its own (see docs/API.md, Firing).
 const codeKeyRevoked curvekit.Code = "KEY_REVOKED"
 
-// Outcome finds the transaction among the wallet's recent ones by any of its hashes.
-func (t *orderTrader) Outcome(ctx context.Context, accountID string, hash common.Hash) (orders.Outcome, error) {
-	page, err := t.app.Wallets.Transactions(ctx, accountID, "", wallet.MaxTransactions)
+// Outcome finds the transaction among the wallet's recent ones by any of its hashes; once mined,
+// its trade among the token's latest indexed trades.
+func (t *orderTrader) Outcome(ctx context.Context, p orders.OutcomeParams) (orders.Outcome, error) {
+	page, err := t.app.Wallets.Transactions(ctx, p.AccountID, "", wallet.MaxTransactions)
 	if err != nil {
 		return orders.Outcome{}, err
 	}
 	for _, tx := range page.Transactions {
-		if !slices.Contains(tx.Hashes, hash) {
+		if !slices.Contains(tx.Hashes, p.Hash) {
 			continue
 		}
 		switch tx.State {
 		case wallet.TxMined:
-			return orders.Outcome{State: "mined", Hash: tx.Hash}, nil
+			out := orders.Outcome{State: "mined", Hash: tx.Hash}
+			if p.Token != (common.Address{}) {
+				out.Trade, err = t.indexedTrade(ctx, p.Token, tx.Hash)
+			}
+			return out, err
 		case wallet.TxFailed:
 			return orders.Outcome{State: "reverted", Hash: tx.Hash}, nil
 		case wallet.TxDropped:
