@@ -260,6 +260,23 @@ func TestEngineLeaderChangeNeverFiresTwice(t *testing.T) {
 	})
 }
 
+// sentAndFroze plays a leader, a, that records the fire of a limit buy (ord_buy), sends its
+// trade and freezes past its lease before recording that it sent it; b takes the lease. It
+// returns what a sent and b's term.
+func (w *world) sentAndFroze(t *testing.T) (TradeResult, uint64) {
+	t.Helper()
+	ctx := context.Background()
+	w.tokens[tokA] = 1_000
+	w.place(t, priceOrder("ord_buy", Limit, curvekit.Buy, 900))
+	a := w.engine(t)
+	termA := w.lead(t, "a")
+	if err := a.Sync(ctx, termA, sync1(trade(tokA, 10, 0, 850))); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := w.trader.Trade(ctx, TradeParams{Key: "ord_buy_f0"})
+	return first, w.handOver(t, "a", termA, "b")
+}
+
 // A leader that sent a fire and stopped before recording it as sent (after send, before the
 // receipt): the next leader sends it again under the same key, which answers the first
 // transaction; its fill settles the order once.
@@ -267,16 +284,7 @@ func TestEngineCrashAfterSend(t *testing.T) {
 	t.Parallel()
 	databases(t, func(t *testing.T, w *world) {
 		ctx := context.Background()
-		w.tokens[tokA] = 1_000
-		w.place(t, priceOrder("ord_buy", Limit, curvekit.Buy, 900))
-		a := w.engine(t)
-		termA := w.lead(t, "a")
-		if err := a.Sync(ctx, termA, sync1(trade(tokA, 10, 0, 850))); err != nil {
-			t.Fatal(err)
-		}
-		// a's send reached the chain, then a froze past its lease before recording it.
-		first, _ := w.trader.Trade(ctx, TradeParams{Key: "ord_buy_f0"})
-		termB := w.handOver(t, "a", termA, "b")
+		first, termB := w.sentAndFroze(t)
 		b := w.engine(t)
 		if err := b.Tick(ctx, termB); err != nil {
 			t.Fatal(err)
@@ -809,15 +817,7 @@ func TestEngineFillsATradeIndexedBeforeTheTakeover(t *testing.T) {
 	t.Parallel()
 	databases(t, func(t *testing.T, w *world) {
 		ctx := context.Background()
-		w.tokens[tokA] = 1_000
-		w.place(t, priceOrder("ord_buy", Limit, curvekit.Buy, 900))
-		a := w.engine(t)
-		termA := w.lead(t, "a")
-		if err := a.Sync(ctx, termA, sync1(trade(tokA, 10, 0, 850))); err != nil {
-			t.Fatal(err)
-		}
-		first, _ := w.trader.Trade(ctx, TradeParams{Key: "ord_buy_f0"}) // a sent it and froze
-		termB := w.handOver(t, "a", termA, "b")
+		first, termB := w.sentAndFroze(t)
 		b := w.engine(t)
 		fill := trade(tokA, 11, 0, 870)
 		fill.TxHash, fill.TokenAmount, fill.QuoteAmount = first.TxHash, *uint256.NewInt(5), *uint256.NewInt(1_000)
