@@ -11,7 +11,9 @@
 // chain order and the clock fires time orders; every fire is recorded under the leader's lease
 // term (the store refuses an ended term) and then sent through the Trader, the custodial wallet's
 // sign-and-submit, with the fire's id as its idempotency key, so that a fire happens once across
-// replicas and crashes.
+// replicas and crashes. Sends run on the engine's clock, outside the evaluation of syncs, so a
+// slow wallet never delays indexing. Each fire applies the restrictions of the API key that
+// placed its order as they are then; a key revoked or refusing cancels the order.
 //
 // The Store port keeps orders and fires; orderstest is its conformance suite.
 package orders
