@@ -128,7 +128,7 @@ func TestMarketTabs(t *testing.T) {
 	// The arrow keys move the selection and the focus, and the URL follows.
 	s.click(`[role=tab][data-tab=graduating]`)
 	s.do("ArrowRight", chromedp.KeyEvent(kb.ArrowRight))
-	s.until("graduated selected", `location.hash === '#/market/graduated'`)
+	s.until("graduated selected", `location.hash === '#/market/graduated' && document.querySelector('[data-tab=graduated]')?.getAttribute('aria-selected') === 'true'`)
 	if tab, focused := s.selectedTab("Token lists"); tab != "graduated" || !focused {
 		t.Errorf("after ArrowRight the selected tab is %q (focused %v)", tab, focused)
 	}
@@ -143,7 +143,7 @@ func TestMarketTabs(t *testing.T) {
 	s.do("ArrowLeft", chromedp.KeyEvent(kb.ArrowLeft))
 	s.do("ArrowLeft", chromedp.KeyEvent(kb.ArrowLeft))
 	s.do("ArrowLeft", chromedp.KeyEvent(kb.ArrowLeft))
-	s.until("trending selected", `location.hash === '#/market/trending'`)
+	s.until("trending selected", `location.hash === '#/market/trending' && document.querySelector('[data-tab=trending]')?.getAttribute('aria-selected') === 'true'`)
 	if tab, focused := s.selectedTab("Token lists"); tab != "trending" || !focused {
 		t.Errorf("after the arrows the selected tab is %q (focused %v)", tab, focused)
 	}
