@@ -15,6 +15,7 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/push"
 )
 
 // Trader sends the trade of a fire through the account's custodial wallet: everything
@@ -80,10 +81,15 @@ type TradeResult struct {
 	Pending bool
 }
 
-// Notifier hears what the engine did, after it is recorded: a fire sent, filled or failed (f set,
-// o the order after it), an order expired (f nil). The push service's source implements it.
+// Notifier turns what the engine records into the events it causes: a fire sent, filled or
+// failed (f set, o the order after it, with its fires), an order expired (f nil). The store calls
+// OrderEvents inside the step that records the change and commits what it returns with it
+// (TriggerParams.Events, SettleParams.Events): the outbox, so that no change is committed
+// without its events. Committed is told after such a commit, on the replica that made it; it must
+// not block. The push service's source implements it.
 type Notifier interface {
-	OrderChanged(ctx context.Context, o *Order, f *Fire)
+	OrderEvents(o *Order, f *Fire) []push.Event
+	Committed()
 }
 
 // EngineConfig configures an Engine.
@@ -96,7 +102,8 @@ type EngineConfig struct {
 	// Tick is how often the clock fires due time orders, expires orders, picks up orders placed
 	// or cancelled, and retries sends; default 1s.
 	Tick time.Duration
-	// Notifier, when set, hears every fire's outcome and every expiry.
+	// Notifier, when set, builds the events of every fire's outcome and every expiry, which
+	// the store records with them.
 	Notifier Notifier
 	// Now is the clock; default time.Now.
 	Now    func() time.Time
@@ -346,6 +353,10 @@ func (e *Engine) trigger(ctx context.Context, hits []Hit, raised []string, at []
 
 // record stores p and applies what was stored to the engine's view. Callers hold mu.
 func (e *Engine) record(ctx context.Context, p TriggerParams) error {
+	var built bool
+	if len(p.Expire) > 0 {
+		p.Events = e.events(&built)
+	}
 	stored, err := e.cfg.Store.Trigger(ctx, p)
 	if err != nil {
 		// The index already let go of the hits: the next sync or tick loads the store again
@@ -358,12 +369,8 @@ func (e *Engine) record(ctx context.Context, p TriggerParams) error {
 			o.High = h
 		}
 	}
+	e.committed(built)
 	for _, id := range p.Expire {
-		if o := e.live[id]; o != nil && e.cfg.Notifier != nil {
-			expired := *o
-			expired.State = Expired
-			e.cfg.Notifier.OrderChanged(ctx, &expired, nil)
-		}
 		e.index.Remove(id)
 		delete(e.live, id)
 	}
@@ -659,7 +666,12 @@ func (e *Engine) moveOrder(o *Order, to State) {
 // settle records a fire's move under the engine's term. Callers hold mu.
 func (e *Engine) settle(ctx context.Context, f *Fire, p SettleParams) error {
 	p.Term, p.FireID, p.At = e.term, f.ID, e.cfg.Now().UTC()
-	if err := e.cfg.Store.SettleFire(ctx, p); err != nil {
+	var built bool
+	if e.live[f.OrderID] != nil { // a fire dropped with its cancelled order tells nobody
+		p.Events = e.events(&built)
+	}
+	err := e.cfg.Store.SettleFire(ctx, p)
+	if err != nil {
 		if errors.Is(err, market.ErrFenced) {
 			e.term = 0
 		}
@@ -671,15 +683,31 @@ func (e *Engine) settle(ctx context.Context, f *Fire, p SettleParams) error {
 	if p.TxHash != (common.Hash{}) {
 		f.TxHash = p.TxHash
 	}
-	if o := e.live[f.OrderID]; o != nil && e.cfg.Notifier != nil {
-		after := *o
-		if p.OrderState != "" && CanMove(after.State, p.OrderState) {
-			after.State = p.OrderState
-		}
-		e.cfg.Notifier.OrderChanged(ctx, &after, f)
-	}
+	e.committed(built && err == nil)
 	if f.State == FireFilled || f.State == FireFailed {
 		delete(e.fires, f.ID)
 	}
 	return nil
+}
+
+// events is the builder a store step calls for the events of what it records (nil without a
+// Notifier); it sets *built when it built any, so that the commit is told.
+func (e *Engine) events(built *bool) Events {
+	if e.cfg.Notifier == nil {
+		return nil
+	}
+	return func(o *Order, f *Fire) []push.Event {
+		evs := e.cfg.Notifier.OrderEvents(o, f)
+		if len(evs) > 0 {
+			*built = true
+		}
+		return evs
+	}
+}
+
+// committed tells the Notifier that a step committed events.
+func (e *Engine) committed(built bool) {
+	if built && e.cfg.Notifier != nil {
+		e.cfg.Notifier.Committed()
+	}
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit/push"
 )
 
 // Store keeps orders and their fires. Each method is one atomic step. Methods that take an
@@ -28,14 +30,17 @@ type Store interface {
 	// indexer lease's term (market.ErrFenced otherwise, and nothing is written), then for each
 	// fire moves its order from open to triggered (counting it in Fired, setting NextAt) and
 	// stores the fire; a fire whose order is no longer open, or whose id exists, is skipped.
-	// It also stores the highs of p.Highs and expires the orders of p.Expire still open. It
-	// returns the fires it stored.
+	// It also stores the highs of p.Highs and expires the orders of p.Expire still open,
+	// recording the events of each expiry (p.Events) in the same transaction. It returns the
+	// fires it stored.
 	Trigger(ctx context.Context, p TriggerParams) ([]Fire, error)
 	// Fires returns the fires in state triggered or sent, oldest first: what a new leader
 	// sends or follows after taking over.
 	Fires(ctx context.Context, states ...FireState) ([]Fire, error)
 	// SettleFire moves a fire on (sent, filled or failed) with what p says, and its order with
-	// it: p.OrderState when set. A fire already in a final state is curvekit.ErrConflict.
+	// it: p.OrderState when set, and records the events of the move (p.Events) in the same
+	// transaction. A fire already in a final state is curvekit.ErrConflict, and nothing is
+	// recorded.
 	SettleFire(ctx context.Context, p SettleParams) error
 }
 
@@ -83,7 +88,17 @@ type TriggerParams struct {
 	// Expire lists orders to move from open to expired.
 	Expire []string
 	At     time.Time
+	// Events, when set, is called inside the step with each order it expired, as the step
+	// leaves it, with its fires (f nil); the store records what it returns, with the events'
+	// deliveries, in the same transaction: only if the step commits (push's outbox).
+	Events Events
 }
+
+// Events builds the events of an order's change: o is the order with its fires as the store's
+// step leaves it (what GET /orders/:id would show once it commits), f the fire that moved, or
+// nil when only the order moved (an expiry). The store calls it inside the step, so it must not
+// touch the store; the events' ids must be stable, so a step retried records nothing twice.
+type Events func(o *Order, f *Fire) []push.Event
 
 // SettleParams moves one fire on.
 type SettleParams struct {
@@ -99,4 +114,8 @@ type SettleParams struct {
 	OrderState State
 	Reason     string
 	At         time.Time
+	// Events, when set, is called inside the step with the fire's order and the fire as the
+	// step leaves them; the store records what it returns in the same transaction (see
+	// TriggerParams.Events). A refused step (ErrConflict, ErrFenced) records nothing.
+	Events Events
 }

@@ -10,15 +10,16 @@
 // whose types and filters match; that transaction is the cause's own, or is tied to it:
 //   - a source whose change is one store method hands the events to that method, which records
 //     them in the transaction that commits the change, only if it commits (the wallet's release
-//     and settlement of a transaction, the agent store's end of a job, the attempt that disables
-//     a subscription); Service.Committed then wakes the sender and the account streams;
+//     and settlement of a transaction, the agent store's end of a job, the orders store's move of
+//     a fire and its order or an order's expiry, the attempt that disables a subscription);
+//     Service.Committed then wakes the sender and the account streams;
 //   - a source whose store is a log ordered by position (the market's, by the indexer's cursor)
 //     is relayed: Service.Relay records the events of the log between two positions and moves the
 //     relay's position in the same transaction, compared and set (Store.RelayPosition), so a
 //     relay that stops anywhere, the leader killed right after its commit among them, resumes
-//     from the last position it committed, and two relays never both move it;
-//   - the order engine still Publishes after its commit; a source added later declares its
-//     Type in Types and takes one of the first two ways.
+//     from the last position it committed, and two relays never both move it.
+//
+// A source added later declares its Type in Types and takes one of these two ways.
 //
 // Deliveries are at least once, each with the event's id as its webhook-id. They wait in the
 // store and are claimed by one replica at a time for a lease (ClaimDeliveries); a replica killed

@@ -327,9 +327,15 @@ func (s *Orders) Trigger(ctx context.Context, p orders.TriggerParams) ([]orders.
 			}
 		}
 		for _, id := range p.Expire {
-			if _, err := tx.NewUpdate().Model((*orderRow)(nil)).Set("state = ?, updated_at = ?", string(orders.Expired), at).
-				Where("id = ? AND state = ?", id, string(orders.Open)).Exec(ctx); err != nil {
+			res, err := tx.NewUpdate().Model((*orderRow)(nil)).Set("state = ?, updated_at = ?", string(orders.Expired), at).
+				Where("id = ? AND state = ?", id, string(orders.Open)).Exec(ctx)
+			if err != nil {
 				return fmt.Errorf("bunstore: expire an order: %w", err)
+			}
+			if n, _ := res.RowsAffected(); n > 0 {
+				if err := s.recordOrderEvents(ctx, tx, p.Events, id, "", p.At); err != nil {
+					return err
+				}
 			}
 		}
 		for _, f := range p.Fires {
@@ -436,6 +442,39 @@ func (s *Orders) SettleFire(ctx context.Context, p orders.SettleParams) error {
 		if _, err := upd.Exec(ctx); err != nil {
 			return fmt.Errorf("bunstore: settle fire's order: %w", err)
 		}
-		return nil
+		return s.recordOrderEvents(ctx, tx, p.Events, row.OrderID, p.FireID, p.At)
 	})
+}
+
+// recordOrderEvents records in tx the events build makes of the order id with its fires as tx
+// holds it (and of its fire fireID, when set): the outbox of orders.TriggerParams.Events and
+// orders.SettleParams.Events.
+func (s *Orders) recordOrderEvents(ctx context.Context, tx bun.Tx, build orders.Events, id, fireID string, at time.Time) error {
+	if build == nil {
+		return nil
+	}
+	var row orderRow
+	if err := tx.NewSelect().Model(&row).Where("id = ?", id).Scan(ctx); err != nil {
+		return fmt.Errorf("bunstore: read an order for its events: %w", err)
+	}
+	got, err := s.withFires(ctx, tx, []orderRow{row})
+	if err != nil {
+		return err
+	}
+	o := &got[0]
+	var f *orders.Fire
+	if fireID != "" {
+		for i := range o.Fires {
+			if o.Fires[i].ID == fireID {
+				f = &o.Fires[i]
+			}
+		}
+		if f == nil {
+			return fmt.Errorf("bunstore: fire %s is not its order's", fireID)
+		}
+	}
+	if _, err := recordEvents(ctx, tx, build(o, f), at); err != nil {
+		return fmt.Errorf("bunstore: record an order's events: %w", err)
+	}
+	return nil
 }

@@ -9,7 +9,7 @@ import (
 )
 
 func ordersFixture(db *bunstore.DB) orderstest.Fixture {
-	return orderstest.Fixture{Store: db.Orders(), Lease: db.Lease()}
+	return orderstest.Fixture{Store: db.Orders(), Lease: db.Lease(), Events: db.Push()}
 }
 
 func TestOrdersSQLite(t *testing.T) {

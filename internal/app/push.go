@@ -24,7 +24,8 @@ import (
 
 // wirePush builds the push service (webhooks, the account stream's events) and plugs the
 // sources into it: the indexer's leader relays the market's events from the store (marketRelay),
-// the wallet's and the agent's stores commit their events with the change that causes them.
+// the wallet's, the agent's and the orders' stores commit their events with the change that
+// causes them.
 func (a *App) wirePush(context.Context) error {
 	client, err := webhook.New(webhook.Config{AllowLoopback: a.Config.WebhookAllowLoopback})
 	if err != nil {
@@ -100,7 +101,7 @@ func (p pushKeys) Unwrap(ctx context.Context, version uint32, wrapped, ad []byte
 }
 
 // pushSources turns what the parts commit into push events. Parts wired before the push service
-// hold it already; it publishes once a.Push exists.
+// hold it already; their commits wake push (Committed) once a.Push exists.
 type pushSources struct {
 	a        *App
 	payloads httpapi.EventPayloads
@@ -118,15 +119,6 @@ func (a *App) sources() *pushSources {
 		a.pushSources = &pushSources{a: a, codec: httpapi.StreamCodec()}
 	}
 	return a.pushSources
-}
-
-func (p *pushSources) publish(ctx context.Context, events ...push.Event) {
-	if p.a.Push == nil || len(events) == 0 {
-		return
-	}
-	if err := p.a.Push.Publish(ctx, events...); err != nil {
-		p.a.Log.Warn("push: publish events", "events", len(events), "first", events[0].ID, "err", err)
-	}
 }
 
 // TransactionEvents is wallet.transaction: sent, then mined, failed or dropped. The wallet's
@@ -247,10 +239,11 @@ func (p *pushSources) marketEvents(ctx context.Context, s market.Sync) []push.Ev
 	return events
 }
 
-// OrderChanged publishes order.sent, order.filled and order.failed as a fire moves, and
-// order.expired; the payload is the order with its fires, as GET /orders/:id shows it.
-func (p *pushSources) OrderChanged(ctx context.Context, o *orders.Order, f *orders.Fire) {
-	typ, id := push.OrderExpired, "evt_order_"+o.ID+"_expired"
+// OrderEvents is order.sent, order.filled or order.failed as a fire moves, and order.expired;
+// the payload is the order with its fires, as GET /orders/:id shows it. The orders store records
+// them with the change, from the order as its step leaves it.
+func (p *pushSources) OrderEvents(o *orders.Order, f *orders.Fire) []push.Event {
+	typ, id, at := push.OrderExpired, "evt_order_"+o.ID+"_expired", o.UpdatedAt
 	if f != nil {
 		switch f.State {
 		case orders.FireSent:
@@ -260,20 +253,15 @@ func (p *pushSources) OrderChanged(ctx context.Context, o *orders.Order, f *orde
 		case orders.FireFailed:
 			typ = push.OrderFailed
 		default:
-			return
+			return nil
 		}
-		id = "evt_order_" + f.ID + "_" + string(f.State)
+		id, at = "evt_order_"+f.ID+"_"+string(f.State), f.UpdatedAt
 	}
-	full, err := p.a.Orders.Order(ctx, o.AccountID, o.ID)
+	data, err := p.payloads.Order(o)
 	if err != nil {
-		p.a.Log.Warn("push: read an order for its event", "order", o.ID, "err", err)
-		return
+		return nil
 	}
-	data, err := p.payloads.Order(&full)
-	if err != nil {
-		return
-	}
-	p.publish(ctx, push.Event{ID: id, Type: typ, Time: time.Now().UTC(), Account: o.AccountID, Data: data})
+	return []push.Event{{ID: id, Type: typ, Time: at.UTC(), Account: o.AccountID, Data: data}}
 }
 
 // marketRelaySource names the market's relay position in the push store.

@@ -28,35 +28,10 @@ import (
 func TestTradeOfALeaderKilledAfterItsCommit(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	open := func() *App {
-		t.Helper()
-		cfg, err := ParseConfig([]string{"--db", filepath.Join(dir, "server.db"), "--addr", "127.0.0.1:0", "--simulate", "0", "--poll", "20ms",
-			"--webhook-allow-loopback", "--rate-limit", "100000000"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := New(ctx, cfg, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := a.Replica.Sync(ctx); err != nil {
-			a.Close()
-			t.Fatal(err)
-		}
-		return a
-	}
-	got := make(chan *http.Request, 16)
-	bodies := make(chan []byte, 16)
-	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		got <- r
-		bodies <- b
-		w.WriteHeader(http.StatusNoContent)
-	}))
-	defer rcv.Close()
+	rcv := newHookReceiver(t)
 
-	a := open()
-	sub, secret, err := a.Push.Create(ctx, push.CreateParams{AccountID: "acc_relay", URL: rcv.URL + "/hook", Types: []push.Type{push.Trade}})
+	a := openOn(t, dir)
+	sub, secret, err := a.Push.Create(ctx, push.CreateParams{AccountID: "acc_relay", URL: rcv.url, Types: []push.Type{push.Trade}})
 	if err != nil {
 		a.Close()
 		t.Fatal(err)
@@ -96,41 +71,96 @@ func TestTradeOfALeaderKilledAfterItsCommit(t *testing.T) {
 	}
 
 	// The restart: the relay catches up from its position, the sender delivers.
-	b := open()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Close()
+	serve(t, openOn(t, dir))
+	body, hdr := rcv.await(t, secret, "the trade committed before the restart")
+	var env struct {
+		ID, Type string
+		Data     struct{ TxHash string }
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
 		t.Fatal(err)
 	}
-	sctx, stop := context.WithCancel(ctx)
+	if env.Type != "trade" || !strings.EqualFold(env.Data.TxHash, r.TxHash.Hex()) || hdr.Get("webhook-id") != env.ID || !strings.HasPrefix(env.ID, "evt_trade_") {
+		t.Errorf("delivered %s to %s", body, sub.ID)
+	}
+}
+
+// openOn opens the server on the SQLite database in dir and the in-process devnet, indexed up to
+// the chain's head, without serving it: a restart is another openOn of the same dir.
+func openOn(t *testing.T, dir string) *App {
+	t.Helper()
+	ctx := context.Background()
+	cfg, err := ParseConfig([]string{"--db", filepath.Join(dir, "server.db"), "--addr", "127.0.0.1:0", "--simulate", "0", "--poll", "20ms",
+		"--webhook-allow-loopback", "--rate-limit", "100000000"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(ctx, cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Replica.Sync(ctx); err != nil {
+		a.Close()
+		t.Fatal(err)
+	}
+	return a
+}
+
+// serve serves a on a loopback port until the test ends, then closes it.
+func serve(t *testing.T, a *App) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		a.Close()
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- b.Serve(sctx, ln) }()
-	defer func() {
+	go func() { served <- a.Serve(ctx, ln) }()
+	t.Cleanup(func() {
 		stop()
 		<-served
-		b.Close()
-	}()
+		a.Close()
+	})
+}
+
+// hookReceiver is a webhook endpoint on loopback that answers 204 and keeps what it was sent.
+type hookReceiver struct {
+	url    string
+	got    chan *http.Request
+	bodies chan []byte
+}
+
+func newHookReceiver(t *testing.T) *hookReceiver {
+	h := &hookReceiver{got: make(chan *http.Request, 16), bodies: make(chan []byte, 16)}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		h.got <- r
+		h.bodies <- b
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(srv.Close)
+	h.url = srv.URL + "/hook"
+	return h
+}
+
+// await returns the next delivery's body and headers once its signature verifies with secret;
+// what names the event in the failure when none comes within 20 s.
+func (h *hookReceiver) await(t *testing.T, secret, what string) ([]byte, http.Header) {
+	t.Helper()
 	wh, err := standardwebhooks.NewWebhook(secret)
 	if err != nil {
 		t.Fatal(err)
 	}
 	select {
-	case req := <-got:
-		body := <-bodies
+	case req := <-h.got:
+		body := <-h.bodies
 		if err := wh.Verify(body, req.Header); err != nil {
 			t.Fatalf("the delivery does not verify: %v", err)
 		}
-		var env struct {
-			ID, Type string
-			Data     struct{ TxHash string }
-		}
-		if err := json.Unmarshal(body, &env); err != nil {
-			t.Fatal(err)
-		}
-		if env.Type != "trade" || !strings.EqualFold(env.Data.TxHash, r.TxHash.Hex()) || req.Header.Get("webhook-id") != env.ID || !strings.HasPrefix(env.ID, "evt_trade_") {
-			t.Errorf("delivered %s to %s", body, sub.ID)
-		}
+		return body, req.Header
 	case <-time.After(20 * time.Second):
-		t.Fatal("the trade committed before the restart was never delivered")
+		t.Fatalf("%s was never delivered", what)
+		return nil, nil
 	}
 }

@@ -17,13 +17,16 @@ import (
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/orders"
+	"github.com/curvekit/curvekit/push"
 )
 
 // Fixture is an empty store and the indexer lease of the same database, whose terms fence the
-// engine's writes.
+// engine's writes, and the push store of that database, where the store records the events of
+// its steps (the outbox).
 type Fixture struct {
-	Store orders.Store
-	Lease market.Lease
+	Store  orders.Store
+	Lease  market.Lease
+	Events push.Store
 }
 
 // Run runs the suite; open returns a fresh fixture that t owns.
@@ -35,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) Fixture) {
 	t.Run("Cancel", func(t *testing.T) { t.Parallel(); testCancel(t, open(t)) })
 	t.Run("TriggerOnceUnderTheTerm", func(t *testing.T) { t.Parallel(); testTrigger(t, open(t)) })
 	t.Run("SettleFires", func(t *testing.T) { t.Parallel(); testSettle(t, open(t)) })
+	t.Run("EventsCommitWithTheirChange", func(t *testing.T) { t.Parallel(); testOutbox(t, open(t)) })
 }
 
 // at is a fixed instant with sub-second precision, to catch stores that round times.
