@@ -185,19 +185,26 @@ func TestOrdersFireOnTheDevnet(t *testing.T) {
 	if page, err := a.Wallets.Transactions(ctx, account, "", 50); err != nil || len(page.Transactions) != 3 {
 		t.Errorf("the wallet sent %d transactions (%v), want the buy, the approval and the sell", len(page.Transactions), err)
 	}
-	// Each fire's outcome reached the account's events (webhooks, the account stream).
-	waitFor(t, "the order events", func() bool {
-		evs, err := a.DB.Push().Events(ctx, account, 0, 100)
-		if err != nil {
+	// Each fire's outcome reached the account's events (webhooks, the account stream), committed
+	// with the outcome itself: they are there as soon as the order reads filled, each the order
+	// as its step left it.
+	evs, err := a.DB.Push().Events(ctx, account, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for _, e := range evs {
+		var data struct{ State string }
+		if err := json.Unmarshal(e.Data, &data); err != nil {
 			t.Fatal(err)
 		}
-		seen := map[string]bool{}
-		for _, e := range evs {
-			seen[e.ID] = true
+		seen[e.ID] = data.State
+	}
+	for _, id := range []string{limit.ID, stopOrder.ID} {
+		if s, f := seen["evt_order_"+id+"_f0_sent"], seen["evt_order_"+id+"_f0_filled"]; s != "sent" || f != "filled" {
+			t.Errorf("order %s's events show it %q when sent, %q when filled (events %v)", id, s, f, seen)
 		}
-		return seen["evt_order_"+limit.ID+"_f0_sent"] && seen["evt_order_"+limit.ID+"_f0_filled"] &&
-			seen["evt_order_"+stopOrder.ID+"_f0_sent"] && seen["evt_order_"+stopOrder.ID+"_f0_filled"]
-	})
+	}
 	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
 	t.Logf("fire latency, trade indexed → fire sent: %v", latencies)
 }
