@@ -12,7 +12,8 @@ import (
 // Type names what an event tells.
 type Type string
 
-// The event types. Adding one is a line here and a call to Publisher.Publish where it happens.
+// The event types. Adding one is a line here, in Types, and its source recording it with its
+// cause (see the package comment).
 const (
 	TokenLaunched     Type = "token.launched"
 	TokenGraduated    Type = "token.graduated"
