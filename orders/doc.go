@@ -14,9 +14,10 @@
 // replicas and crashes. Sends run on the engine's clock, outside the evaluation of syncs, so a
 // slow wallet never delays indexing. Each fire applies the restrictions of the API key that
 // placed its order as they are then; a key revoked or refusing cancels the order. The events a
-// fire's outcome or an expiry causes (order.sent, order.filled, order.failed, order.expired) are
-// built by the Notifier inside the store's step, from the order as the step leaves it, and
-// committed with it.
+// fire or an order's end causes (order.triggered, order.sent, order.filled, order.failed,
+// order.expired, order.cancelled, whether the account or the engine cancelled it) are built by
+// the Notifier inside the store's step, from the order as the step leaves it, and committed
+// with it.
 //
 // The Store port keeps orders and fires; orderstest is its conformance suite.
 package orders

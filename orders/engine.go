@@ -81,8 +81,10 @@ type TradeResult struct {
 	Pending bool
 }
 
-// Notifier turns what the engine records into the events it causes: a fire sent, filled or
-// failed (f set, o the order after it, with its fires), an order expired (f nil). The store calls
+// Notifier turns what the orders' store records into the events it causes: a fire triggered,
+// sent, filled or failed (f set, o the order after it, with its fires; a fire refused by the key
+// that placed it leaves its order cancelled), an order expired or cancelled by its account (f
+// nil). The store calls
 // OrderEvents inside the step that records the change and commits what it returns with it
 // (TriggerParams.Events, SettleParams.Events): the outbox, so that no change is committed
 // without its events. Committed is told after such a commit, on the replica that made it; it must
@@ -102,7 +104,7 @@ type EngineConfig struct {
 	// Tick is how often the clock fires due time orders, expires orders, picks up orders placed
 	// or cancelled, and retries sends; default 1s.
 	Tick time.Duration
-	// Notifier, when set, builds the events of every fire's outcome and every expiry, which
+	// Notifier, when set, builds the events of every fire, its outcome and every expiry, which
 	// the store records with them.
 	Notifier Notifier
 	// Now is the clock; default time.Now.
@@ -354,7 +356,7 @@ func (e *Engine) trigger(ctx context.Context, hits []Hit, raised []string, at []
 // record stores p and applies what was stored to the engine's view. Callers hold mu.
 func (e *Engine) record(ctx context.Context, p TriggerParams) error {
 	var built bool
-	if len(p.Expire) > 0 {
+	if len(p.Expire) > 0 || len(p.Fires) > 0 {
 		p.Events = e.events(&built)
 	}
 	stored, err := e.cfg.Store.Trigger(ctx, p)

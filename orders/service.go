@@ -38,6 +38,9 @@ type Config struct {
 	MaxPrice, MaxTimed int
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// Notifier, when set, builds the events of a cancellation, which the store records with it
+	// (the engine's Notifier).
+	Notifier Notifier
 }
 
 // Service places, lists and cancels an account's orders. The Engine fires them.
@@ -165,7 +168,15 @@ func (s *Service) Cancel(ctx context.Context, accountID, id string) (Order, erro
 	if !validID(id) {
 		return Order{}, fmt.Errorf("%w: order not found", curvekit.ErrNotFound)
 	}
-	return s.cfg.Store.CancelOrder(ctx, CancelParams{AccountID: accountID, ID: id, At: s.cfg.Now().UTC()})
+	p := CancelParams{AccountID: accountID, ID: id, At: s.cfg.Now().UTC()}
+	if n := s.cfg.Notifier; n != nil {
+		p.Events = n.OrderEvents
+	}
+	o, err := s.cfg.Store.CancelOrder(ctx, p)
+	if err == nil && s.cfg.Notifier != nil {
+		s.cfg.Notifier.Committed()
+	}
+	return o, err
 }
 
 // validID reports whether id can be an order's id (ord_ and 32 hex digits), so that anything

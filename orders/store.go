@@ -20,8 +20,9 @@ type Store interface {
 	Order(ctx context.Context, accountID, id string) (Order, error)
 	// Orders pages the account's orders newest first, each with its fires.
 	Orders(ctx context.Context, q Query) (Page, error)
-	// CancelOrder moves the account's live order to cancelled at p.At and returns it;
-	// curvekit.ErrConflict when it has ended, curvekit.ErrNotFound when there is none.
+	// CancelOrder moves the account's live order to cancelled at p.At and returns it, recording
+	// the events of the cancellation (p.Events) in the same transaction; curvekit.ErrConflict
+	// when it has ended, curvekit.ErrNotFound when there is none (and nothing is recorded).
 	CancelOrder(ctx context.Context, p CancelParams) (Order, error)
 	// Live returns every live order of any account, oldest first, without fires: what the
 	// engine indexes when it starts leading.
@@ -31,8 +32,8 @@ type Store interface {
 	// fire moves its order from open to triggered (counting it in Fired, setting NextAt) and
 	// stores the fire; a fire whose order is no longer open, or whose id exists, is skipped.
 	// It also stores the highs of p.Highs and expires the orders of p.Expire still open,
-	// recording the events of each expiry (p.Events) in the same transaction. It returns the
-	// fires it stored.
+	// recording the events of each fire stored and each expiry (p.Events) in the same
+	// transaction. It returns the fires it stored.
 	Trigger(ctx context.Context, p TriggerParams) ([]Fire, error)
 	// Fires returns the fires in state triggered or sent, oldest first: what a new leader
 	// sends or follows after taking over.
@@ -55,6 +56,10 @@ type CancelParams struct {
 	AccountID string
 	ID        string
 	At        time.Time
+	// Events, when set, is called inside the step with the order as the cancellation leaves
+	// it, with its fires (f nil); the store records what it returns in the same transaction
+	// (see TriggerParams.Events).
+	Events Events
 }
 
 // Query pages an account's orders, or a wallet's (Wallet set, AccountID empty). Token, State and
@@ -88,15 +93,16 @@ type TriggerParams struct {
 	// Expire lists orders to move from open to expired.
 	Expire []string
 	At     time.Time
-	// Events, when set, is called inside the step with each order it expired, as the step
-	// leaves it, with its fires (f nil); the store records what it returns, with the events'
+	// Events, when set, is called inside the step with each fire it stored and its order (f
+	// the fire), and with each order it expired (f nil), as the step leaves them, with their
+	// fires; the store records what it returns, with the events'
 	// deliveries, in the same transaction: only if the step commits (push's outbox).
 	Events Events
 }
 
 // Events builds the events of an order's change: o is the order with its fires as the store's
-// step leaves it (what GET /orders/:id would show once it commits), f the fire that moved, or
-// nil when only the order moved (an expiry). The store calls it inside the step, so it must not
+// step leaves it (what GET /orders/:id would show once it commits), f the fire that moved (or
+// was stored), or nil when only the order moved (an expiry, a cancellation). The store calls it inside the step, so it must not
 // touch the store; the events' ids must be stable, so a step retried records nothing twice.
 type Events func(o *Order, f *Fire) []push.Event
 

@@ -10,8 +10,8 @@
 // whose types and filters match; that transaction is the cause's own, or is tied to it:
 //   - a source whose change is one store method hands the events to that method, which records
 //     them in the transaction that commits the change, only if it commits (the wallet's release
-//     and settlement of a transaction, the agent store's end of a job, the orders store's move of
-//     a fire and its order or an order's expiry, the attempt that disables a subscription);
+//     and settlement of a transaction, the agent store's end of a job, the orders store's record
+//     or move of a fire and its order, an order's expiry or cancellation, the attempt that disables a subscription);
 //     Service.Committed then wakes the sender and the account streams;
 //   - a source whose store is a log ordered by position (the market's, by the indexer's cursor)
 //     is relayed: Service.Relay records the events of the log between two positions and moves the

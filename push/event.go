@@ -22,10 +22,12 @@ const (
 	JobFailed         Type = "job.failed"
 	WalletTransaction Type = "wallet.transaction"
 	FeesClaimable     Type = "fees.claimable"
+	OrderTriggered    Type = "order.triggered"
 	OrderSent         Type = "order.sent"
 	OrderFilled       Type = "order.filled"
 	OrderFailed       Type = "order.failed"
 	OrderExpired      Type = "order.expired"
+	OrderCancelled    Type = "order.cancelled"
 	// WebhookDisabled tells an account that one of its subscriptions was disabled (it kept
 	// failing, or its receiver answered 410).
 	WebhookDisabled Type = "webhook.disabled"
@@ -35,7 +37,7 @@ const (
 
 // Types are the types a subscription may ask for, in the order the documentation lists them.
 var Types = []Type{TokenLaunched, TokenGraduated, Trade, JobCompleted, JobFailed, WalletTransaction, FeesClaimable,
-	OrderSent, OrderFilled, OrderFailed, OrderExpired, WebhookDisabled}
+	OrderTriggered, OrderSent, OrderFilled, OrderFailed, OrderExpired, OrderCancelled, WebhookDisabled}
 
 // Known reports whether a subscription may ask for t.
 func Known(t Type) bool { return slices.Contains(Types, t) }

@@ -289,6 +289,12 @@ func (s *Orders) CancelOrder(ctx context.Context, p orders.CancelParams) (orders
 			return err
 		}
 		out = got[0]
+		if p.Events == nil {
+			return nil
+		}
+		if _, err := recordEvents(ctx, tx, p.Events(&out, nil), p.At); err != nil {
+			return fmt.Errorf("bunstore: record a cancellation's events: %w", err)
+		}
 		return nil
 	})
 	return out, err
@@ -359,6 +365,9 @@ func (s *Orders) Trigger(ctx context.Context, p orders.TriggerParams) ([]orders.
 			row := fireRowOf(&f)
 			if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
 				return fmt.Errorf("bunstore: record a fire: %w", err)
+			}
+			if err := s.recordOrderEvents(ctx, tx, p.Events, f.OrderID, f.ID, p.At); err != nil {
+				return err
 			}
 			stored = append(stored, f)
 		}
@@ -448,7 +457,7 @@ func (s *Orders) SettleFire(ctx context.Context, p orders.SettleParams) error {
 
 // recordOrderEvents records in tx the events build makes of the order id with its fires as tx
 // holds it (and of its fire fireID, when set): the outbox of orders.TriggerParams.Events and
-// orders.SettleParams.Events.
+// orders.SettleParams.Events (CancelOrder has the order at hand and records its own).
 func (s *Orders) recordOrderEvents(ctx context.Context, tx bun.Tx, build orders.Events, id, fireID string, at time.Time) error {
 	if build == nil {
 		return nil

@@ -88,6 +88,17 @@ func awaitAll(t *testing.T, ch <-chan delivery, secret string, types ...string) 
 	return out
 }
 
+// subscribe creates a webhook of b's account that sends the events of types to url.
+func subscribe(t *testing.T, b *browser, url string, types ...string) webhookView {
+	t.Helper()
+	list, _ := json.Marshal(types)
+	a := b.do(http.MethodPost, "/webhooks", `{"url":"`+url+`","types":`+string(list)+`}`)
+	wantStatus(t, "POST /webhooks", a, http.StatusCreated)
+	var hook webhookView
+	a.decode(t, &hook)
+	return hook
+}
+
 type webhookView struct {
 	ID           string   `json:"id"`
 	URL          string   `json:"url"`
@@ -492,13 +503,10 @@ func TestWebhookJobFailed(t *testing.T) {
 	s := startServer(t, "--webhook-allow-loopback", "--llm-base-url", llm.URL+"/v1", "--llm-model", "refused")
 	url, got := webhookReceiver(t)
 	b, _ := s.signIn(t, "failing")
-	a := b.do(http.MethodPost, "/webhooks", `{"url":"`+url+`","types":["job.completed","job.failed"]}`)
-	wantStatus(t, "POST /webhooks", a, http.StatusCreated)
-	var hook webhookView
-	a.decode(t, &hook)
+	hook := subscribe(t, b, url, "job.completed", "job.failed")
 
 	k := b.newKey(`{}`)
-	a = s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", k.Key)
+	a := s.anon(t, http.MethodPost, "/agent/job", `{"prompt":"price of DETH"}`, "X-API-Key", k.Key)
 	var job struct{ JobID string }
 	a.decode(t, &job)
 	d := await(t, got, hook.Secret, "")
@@ -513,5 +521,50 @@ func TestWebhookJobFailed(t *testing.T) {
 	}
 	if err := json.Unmarshal(d.env.Data, &failed); err != nil || failed.JobID != job.JobID || failed.Status != "failed" || failed.Error == "" || failed.CompletedAt == "" {
 		t.Errorf("job.failed data %s (%v)", d.env.Data, err)
+	}
+}
+
+// TestWebhookOrderEvents: an order that fires is heard as order.triggered; one the account
+// cancels (DELETE /orders/:id) as order.cancelled, once, signed, its data the order as GET
+// /orders/:id shows it after.
+func TestWebhookOrderEvents(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "--webhook-allow-loopback")
+	url, got := webhookReceiver(t)
+	b, _ := s.signIn(t, "canceller")
+	hook := subscribe(t, b, url, "order.triggered", "order.cancelled")
+	token := s.app.dev.ETHToken.Token.Hex()
+	place := func(price string) orderView {
+		t.Helper()
+		a := b.do(http.MethodPost, "/orders", `{"kind":"limit","token":"`+token+`","side":"buy","amount":"0.001","price":"`+price+`","slippage":5}`)
+		wantStatus(t, "POST /orders", a, http.StatusCreated)
+		var o orderView
+		a.decode(t, &o)
+		return o
+	}
+
+	// A limit buy far above the price fires at the engine's next tick.
+	fired := place("1000")
+	d := await(t, got, hook.Secret, "")
+	var view orderView
+	if err := json.Unmarshal(d.env.Data, &view); err != nil || d.env.Type != "order.triggered" || len(view.Fires) != 1 ||
+		d.id != "evt_order_"+view.Fires[0].ID+"_triggered" || view.ID != fired.ID || view.State != "triggered" || view.Fires[0].State != "triggered" {
+		t.Fatalf("delivery %s %s: %s (%v)", d.id, d.env.Type, d.env.Data, err)
+	}
+
+	// A limit buy far below the price stays open until cancelled.
+	o := place("0.000000000000000001")
+	wantStatus(t, "DELETE /orders/:id", b.do(http.MethodDelete, "/orders/"+o.ID, ""), http.StatusOK)
+	wantStatus(t, "DELETE /orders/:id again", b.do(http.MethodDelete, "/orders/"+o.ID, ""), http.StatusConflict)
+	d = await(t, got, hook.Secret, "")
+	if d.env.Type != "order.cancelled" || d.id != "evt_order_"+o.ID+"_cancelled" {
+		t.Fatalf("delivery %s %s: %s", d.id, d.env.Type, d.env.Data)
+	}
+	read := b.do(http.MethodGet, "/orders/"+o.ID, "")
+	sameJSON(t, "order.cancelled data", d.env.Data, read.body)
+	select {
+	case more := <-got:
+		t.Errorf("a second delivery %s %s: %s", more.id, more.env.Type, more.env.Data)
+	case <-time.After(500 * time.Millisecond):
 	}
 }

@@ -24,7 +24,7 @@ func (a *App) wireOrders(context.Context) error {
 	var err error
 	a.Orders, err = orders.NewService(orders.Config{
 		Store: a.DB.Orders(), Tokens: a.Store,
-		MaxPrice: a.Config.MaxPriceOrders, MaxTimed: a.Config.MaxTimeOrders,
+		MaxPrice: a.Config.MaxPriceOrders, MaxTimed: a.Config.MaxTimeOrders, Notifier: a.sources(),
 	})
 	if err != nil {
 		return err

@@ -23,6 +23,7 @@ import (
 	"github.com/curvekit/curvekit/internal/app/apptest"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/orders"
+	"github.com/curvekit/curvekit/push"
 )
 
 // devTrade trades token from a devnet account as a person would (approval first when needed)
@@ -519,6 +520,27 @@ func TestOrdersOfARevokedOrRestrictedKey(t *testing.T) {
 		o := get(id)
 		if o.State != orders.Cancelled || o.Reason != code || len(o.Fires) != 1 || o.Fires[0].State != orders.FireFailed || o.Fires[0].Code != code {
 			t.Errorf("%s (%s): %s %q %+v", id, o.Kind, o.State, o.Reason, o.Fires)
+		}
+		// Its fire's events and the cancellation, each recorded once with the step that made
+		// it; the cancellation's data is the order as it reads now, with the refusal's code.
+		evs, err := a.DB.Push().Events(ctx, u.ID, 0, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		for _, ev := range evs {
+			seen[ev.ID]++
+			if ev.ID == "evt_order_"+id+"_cancelled" {
+				if ev.Type != push.OrderCancelled || !strings.Contains(string(ev.Data), `"state":"cancelled"`) || !strings.Contains(string(ev.Data), `"reason":"`+code+`"`) {
+					t.Errorf("%s's cancellation event %s %s, want the cancelled order with reason %s", id, ev.Type, ev.Data, code)
+				}
+			}
+		}
+		f := o.Fires[0].ID
+		for _, want := range []string{"evt_order_" + f + "_triggered", "evt_order_" + f + "_failed", "evt_order_" + id + "_cancelled"} {
+			if seen[want] != 1 {
+				t.Errorf("%s recorded %d times, want once (events %v)", want, seen[want], seen)
+			}
 		}
 	}
 	if page, err := a.Wallets.Transactions(ctx, u.ID, "", 50); err != nil || len(page.Transactions) != 1 {

@@ -239,29 +239,48 @@ func (p *pushSources) marketEvents(ctx context.Context, s market.Sync) []push.Ev
 	return events
 }
 
-// OrderEvents is order.sent, order.filled or order.failed as a fire moves, and order.expired;
-// the payload is the order with its fires, as GET /orders/:id shows it. The orders store records
-// them with the change, from the order as its step leaves it.
+// OrderEvents is order.triggered, order.sent, order.filled or order.failed as a fire is stored
+// and moves (and order.cancelled when a fire refused by the key that placed it cancels the
+// order), order.expired and order.cancelled by the account; the payload is the order with its
+// fires, as GET /orders/:id shows it. The orders store records them with the change, from the
+// order as its step leaves it.
 func (p *pushSources) OrderEvents(o *orders.Order, f *orders.Fire) []push.Event {
-	typ, id, at := push.OrderExpired, "evt_order_"+o.ID+"_expired", o.UpdatedAt
-	if f != nil {
-		switch f.State {
-		case orders.FireSent:
-			typ = push.OrderSent
-		case orders.FireFilled:
-			typ = push.OrderFilled
-		case orders.FireFailed:
-			typ = push.OrderFailed
-		default:
-			return nil
-		}
-		id, at = "evt_order_"+f.ID+"_"+string(f.State), f.UpdatedAt
-	}
 	data, err := p.payloads.Order(o)
 	if err != nil {
 		return nil
 	}
-	return []push.Event{{ID: id, Type: typ, Time: at.UTC(), Account: o.AccountID, Data: data}}
+	event := func(typ push.Type, id string, at time.Time) push.Event {
+		return push.Event{ID: id, Type: typ, Time: at.UTC(), Account: o.AccountID, Data: data}
+	}
+	// The order's end: one event per order, whatever step ended it.
+	var ended []push.Event
+	switch o.State {
+	case orders.Expired:
+		ended = append(ended, event(push.OrderExpired, "evt_order_"+o.ID+"_expired", o.UpdatedAt))
+	case orders.Cancelled:
+		ended = append(ended, event(push.OrderCancelled, "evt_order_"+o.ID+"_cancelled", o.UpdatedAt))
+	}
+	if f == nil {
+		return ended
+	}
+	var typ push.Type
+	switch f.State {
+	case orders.FireTriggered:
+		typ = push.OrderTriggered
+	case orders.FireSent:
+		typ = push.OrderSent
+	case orders.FireFilled:
+		typ = push.OrderFilled
+	case orders.FireFailed:
+		typ = push.OrderFailed
+	default:
+		return nil
+	}
+	evs := []push.Event{event(typ, "evt_order_"+f.ID+"_"+string(f.State), f.UpdatedAt)}
+	if f.State == orders.FireFailed {
+		evs = append(evs, ended...) // the engine cancelled the order with the fire's refusal
+	}
+	return evs
 }
 
 // marketRelaySource names the market's relay position in the push store.

@@ -2437,10 +2437,12 @@ export interface operations {
              *     - `job.completed`: An agent job completed. Data: AccountEvent.
              *     - `job.failed`: An agent job failed. Data: AccountEvent.
              *     - `fees.claimable`: Creator fees of the account's wallet grew. Data: AccountEvent.
+             *     - `order.triggered`: One of the account's orders fired: its fire is recorded, its trade not yet sent. Data: AccountEvent.
              *     - `order.sent`: A fire of one of the account's orders sent its transaction. Data: AccountEvent.
              *     - `order.filled`: A fire of one of the account's orders was filled on chain. Data: AccountEvent.
              *     - `order.failed`: A fire of one of the account's orders was refused or could not be sent. Data: AccountEvent.
              *     - `order.expired`: One of the account's orders expired. Data: AccountEvent.
+             *     - `order.cancelled`: One of the account's orders was cancelled: by the account, or by the server when the API key that placed it was revoked or refused its trade (reason: the code). Data: AccountEvent.
              *     - `webhook.disabled`: The server disabled one of the account's webhooks. Data: AccountEvent.
              */
             200: {
