@@ -7,7 +7,10 @@
 // whole: every failing field is listed at once. Only a session may change them, and a change that
 // loosens the guard (a cap raised or removed, the pause lifted, a relaxation) needs a sign-in
 // within the last 15 minutes, as exporting a key does. Every change and every refusal of the
-// guard is appended to the account's activity log.
+// guard is appended to the account's activity log. A change's settings.changed event (the
+// settings after it and its log entry) is built by the Notifier and saved with the change, in
+// its transaction; a relaxation's end stores nothing (it reads as none from its Until on), so
+// it is no event.
 //
 // The package is pure: the Store port keeps the document and the log, the Assets port tells the
 // pairing assets and their decimals. The wallet reads the settings through a port of its own

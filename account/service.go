@@ -33,6 +33,8 @@ type Config struct {
 	Tools func() []string
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// Notifier, when set, builds the events of each change, which the store records with it.
+	Notifier Notifier
 }
 
 // Service reads and changes accounts' settings. It is safe for concurrent use.
@@ -183,16 +185,23 @@ func (s *Service) Update(ctx context.Context, p UpdateParams) (Settings, error) 
 		if err != nil {
 			return Settings{}, err
 		}
-		err = s.cfg.Store.SaveSettings(ctx, SaveParams{
+		save := SaveParams{
 			AccountID: p.AccountID, Document: raw, Version: next.Version, At: now.UTC(),
 			Activity: Activity{ID: randomID(), AccountID: p.AccountID, At: now.UTC(), Kind: KindSettings, Actor: p.Actor.String(),
 				Message: "changed " + strings.Join(changes, ", "), Changes: changes},
-		})
+		}
+		if s.cfg.Notifier != nil {
+			save.Events = s.cfg.Notifier.SettingsEvents(&next, &save.Activity)
+		}
+		err = s.cfg.Store.SaveSettings(ctx, save)
 		if errors.Is(err, curvekit.ErrConflict) {
 			continue
 		}
 		if err != nil {
 			return Settings{}, err
+		}
+		if len(save.Events) > 0 {
+			s.cfg.Notifier.Committed()
 		}
 		return next, nil
 	}

@@ -3,6 +3,8 @@ package account
 import (
 	"context"
 	"time"
+
+	"github.com/curvekit/curvekit/push"
 )
 
 // Store keeps each account's settings document and its activity log. Each method is one atomic
@@ -12,8 +14,10 @@ type Store interface {
 	// never changed its settings (the defaults apply).
 	Settings(ctx context.Context, accountID string) (Record, error)
 	// SaveSettings stores p.Document as version p.Version when the stored version is
-	// p.Version-1 (none stored counts as version 0), and appends p.Activity, in one transaction;
-	// otherwise it changes nothing and returns curvekit.ErrConflict (another change came first).
+	// p.Version-1 (none stored counts as version 0), and appends p.Activity and records
+	// p.Events (with their deliveries, in the push store of the same database), in one
+	// transaction; otherwise it changes and records nothing and returns curvekit.ErrConflict
+	// (another change came first).
 	SaveSettings(ctx context.Context, p SaveParams) error
 	// AppendActivity appends an entry to the account's activity log.
 	AppendActivity(ctx context.Context, a Activity) error
@@ -38,6 +42,9 @@ type SaveParams struct {
 	Version   int64
 	At        time.Time
 	Activity  Activity
+	// Events are the change's events (settings.changed), recorded only if the save commits:
+	// push's outbox. Their ids are stable, so a change recorded once is never recorded twice.
+	Events []push.Event
 }
 
 // ActivityKind says what an activity entry records.

@@ -28,6 +28,7 @@ const (
 	OrderFailed       Type = "order.failed"
 	OrderExpired      Type = "order.expired"
 	OrderCancelled    Type = "order.cancelled"
+	SettingsChanged   Type = "settings.changed"
 	// WebhookDisabled tells an account that one of its subscriptions was disabled (it kept
 	// failing, or its receiver answered 410).
 	WebhookDisabled Type = "webhook.disabled"
@@ -37,7 +38,7 @@ const (
 
 // Types are the types a subscription may ask for, in the order the documentation lists them.
 var Types = []Type{TokenLaunched, TokenGraduated, Trade, JobCompleted, JobFailed, WalletTransaction, FeesClaimable,
-	OrderTriggered, OrderSent, OrderFilled, OrderFailed, OrderExpired, OrderCancelled, WebhookDisabled}
+	OrderTriggered, OrderSent, OrderFilled, OrderFailed, OrderExpired, OrderCancelled, SettingsChanged, WebhookDisabled}
 
 // Known reports whether a subscription may ask for t.
 func Known(t Type) bool { return slices.Contains(Types, t) }

@@ -14,13 +14,73 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/account"
+	"github.com/curvekit/curvekit/push"
+	"github.com/curvekit/curvekit/push/pushtest"
 )
 
-// Run runs the suite; newStore returns an empty store that t owns.
-func Run(t *testing.T, newStore func(t *testing.T) account.Store) {
-	t.Run("Settings", func(t *testing.T) { t.Parallel(); testSettings(t, newStore(t)) })
-	t.Run("OneWinnerPerVersion", func(t *testing.T) { t.Parallel(); testSaveRace(t, newStore(t)) })
-	t.Run("Activity", func(t *testing.T) { t.Parallel(); testActivity(t, newStore(t)) })
+// Fixture is an empty store and the push store of the same database, where SaveSettings
+// records the events of a change (the outbox).
+type Fixture struct {
+	Store  account.Store
+	Events push.Store
+}
+
+// Run runs the suite; open returns a fresh fixture that t owns.
+func Run(t *testing.T, open func(t *testing.T) Fixture) {
+	t.Run("Settings", func(t *testing.T) { t.Parallel(); testSettings(t, open(t).Store) })
+	t.Run("OneWinnerPerVersion", func(t *testing.T) { t.Parallel(); testSaveRace(t, open(t).Store) })
+	t.Run("Activity", func(t *testing.T) { t.Parallel(); testActivity(t, open(t).Store) })
+	t.Run("EventsCommitWithTheirChange", func(t *testing.T) { t.Parallel(); testOutbox(t, open(t)) })
+}
+
+// testOutbox: a saved change records its events in the same transaction; a save refused (a
+// version another change took, or one out of order) records nothing, and the same change saved
+// again records nothing twice.
+func testOutbox(t *testing.T, f Fixture) {
+	ctx := context.Background()
+	change := func(v int64) account.SaveParams {
+		return account.SaveParams{AccountID: "alice", Document: fmt.Appendf(nil, `{"v":%d}`, v), Version: v, At: at.Add(time.Duration(v) * time.Second),
+			Activity: entry("alice", fmt.Sprint("o", v, "_", time.Now().UnixNano()), int(v), account.KindSettings),
+			Events: []push.Event{{ID: fmt.Sprint("evt_settings_alice_", v), Type: push.SettingsChanged, Time: at, Account: "alice",
+				Data: fmt.Appendf(nil, `{"version":%d}`, v)}}}
+	}
+	recorded := func(want ...string) {
+		t.Helper()
+		if got := pushtest.EventIDs(t, f.Events, "alice"); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("events recorded %v, want %v", got, want)
+		}
+	}
+	if err := f.Store.SaveSettings(ctx, change(2)); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("SaveSettings of version 2 over none: %v, want ErrConflict", err)
+	}
+	recorded()
+	if err := f.Store.SaveSettings(ctx, change(1)); err != nil {
+		t.Fatalf("SaveSettings version 1: %v", err)
+	}
+	recorded("evt_settings_alice_1")
+	// The same change again (a retry) is refused: its version is taken; nothing more is recorded.
+	if err := f.Store.SaveSettings(ctx, change(1)); !errors.Is(err, curvekit.ErrConflict) {
+		t.Fatalf("SaveSettings version 1 again: %v, want ErrConflict", err)
+	}
+	recorded("evt_settings_alice_1")
+	if err := f.Store.SaveSettings(ctx, change(2)); err != nil {
+		t.Fatalf("SaveSettings version 2: %v", err)
+	}
+	recorded("evt_settings_alice_1", "evt_settings_alice_2")
+	evs, err := f.Events.Events(ctx, "alice", 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(evs[1].Data) != `{"version":2}` || evs[1].Type != push.SettingsChanged {
+		t.Errorf("recorded %s %s", evs[1].Type, evs[1].Data)
+	}
+	// Another account's change is not alice's event.
+	other := change(1)
+	other.AccountID, other.Activity.AccountID, other.Events[0].ID, other.Events[0].Account = "bob", "bob", "evt_settings_bob_1", "bob"
+	if err := f.Store.SaveSettings(ctx, other); err != nil {
+		t.Fatalf("SaveSettings of bob: %v", err)
+	}
+	recorded("evt_settings_alice_1", "evt_settings_alice_2")
 }
 
 // at is a fixed instant with sub-second precision, to catch stores that round times.

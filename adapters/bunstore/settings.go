@@ -98,7 +98,10 @@ func (s *AccountSettings) SaveSettings(ctx context.Context, p account.SaveParams
 		} else if n == 0 {
 			return fmt.Errorf("%w: the settings are no longer at version %d", curvekit.ErrConflict, p.Version-1)
 		}
-		_, err = tx.NewInsert().Model(&act).Exec(ctx)
+		if _, err = tx.NewInsert().Model(&act).Exec(ctx); err != nil {
+			return err
+		}
+		_, err = recordEvents(ctx, tx, p.Events, p.At)
 		return err
 	})
 	if err != nil && !errors.Is(err, curvekit.ErrConflict) {

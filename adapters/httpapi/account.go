@@ -73,6 +73,26 @@ type activityJSON struct {
 	Changes []string `json:"changes"`
 }
 
+// activityOf is an entry as GET /account/activity lists it.
+func activityOf(e *account.Activity) activityJSON {
+	a := activityJSON{ID: e.ID, At: e.At.Unix(), Kind: string(e.Kind), Message: e.Message, Actor: e.Actor, Changes: e.Changes}
+	if e.Code != "" {
+		code := e.Code
+		a.Code = &code
+	}
+	if a.Changes == nil {
+		a.Changes = []string{}
+	}
+	return a
+}
+
+// settingsChangedJSON is settings.changed's payload: the settings as GET /account/settings
+// shows them after the change, and the change's entry as GET /account/activity lists it.
+type settingsChangedJSON struct {
+	Settings account.Settings `json:"settings"`
+	Activity activityJSON     `json:"activity"`
+}
+
 type activityListJSON struct {
 	Activity   []activityJSON `json:"activity"`
 	NextCursor *string        `json:"nextCursor"`
@@ -91,16 +111,8 @@ func (s *Server) listActivity(w http.ResponseWriter, req bunrouter.Request) erro
 		return err
 	}
 	out := activityListJSON{Activity: make([]activityJSON, len(page.Entries)), NextCursor: cursorOrNull(page.Next)}
-	for i, e := range page.Entries {
-		a := activityJSON{ID: e.ID, At: e.At.Unix(), Kind: string(e.Kind), Message: e.Message, Actor: e.Actor, Changes: e.Changes}
-		if e.Code != "" {
-			code := e.Code
-			a.Code = &code
-		}
-		if a.Changes == nil {
-			a.Changes = []string{}
-		}
-		out.Activity[i] = a
+	for i := range page.Entries {
+		out.Activity[i] = activityOf(&page.Entries[i])
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

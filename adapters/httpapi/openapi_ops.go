@@ -136,7 +136,7 @@ var operations = map[string]op{
 			intParam("limit", "Entries per page (default 50).", 1, account.MaxActivity),
 		}},
 
-	"GET /account/stream": {id: "streamAccount", summary: "The account's events, live: its wallet's transactions, its jobs' ends, its webhooks disabled, its creator fees; resumes with Last-Event-ID (SSE)",
+	"GET /account/stream": {id: "streamAccount", summary: "The account's events, live: its wallet's transactions, its jobs' ends, its orders, its settings' changes, its webhooks disabled, its creator fees; resumes with Last-Event-ID (SSE)",
 		media: "text/event-stream",
 		events: []streamEvent{
 			{name: "ready", desc: "The stream starts: its id is where a reconnect resumes from (reason connect or resume).", data: stream.Ready{}},
@@ -151,6 +151,7 @@ var operations = map[string]op{
 			{name: string(push.OrderFailed), desc: "A fire of one of the account's orders was refused or could not be sent.", data: accountEventJSON{}},
 			{name: string(push.OrderExpired), desc: "One of the account's orders expired.", data: accountEventJSON{}},
 			{name: string(push.OrderCancelled), desc: "One of the account's orders was cancelled: by the account, or by the server when the API key that placed it was revoked or refused its trade (reason: the code).", data: accountEventJSON{}},
+			{name: string(push.SettingsChanged), desc: "The account's settings changed (PATCH /account/settings, a relaxation's start among them): the settings after it and the change's activity entry.", data: accountEventJSON{}},
 			{name: string(push.WebhookDisabled), desc: "The server disabled one of the account's webhooks.", data: accountEventJSON{}},
 		}},
 	"POST /webhooks": {id: "createWebhook", summary: "Subscribes a URL to events; the signing secret (whsec_…) is in this answer only", body: webhookBody{},

@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bunrouter"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/launch"
@@ -421,6 +422,12 @@ func (EventPayloads) WalletTransaction(t *wallet.Transaction) ([]byte, error) {
 
 // Job is a job as GET /agent/job/:id shows it.
 func (EventPayloads) Job(j *agent.Job) ([]byte, error) { return json.Marshal(jobOf(j)) }
+
+// SettingsChanged is the settings as GET /account/settings shows them after a change, with
+// the change's entry as GET /account/activity lists it.
+func (EventPayloads) SettingsChanged(st *account.Settings, a *account.Activity) ([]byte, error) {
+	return json.Marshal(settingsChangedJSON{Settings: *st, Activity: activityOf(a)})
+}
 
 // Order is an order with its fires as GET /orders/:id shows it.
 func (EventPayloads) Order(o *orders.Order) ([]byte, error) { return json.Marshal(orderOf(o)) }

@@ -568,3 +568,43 @@ func TestWebhookOrderEvents(t *testing.T) {
 	case <-time.After(500 * time.Millisecond):
 	}
 }
+
+// TestWebhookSettingsChanged: a PATCH /account/settings that changes something is heard as
+// settings.changed, once, signed, its data the settings as GET /account/settings shows them
+// after it and the change's entry as GET /account/activity lists it; a PATCH that changes
+// nothing, and one an API key may not make, are no event.
+func TestWebhookSettingsChanged(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "--webhook-allow-loopback")
+	url, got := webhookReceiver(t)
+	b, _ := s.signIn(t, "settler")
+	hook := subscribe(t, b, url, "settings.changed")
+	k := b.newKey(`{}`)
+	wantStatus(t, "PATCH by a key", s.anon(t, http.MethodPatch, "/account/settings", `{"wallet":{"paused":true}}`, "X-API-Key", k.Key), http.StatusForbidden)
+
+	wantStatus(t, "PATCH", b.do(http.MethodPatch, "/account/settings", `{"wallet":{"paused":true}}`), http.StatusOK)
+	wantStatus(t, "PATCH again", b.do(http.MethodPatch, "/account/settings", `{"wallet":{"paused":true}}`), http.StatusOK)
+	d := await(t, got, hook.Secret, "")
+	var data struct {
+		Settings json.RawMessage `json:"settings"`
+		Activity json.RawMessage `json:"activity"`
+	}
+	if err := json.Unmarshal(d.env.Data, &data); err != nil || d.env.Type != "settings.changed" || !strings.HasPrefix(d.id, "evt_settings_") || !strings.HasSuffix(d.id, "_1") {
+		t.Fatalf("delivery %s %s: %s (%v)", d.id, d.env.Type, d.env.Data, err)
+	}
+	sameJSON(t, "settings.changed settings", data.Settings, b.do(http.MethodGet, "/account/settings", "").body)
+	var log struct{ Activity []json.RawMessage }
+	b.do(http.MethodGet, "/account/activity?limit=1", "").decode(t, &log)
+	if len(log.Activity) != 1 {
+		t.Fatalf("activity %+v", log)
+	}
+	sameJSON(t, "settings.changed activity", data.Activity, log.Activity[0])
+	if !strings.Contains(string(data.Activity), `"changes":["wallet.paused"]`) {
+		t.Errorf("activity %s", data.Activity)
+	}
+	select {
+	case more := <-got:
+		t.Errorf("a second delivery %s %s: %s", more.id, more.env.Type, more.env.Data)
+	case <-time.After(500 * time.Millisecond):
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/account"
 	"github.com/curvekit/curvekit/adapters/httpapi"
 	"github.com/curvekit/curvekit/adapters/webhook"
 	"github.com/curvekit/curvekit/agent"
@@ -109,9 +110,10 @@ type pushSources struct {
 }
 
 var (
-	_ wallet.Notifier = (*pushSources)(nil)
-	_ agent.Notifier  = (*pushSources)(nil)
-	_ orders.Notifier = (*pushSources)(nil)
+	_ wallet.Notifier  = (*pushSources)(nil)
+	_ agent.Notifier   = (*pushSources)(nil)
+	_ orders.Notifier  = (*pushSources)(nil)
+	_ account.Notifier = (*pushSources)(nil)
 )
 
 func (a *App) sources() *pushSources {
@@ -281,6 +283,18 @@ func (p *pushSources) OrderEvents(o *orders.Order, f *orders.Fire) []push.Event 
 		evs = append(evs, ended...) // the engine cancelled the order with the fire's refusal
 	}
 	return evs
+}
+
+// SettingsEvents is settings.changed: the settings as GET /account/settings shows them after
+// the change, with the change's activity entry. The settings store records it with the change;
+// its id is the account's and the version's, so one change is one event.
+func (p *pushSources) SettingsEvents(st *account.Settings, a *account.Activity) []push.Event {
+	data, err := p.payloads.SettingsChanged(st, a)
+	if err != nil {
+		return nil
+	}
+	return []push.Event{{ID: fmt.Sprintf("evt_settings_%s_%d", a.AccountID, st.Version), Type: push.SettingsChanged,
+		Time: a.At.UTC(), Account: a.AccountID, Data: data}}
 }
 
 // marketRelaySource names the market's relay position in the push store.

@@ -22,7 +22,7 @@ import (
 // stored beside everything else, with the pairing assets the chain's factory enables.
 func (a *App) wireSettings(context.Context) error {
 	var err error
-	a.Settings, err = account.New(account.Config{Store: a.DB.AccountSettings(), Assets: &pairingAssets{a: a}, Tools: a.agentTools})
+	a.Settings, err = account.New(account.Config{Store: a.DB.AccountSettings(), Assets: &pairingAssets{a: a}, Tools: a.agentTools, Notifier: a.sources()})
 	return err
 }
 

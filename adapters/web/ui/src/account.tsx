@@ -226,7 +226,7 @@ function Export() {
   );
 }
 
-const webhookTypes = ['trade', 'token.launched', 'token.graduated', 'fees.claimable', 'wallet.transaction', 'job.completed', 'job.failed', 'order.triggered', 'order.sent', 'order.filled', 'order.failed', 'order.expired', 'order.cancelled', 'webhook.disabled'];
+const webhookTypes = ['trade', 'token.launched', 'token.graduated', 'fees.claimable', 'wallet.transaction', 'job.completed', 'job.failed', 'order.triggered', 'order.sent', 'order.filled', 'order.failed', 'order.expired', 'order.cancelled', 'settings.changed', 'webhook.disabled'];
 
 function Webhooks() {
   const hooks = useAsync(() => api<S['WebhookList']>('/webhooks'), []);

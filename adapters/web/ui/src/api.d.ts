@@ -63,7 +63,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's events, live: its wallet's transactions, its jobs' ends, its webhooks disabled, its creator fees; resumes with Last-Event-ID (SSE) */
+        /** The account's events, live: its wallet's transactions, its jobs' ends, its orders, its settings' changes, its webhooks disabled, its creator fees; resumes with Last-Event-ID (SSE) */
         get: operations["streamAccount"];
         put?: never;
         post?: never;
@@ -2443,6 +2443,7 @@ export interface operations {
              *     - `order.failed`: A fire of one of the account's orders was refused or could not be sent. Data: AccountEvent.
              *     - `order.expired`: One of the account's orders expired. Data: AccountEvent.
              *     - `order.cancelled`: One of the account's orders was cancelled: by the account, or by the server when the API key that placed it was revoked or refused its trade (reason: the code). Data: AccountEvent.
+             *     - `settings.changed`: The account's settings changed (PATCH /account/settings, a relaxation's start among them): the settings after it and the change's activity entry. Data: AccountEvent.
              *     - `webhook.disabled`: The server disabled one of the account's webhooks. Data: AccountEvent.
              */
             200: {

@@ -22,7 +22,7 @@ type webhooksCmd struct {
 
 type webhookAddCmd struct {
 	URL          string   `arg:"" help:"The receiver's https URL."`
-	Types        []string `help:"Event types, comma separated: trade, token.launched, token.graduated, fees.claimable, wallet.transaction, job.completed, job.failed, order.triggered, order.sent, order.filled, order.failed, order.expired, order.cancelled, webhook.disabled." required:""`
+	Types        []string `help:"Event types, comma separated: trade, token.launched, token.graduated, fees.claimable, wallet.transaction, job.completed, job.failed, order.triggered, order.sent, order.filled, order.failed, order.expired, order.cancelled, settings.changed, webhook.disabled." required:""`
 	Tokens       []string `help:"Only the market's events of these tokens (addresses, comma separated)."`
 	MinTradeSize string   `name:"min-trade-size" help:"Only trades of at least this much of the pairing asset, in whole units."`
 }
