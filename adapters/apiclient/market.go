@@ -270,11 +270,7 @@ func (c *Client) Tokens(ctx context.Context, p TokensParams) (TokenPage, error) 
 
 // Holders reads a page of GET /tokens/:address/holders, largest first.
 func (c *Client) Holders(ctx context.Context, address, cursor string, limit int) (HolderPage, error) {
-	q := url.Values{}
-	set(q, "cursor", cursor)
-	if limit > 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
+	q := pageQuery(cursor, limit)
 	var out HolderPage
 	return out, c.get(ctx, "/tokens/"+url.PathEscape(address)+"/holders", q, &out)
 }
@@ -330,11 +326,7 @@ func (c *Client) BuildTx(ctx context.Context, address string, p BuildTxParams) (
 
 // Trades reads a page of a token's trades, newest first.
 func (c *Client) Trades(ctx context.Context, address, cursor string, limit int) (TradePage, error) {
-	q := url.Values{}
-	set(q, "cursor", cursor)
-	if limit > 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
+	q := pageQuery(cursor, limit)
 	var out TradePage
 	return out, c.get(ctx, "/tokens/"+url.PathEscape(address)+"/trades", q, &out)
 }
@@ -366,4 +358,15 @@ func set(q url.Values, k, v string) {
 	if v != "" {
 		q.Set(k, v)
 	}
+}
+
+// pageQuery is the query of a page of a list: the previous page's cursor (empty for the first)
+// and a limit (0 for the server's default).
+func pageQuery(cursor string, limit int) url.Values {
+	q := url.Values{}
+	set(q, "cursor", cursor)
+	if limit > 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	return q
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"strconv"
 
 	"github.com/curvekit/curvekit/orders"
 )
@@ -82,15 +81,10 @@ func (c *Client) Orders(ctx context.Context, p OrdersParams) (OrderPage, error) 
 	if err := c.needKey(); err != nil {
 		return out, err
 	}
-	q := url.Values{}
-	for k, v := range map[string]string{"token": p.Token, "state": p.State, "kind": p.Kind, "cursor": p.Cursor} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
-	if p.Limit > 0 {
-		q.Set("limit", strconv.Itoa(p.Limit))
-	}
+	q := pageQuery(p.Cursor, p.Limit)
+	set(q, "token", p.Token)
+	set(q, "state", p.State)
+	set(q, "kind", p.Kind)
 	return out, c.get(ctx, "/orders", q, &out)
 }
 

@@ -2,8 +2,6 @@ package apiclient
 
 import (
 	"context"
-	"net/url"
-	"strconv"
 
 	"github.com/curvekit/curvekit/account"
 )
@@ -40,12 +38,6 @@ func (c *Client) Activity(ctx context.Context, cursor string, limit int) (Activi
 	if err := c.needKey(); err != nil {
 		return out, err
 	}
-	q := url.Values{}
-	if cursor != "" {
-		q.Set("cursor", cursor)
-	}
-	if limit > 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
+	q := pageQuery(cursor, limit)
 	return out, c.get(ctx, "/account/activity", q, &out)
 }

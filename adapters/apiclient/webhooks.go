@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"strconv"
 )
 
 // Webhook is a subscription of the account (GET /webhooks/:id); Secret is set only in the answer
@@ -114,13 +113,7 @@ func (c *Client) Deliveries(ctx context.Context, id, cursor string, limit int) (
 	if err := c.needKey(); err != nil {
 		return out, err
 	}
-	q := url.Values{}
-	if cursor != "" {
-		q.Set("cursor", cursor)
-	}
-	if limit > 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
+	q := pageQuery(cursor, limit)
 	return out, c.get(ctx, "/webhooks/"+url.PathEscape(id)+"/deliveries", q, &out)
 }
 
