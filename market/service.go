@@ -443,7 +443,7 @@ func (s *Service) refresh(ctx context.Context, t *Token) error {
 	}
 	if st.Graduated && t.Pool == (common.Address{}) {
 		// Graduated since the last sync: the indexer has not seen the pool yet.
-		return fmt.Errorf("%w: the token is graduating; try again in a moment", curvekit.ErrInvalid)
+		return ErrGraduating
 	}
 	t.State = st
 	if st.Graduated {
@@ -458,6 +458,25 @@ func (s *Service) refresh(ctx context.Context, t *Token) error {
 		t.PoolReserveQuote, t.PoolReserveToken = rq, rt
 	}
 	return nil
+}
+
+// ErrGraduating refuses a trade of a token whose curve has graduated on chain while the indexer
+// has not yet seen its pool: for a moment neither venue can be priced. It is an invalid request
+// (400) to an HTTP caller; the orders engine tries the fire again.
+var ErrGraduating = fmt.Errorf("%w: the token is graduating; try again in a moment", curvekit.ErrInvalid)
+
+// GraduatedNow reads on chain whether token's curve has graduated, which the store may not show
+// yet; without a Live port it answers the store's view.
+func (s *Service) GraduatedNow(ctx context.Context, token common.Address) (bool, error) {
+	t, err := s.token(ctx, token)
+	if err != nil || s.cfg.Live == nil {
+		return t.State.Graduated, err
+	}
+	st, err := s.cfg.Live.CurveState(ctx, t.Curve)
+	if err != nil {
+		return false, fmt.Errorf("market: read curve state: %w", err)
+	}
+	return st.Graduated, nil
 }
 
 // spendOf returns the ERC-20 a trade spends and who pulls it, or the zero address when the trade

@@ -55,6 +55,10 @@ type Outcome struct {
 	// trade was indexed before it was recorded as sent (a leader that took over from one that
 	// sent it) is filled from it.
 	Trade *market.Trade
+	// Graduated marks a reverted curve trade whose curve has graduated since: the venue moved
+	// under it. A price order fired this way is not spent: it opens again and fires against
+	// the pool (a fire of its own, with its own idempotency key).
+	Graduated bool
 }
 
 // TradeParams is one fire's trade.
@@ -474,17 +478,42 @@ func (e *Engine) follow(ctx context.Context) error {
 			if o != nil && o.Kind.Timed() && o.Fired < o.Count() {
 				next = Open
 			}
+			again := o != nil && !o.Kind.Timed() && out.Graduated
+			msg := "the fire's transaction was " + out.State
+			if again {
+				next = Open
+				msg += " on the curve, which graduated under it; the order fires again against the pool"
+			}
 			code := "TX_" + strings.ToUpper(out.State)
-			if err := e.settle(ctx, f, SettleParams{State: FireFailed, Code: code, Error: "the fire's transaction was " + out.State, OrderState: next, Reason: code}); err != nil {
+			if err := e.settle(ctx, f, SettleParams{State: FireFailed, Code: code, Error: msg, OrderState: next, Reason: code}); err != nil {
 				return err
 			}
 			delete(e.byHash, hash)
 			if o != nil {
 				e.moveOrder(o, next)
 			}
+			if again {
+				if err := e.rearm(ctx, o); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil
+}
+
+// rearm indexes a price order that opened again and checks it against its token's price now.
+// Callers hold mu.
+func (e *Engine) rearm(ctx context.Context, o *Order) error {
+	e.seq++
+	e.index.Add(o, e.seq)
+	t, err := e.cfg.Tokens.Token(ctx, o.Token)
+	if err != nil {
+		return nil // the next trade of the token prices it
+	}
+	price := TokenPrice(&t)
+	hits, raised := e.index.Price(o.Token, &price, nil, nil)
+	return e.trigger(ctx, hits, raised, nil)
 }
 
 // sendJob is one fire to send: a copy of its order as it stood, under the term that loaded it.

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -339,6 +340,77 @@ func TestEngineFollowsTransactions(t *testing.T) {
 		}
 		if got := w.order(t, "ord_reverts"); got.State != Failed || got.Reason != "TX_REVERTED" || got.Fires[0].Code != "TX_REVERTED" {
 			t.Errorf("reverted: %s %q %+v", got.State, got.Reason, got.Fires)
+		}
+	})
+}
+
+// A price order's fire that reverted on a curve that graduated under it (the graduating trade
+// mined first in the block) is not the order's end: the fire fails with TX_REVERTED and the
+// order opens again. Checked against the price then, a stop-loss still below its trigger fires
+// at once, a second fire with its own key; a take-profit the price has left waits for the next
+// trade that reaches it. Each then fills once, and a new leader fires neither again.
+func TestEngineRefiresAPriceOrderTheGraduationReverted(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		w.tokens[tokA] = 1_000
+		w.place(t, priceOrder("ord_stop", StopLoss, curvekit.Sell, 900))
+		w.place(t, priceOrder("ord_tp", TakeProfit, curvekit.Sell, 1_100))
+		e := w.engine(t)
+		term := w.lead(t, "a")
+		if err := e.Sync(ctx, term, sync1(trade(tokA, 10, 0, 850), trade(tokA, 10, 1, 1_150))); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"ord_stop_f0", "ord_tp_f0"} {
+			h := w.trader.byKey[id]
+			w.trader.outcomes[h] = Outcome{State: "reverted", Hash: h, Graduated: true}
+		}
+		w.tokens[tokA] = 850 // the pool's price: below the stop, below the take-profit
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.trader.keys(); !slices.Equal(got, []string{"ord_stop_f0", "ord_tp_f0", "ord_stop_f1"}) {
+			t.Fatalf("sent %v, want the stop-loss's second fire at once and nothing more", got)
+		}
+		stop, tp := w.order(t, "ord_stop"), w.order(t, "ord_tp")
+		if stop.State != Sent || len(stop.Fires) != 2 || stop.Fires[0].State != FireFailed || stop.Fires[0].Code != "TX_REVERTED" ||
+			!strings.Contains(stop.Fires[0].Error, "graduated") || stop.Fires[1].State != FireSent {
+			t.Errorf("the stop-loss after its revert: %s %+v", stop.State, stop.Fires)
+		}
+		if tp.State != Open || len(tp.Fires) != 1 || tp.Fires[0].Code != "TX_REVERTED" || tp.Reason != "" {
+			t.Errorf("the take-profit after its revert: %s %q %+v", tp.State, tp.Reason, tp.Fires)
+		}
+		// A new leader takes over: it follows the stop-loss's second fire, sent already, and
+		// fires the take-profit again only when a trade reaches its trigger.
+		e2 := w.engine(t)
+		term2 := w.handOver(t, "a", term, "b")
+		if err := e2.Tick(ctx, term2); err != nil {
+			t.Fatal(err)
+		}
+		if err := e2.Sync(ctx, term2, sync1(trade(tokA, 12, 0, 1_200))); err != nil {
+			t.Fatal(err)
+		}
+		if err := e2.Tick(ctx, term2); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.trader.keys(); !slices.Equal(got, []string{"ord_stop_f0", "ord_tp_f0", "ord_stop_f1", "ord_tp_f1"}) {
+			t.Fatalf("sent %v, want the take-profit's second fire once the price reached it again", got)
+		}
+		fills := []market.Trade{trade(tokA, 13, 0, 1_150), trade(tokA, 13, 1, 1_100)}
+		fills[0].TxHash, fills[1].TxHash = w.trader.byKey["ord_stop_f1"], w.trader.byKey["ord_tp_f1"]
+		if err := e2.Sync(ctx, term2, sync1(fills...)); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"ord_stop", "ord_tp"} {
+			if got := w.order(t, id); got.State != Filled || len(got.Fires) != 2 || got.Fires[1].State != FireFilled {
+				t.Errorf("%s: %s %+v", id, got.State, got.Fires)
+			}
+		}
+		if n := len(w.trader.keys()); n != 4 {
+			t.Errorf("%d trades sent, want 4", n)
 		}
 	})
 }

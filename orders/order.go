@@ -63,7 +63,8 @@ var transitions = map[State][]State{
 }
 
 // CanMove reports whether an order may move from one state to another. Triggered and sent go
-// back to open when a time order waits for its next slice; cancelling a triggered or sent order
+// back to open when a time order waits for its next slice, and when a price order's fire reverted
+// on a curve that graduated under it (Outcome.Graduated); cancelling a triggered or sent order
 // stops what is not yet fired (a fire that is out stays on chain).
 func CanMove(from, to State) bool {
 	for _, s := range transitions[from] {

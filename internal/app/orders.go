@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -57,7 +58,12 @@ func (a *App) leading() (uint64, bool) {
 // it applies. The fire's id is the idempotency key; its request hash is fixed by the key alone,
 // because a retry builds the trade again at a newer quote and must still be answered with the
 // first transaction.
-type orderTrader struct{ app *App }
+type orderTrader struct {
+	app *App
+	// built, when set, is called between a fire's build and its send (tests move the chain
+	// there).
+	built func()
+}
 
 func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.TradeResult, error) {
 	a := t.app
@@ -89,8 +95,14 @@ func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.T
 		Side: p.Side, Amount: curvekit.FormatAmount(&amount, decimals), SlippageBps: uint16(p.SlippageBps),
 		Wallet: p.Wallet, Recipient: p.Wallet,
 	})
+	if errors.Is(err, market.ErrGraduating) {
+		return orders.TradeResult{}, fmt.Errorf("%w: %w", curvekit.ErrUnavailable, err)
+	}
 	if err != nil {
 		return orders.TradeResult{}, err
+	}
+	if t.built != nil {
+		t.built()
 	}
 	send := func(tx *txbuild.Tx, key string) (wallet.Submission, error) {
 		wtx := wallet.Tx{To: tx.To, Data: tx.Data, Value: tx.Value, ChainID: tx.ChainID, Gas: tx.Gas}
@@ -116,6 +128,13 @@ func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.T
 	}
 	sub, err := send(&built.Plan.Tx, p.Key)
 	if err != nil {
+		if built.Quote.Venue == curvekit.VenueCurve && curvekit.CodeOf(err) == curvekit.CodeSimulationReverted {
+			if grad, gerr := a.Market.GraduatedNow(ctx, p.Token); gerr == nil && grad {
+				// The curve graduated between the build and the send: nothing was signed, and
+				// the fire is built again against the pool once the indexer has seen it.
+				return orders.TradeResult{}, fmt.Errorf("%w: the curve graduated while the fire was built: %w", curvekit.ErrUnavailable, err)
+			}
+		}
 		return orders.TradeResult{}, err
 	}
 	return orders.TradeResult{TxHash: sub.Hash}, nil
@@ -191,11 +210,26 @@ func (t *orderTrader) Outcome(ctx context.Context, p orders.OutcomeParams) (orde
 			}
 			return out, err
 		case wallet.TxFailed:
-			return orders.Outcome{State: "reverted", Hash: tx.Hash}, nil
+			out := orders.Outcome{State: "reverted", Hash: tx.Hash}
+			out.Graduated, err = t.revertedOnAGraduatedCurve(ctx, p.Token, &tx)
+			return out, err
 		case wallet.TxDropped:
 			return orders.Outcome{State: "dropped", Hash: tx.Hash}, nil
 		}
 		return orders.Outcome{}, nil
 	}
 	return orders.Outcome{}, nil
+}
+
+// revertedOnAGraduatedCurve reports whether tx, which reverted, traded on token's curve, which
+// has graduated since: the venue moved under the trade.
+func (t *orderTrader) revertedOnAGraduatedCurve(ctx context.Context, token common.Address, tx *wallet.Transaction) (bool, error) {
+	if token == (common.Address{}) {
+		return false, nil
+	}
+	tok, err := t.app.Store.Token(ctx, token)
+	if err != nil || tx.To != tok.Curve {
+		return false, err
+	}
+	return t.app.Market.GraduatedNow(ctx, token)
 }

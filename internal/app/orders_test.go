@@ -19,6 +19,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/curve"
 	"github.com/curvekit/curvekit/internal/app"
 	"github.com/curvekit/curvekit/internal/app/apptest"
 	"github.com/curvekit/curvekit/market"
@@ -336,8 +337,8 @@ func TestOrdersDCAOnTheDevnet(t *testing.T) {
 }
 
 // An order placed while the token trades on its curve fires on the pool once the token has
-// graduated: the take-profit's trigger is crossed by the buys that sell out the curve and the
-// pool's trades after them, and its sell goes through the router.
+// graduated: the take-profit's trigger lies above the highest price the curve can reach, the
+// pool's buys after the graduation reach it, and its sell goes through the router.
 func TestOrdersAcrossGraduation(t *testing.T) {
 	srv := apptest.Start(t, nil)
 	a := srv.App
@@ -378,10 +379,16 @@ func TestOrdersAcrossGraduation(t *testing.T) {
 	if v := get(buy.ID).Fires[0]; v.Block != 0 {
 		t.Errorf("a marketable order fired at block %d, want at placement (0)", v.Block)
 	}
-	// A take-profit well above the price, reached only after graduation.
+	// A take-profit above the highest price the curve can reach (the price after its graduating
+	// buy), so that only the pool reaches it.
 	tok, _ = a.Store.Token(ctx, deth)
-	p = orders.TokenPrice(&tok)
-	p.Mul(&p, uint256.NewInt(3))
+	all, _ := uint256.FromDecimal("1000000000000000000000000")
+	last, err := curve.QuoteBuy(&tok.Params, &tok.State, all)
+	if err != nil || !last.After.Graduated {
+		t.Fatalf("the curve's graduating buy: %+v, %v", last.After, err)
+	}
+	p = orders.SpotPrice(&last.After.VirtualQuote, &last.After.VirtualToken, tok.Decimals)
+	p.Add(&p, new(uint256.Int).Div(&p, uint256.NewInt(50)))
 	tp, err := a.Orders.Place(ctx, orders.PlaceParams{AccountID: account, Wallet: wallet, Request: orders.Request{
 		Kind: "take-profit", Token: deth.Hex(), Percent: new(float64(100)), Price: orders.FormatPrice(&p, 18), Slippage: new(float64(20))}})
 	if err != nil {
@@ -400,8 +407,17 @@ func TestOrdersAcrossGraduation(t *testing.T) {
 		}
 		devTrade(t, a, dn.Accounts[3], deth, curvekit.Buy, "1")
 	}
-	// One more buy on the pool lifts the price further.
-	devTrade(t, a, dn.Accounts[3], deth, curvekit.Buy, "1")
+	// Buys on the pool lift the price to the take-profit.
+	for i := 0; ; i++ {
+		tok, _ = a.Store.Token(ctx, deth)
+		if now := orders.TokenPrice(&tok); now.Cmp(&p) >= 0 {
+			break
+		}
+		if i == 20 {
+			t.Fatal("the pool's price did not reach the take-profit")
+		}
+		devTrade(t, a, dn.Accounts[3], deth, curvekit.Buy, "1")
+	}
 	deadline := time.Now().Add(20 * time.Second)
 	for get(tp.ID).State != orders.Filled {
 		if time.Now().After(deadline) {
