@@ -51,6 +51,18 @@ func SyncSince(ctx context.Context, s Store, prev Cursor) (Sync, error) {
 	return Sync{}, fmt.Errorf("market: the store moved during %d reads in a row", sinceAttempts)
 }
 
+// History is a Store's committed history: its cursor, and what was committed after a position
+// (SyncSince). The orders engine catches up through it.
+type History struct{ Store Store }
+
+// Cursor is the store's cursor.
+func (h History) Cursor(ctx context.Context) (Cursor, error) { return h.Store.Cursor(ctx) }
+
+// Since is SyncSince on the store.
+func (h History) Since(ctx context.Context, prev Cursor) (Sync, error) {
+	return SyncSince(ctx, h.Store, prev)
+}
+
 // onChain checks that prev is still a block the store recorded (or the start).
 func onChain(ctx context.Context, s Store, prev, cur Cursor) error {
 	if prev == (Cursor{}) {

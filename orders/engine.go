@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -102,9 +103,15 @@ type Notifier interface {
 type EngineConfig struct {
 	Store  Store
 	Trader Trader
-	// Tokens gives a token's price now when the engine starts leading, so a trigger the price
-	// passed while no engine was evaluating fires then.
+	// Tokens gives a token's price now when the engine starts leading and when it takes in a
+	// new order, so an order placed beyond its trigger fires then (and, without History, a
+	// trigger the price passed while no engine was evaluating).
 	Tokens Tokens
+	// History, when set, rebuilds what the indexer committed after a position. The engine
+	// then keeps how far it evaluated (Store.Position) with the fires of each sync, and a
+	// leader that takes over first evaluates the trades committed beyond it, in chain order:
+	// a leader that stopped between the indexer's commit and its evaluation loses no trade.
+	History History
 	// Tick is how often the clock fires due time orders, expires orders, picks up orders placed
 	// or cancelled, and retries sends; default 1s.
 	Tick time.Duration
@@ -118,6 +125,15 @@ type EngineConfig struct {
 	// FaultAfterSend, without the engine's lock held. Only tests set it (the server's hidden
 	// --fault flag), to kill or freeze the leader at exactly that point.
 	Fault func(point string)
+}
+
+// History is the indexer's committed history: market.SyncSince over the market's store.
+type History interface {
+	// Cursor is the store's cursor: where the indexer's last commit left it.
+	Cursor(ctx context.Context) (market.Cursor, error)
+	// Since rebuilds what was committed after prev, trades in chain order; market.ErrRewound
+	// when prev is no longer on the store's chain.
+	Since(ctx context.Context, prev market.Cursor) (market.Sync, error)
 }
 
 // The engine's fault-injection points (see EngineConfig.Fault).
@@ -145,6 +161,8 @@ type Engine struct {
 	tokens map[common.Address]uint8 // decimals of the tokens with live orders
 	owner  map[string]string        // account of every order seen, by order id
 	seq    uint64
+	// pos is the cursor of the last commit evaluated under term (with History).
+	pos market.Cursor
 	// wake asks Run to send at once what a sync triggered, rather than at the next tick.
 	wake chan struct{}
 
@@ -230,9 +248,122 @@ func (e *Engine) load(ctx context.Context, term uint64) error {
 		}
 	}
 	e.term = term
-	// Every order is new to this term: a trigger the price passed while no engine evaluated
-	// (the previous leader stopped between a commit and its evaluation) fires now.
+	if err := e.catchUp(ctx); err != nil {
+		e.term = 0
+		return err
+	}
+	// Every order is new to this term: one placed beyond its trigger fires now, and without
+	// History so does a trigger the price passed while no engine evaluated.
 	return e.refresh(ctx)
+}
+
+// catchUp evaluates the trades the indexer committed beyond the stored position, in chain order,
+// and moves the position to the store's cursor with their fires. Each order joins the evaluation
+// at the first trade of its time (a trade of a block made before the order was placed does not
+// fire it). Without a position (the first leader) evaluation starts at the store's cursor. When
+// a reorganization took the position's block, the trades from there are not rebuilt: the price
+// now is checked, as without History. Callers hold mu and have set term.
+func (e *Engine) catchUp(ctx context.Context) error {
+	if e.cfg.History == nil {
+		return nil
+	}
+	pos, ok, err := e.cfg.Store.Position(ctx)
+	if err != nil {
+		return err
+	}
+	cur, err := e.cfg.History.Cursor(ctx)
+	if err != nil {
+		return err
+	}
+	if ok && pos == cur {
+		e.pos = pos
+		return nil
+	}
+	var s market.Sync
+	if ok {
+		s, err = e.cfg.History.Since(ctx, pos)
+		if errors.Is(err, market.ErrRewound) {
+			e.cfg.Logger.Warn("orders: the evaluated position is gone with a reorganization; evaluating from the store's cursor", "position", pos.Block)
+			s, err = market.Sync{Cursor: cur}, nil
+		}
+		if err != nil {
+			return err
+		}
+	} else {
+		s.Cursor = cur
+	}
+	all, err := e.cfg.Store.Live(ctx) // oldest first
+	if err != nil {
+		return err
+	}
+	next := 0
+	added := map[common.Address]bool{}
+	adopt := func(until int64) {
+		for ; next < len(all) && all[next].CreatedAt.Unix() <= until; next++ {
+			if e.adopt(&all[next]) {
+				added[all[next].Token] = true
+			}
+		}
+	}
+	var hits []Hit
+	var raised []string
+	var at []market.Trade
+	if s.Batch != nil {
+		for i := range s.Batch.Trades {
+			tr := &s.Batch.Trades[i]
+			adopt(tr.Time)
+			if id, ok := e.byHash[tr.TxHash]; ok {
+				e.fill(ctx, id, tr) // a fire the last leader sent, mined and not evaluated
+			}
+			hits, raised, at = e.evaluate(tr, hits, raised, at)
+		}
+	}
+	adopt(math.MaxInt64)
+	// The price now: orders placed after their token's last trade, and beyond their trigger.
+	hits, raised = e.priceNow(ctx, added, hits, raised)
+	e.pos = s.Cursor
+	return e.trigger(ctx, hits, raised, at, &e.pos)
+}
+
+// priceNow takes the price now of each token of tokens through the index, appending the hits.
+// Callers hold mu.
+func (e *Engine) priceNow(ctx context.Context, tokens map[common.Address]bool, hits []Hit, raised []string) ([]Hit, []string) {
+	for tok := range tokens {
+		t, err := e.cfg.Tokens.Token(ctx, tok)
+		if err != nil {
+			continue
+		}
+		price := TokenPrice(&t)
+		hits, raised = e.index.Price(tok, &price, hits, raised)
+	}
+	return hits, raised
+}
+
+// adopt takes in a live order the engine did not know: indexed when it is an open price order.
+// It reports whether it is one. Callers hold mu.
+func (e *Engine) adopt(o *Order) bool {
+	e.live[o.ID] = o
+	e.tokens[o.Token] = o.Decimals
+	e.owner[o.ID] = o.AccountID
+	e.seq++
+	e.index.Add(o, e.seq)
+	return !o.Kind.Timed() && o.State == Open
+}
+
+// evaluate takes the price after trade tr through the index, appending the hits with their
+// trade. Callers hold mu.
+func (e *Engine) evaluate(tr *market.Trade, hits []Hit, raised []string, at []market.Trade) ([]Hit, []string, []market.Trade) {
+	decimals, ok := e.tokens[tr.Token]
+	if !ok {
+		return hits, raised, at
+	}
+	price := SpotPrice(&tr.ReserveQuote, &tr.ReserveToken, decimals)
+	n := len(hits)
+	hits, raised = e.index.Price(tr.Token, &price, hits, raised)
+	for range len(hits) - n {
+		at = append(at, *tr)
+	}
+	return hits, raised, at
 }
 
 // refresh takes in the store's live orders: new ones are indexed and checked against their
@@ -247,17 +378,12 @@ func (e *Engine) refresh(ctx context.Context) error {
 	seen := make(map[string]bool, len(all))
 	added := map[common.Address]bool{}
 	for i := range all {
-		o := all[i]
+		o := &all[i]
 		seen[o.ID] = true
 		if _, ok := e.live[o.ID]; ok {
 			continue // the engine's own view of it is ahead of the store's read
 		}
-		e.live[o.ID] = &o
-		e.tokens[o.Token] = o.Decimals
-		e.owner[o.ID] = o.AccountID
-		e.seq++
-		e.index.Add(&o, e.seq)
-		if !o.Kind.Timed() && o.State == Open {
+		if e.adopt(o) {
 			added[o.Token] = true
 		}
 	}
@@ -267,17 +393,8 @@ func (e *Engine) refresh(ctx context.Context) error {
 			delete(e.live, id)
 		}
 	}
-	var hits []Hit
-	var raised []string
-	for tok := range added {
-		t, err := e.cfg.Tokens.Token(ctx, tok)
-		if err != nil {
-			continue
-		}
-		price := TokenPrice(&t)
-		hits, raised = e.index.Price(tok, &price, hits, raised)
-	}
-	return e.trigger(ctx, hits, raised, nil)
+	hits, raised := e.priceNow(ctx, added, nil, nil)
+	return e.trigger(ctx, hits, raised, nil, nil)
 }
 
 // Sync evaluates one committed sync of the leader of term: each trade's price after it, in chain
@@ -286,7 +403,10 @@ func (e *Engine) refresh(ctx context.Context) error {
 // as its fill. It returns once the fires are recorded; their trades are sent by Run, off the
 // sync's path: a send under way never delays the evaluation of the next sync.
 func (e *Engine) Sync(ctx context.Context, term uint64, s market.Sync) error {
-	if s.Batch == nil || len(s.Batch.Trades) == 0 {
+	if s.Batch == nil {
+		return e.rewind(ctx, term, s.Cursor)
+	}
+	if len(s.Batch.Trades) == 0 {
 		return nil
 	}
 	e.mu.Lock()
@@ -299,23 +419,22 @@ func (e *Engine) Sync(ctx context.Context, term uint64, s market.Sync) error {
 	var at []market.Trade // the trade behind each hit
 	for i := range s.Batch.Trades {
 		tr := &s.Batch.Trades[i]
+		if e.cfg.History != nil && tr.Block <= e.pos.Block {
+			continue // evaluated by the catch-up that loaded this term
+		}
 		if id, ok := e.byHash[tr.TxHash]; ok {
 			e.fill(ctx, id, tr)
 		} else if e.inFlight > 0 && len(e.seen) < maxSeen {
 			e.seen[tr.TxHash] = *tr
 		}
-		decimals, ok := e.tokens[tr.Token]
-		if !ok {
-			continue
-		}
-		price := SpotPrice(&tr.ReserveQuote, &tr.ReserveToken, decimals)
-		n := len(hits)
-		hits, raised = e.index.Price(tr.Token, &price, hits, raised)
-		for range len(hits) - n {
-			at = append(at, *tr)
-		}
+		hits, raised, at = e.evaluate(tr, hits, raised, at)
 	}
-	if err := e.trigger(ctx, hits, raised, at); err != nil {
+	var pos *market.Cursor
+	if e.cfg.History != nil && s.Cursor.Block > e.pos.Block {
+		e.pos = s.Cursor
+		pos = &e.pos
+	}
+	if err := e.trigger(ctx, hits, raised, at, pos); err != nil {
 		return err
 	}
 	if len(hits) > 0 {
@@ -327,14 +446,33 @@ func (e *Engine) Sync(ctx context.Context, term uint64, s market.Sync) error {
 	return nil
 }
 
-// trigger records the fires of hits (at the trades at, when given) and the highs raised, under
-// the engine's term. Callers hold mu.
-func (e *Engine) trigger(ctx context.Context, hits []Hit, raised []string, at []market.Trade) error {
-	if len(hits) == 0 && len(raised) == 0 {
+// rewind moves the evaluated position back to the cursor a rollback left, when it stood beyond:
+// the blocks after it are indexed again from the new chain and their trades evaluated (fires of
+// the old chain's trades stay).
+func (e *Engine) rewind(ctx context.Context, term uint64, to market.Cursor) error {
+	if e.cfg.History == nil {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.load(ctx, term); err != nil {
+		return err
+	}
+	if to.Block >= e.pos.Block {
+		return nil
+	}
+	e.pos = to
+	return e.trigger(ctx, nil, nil, nil, &e.pos)
+}
+
+// trigger records the fires of hits (at the trades at, when given), the highs raised and the
+// evaluated position pos (when set), under the engine's term. Callers hold mu.
+func (e *Engine) trigger(ctx context.Context, hits []Hit, raised []string, at []market.Trade, pos *market.Cursor) error {
+	if len(hits) == 0 && len(raised) == 0 && pos == nil {
 		return nil
 	}
 	now := e.cfg.Now().UTC()
-	p := TriggerParams{Term: e.term, At: now}
+	p := TriggerParams{Term: e.term, At: now, Position: pos}
 	for i, h := range hits {
 		o := e.live[h.OrderID]
 		if o == nil || o.State != Open {
@@ -513,7 +651,7 @@ func (e *Engine) rearm(ctx context.Context, o *Order) error {
 	}
 	price := TokenPrice(&t)
 	hits, raised := e.index.Price(o.Token, &price, nil, nil)
-	return e.trigger(ctx, hits, raised, nil)
+	return e.trigger(ctx, hits, raised, nil, nil)
 }
 
 // sendJob is one fire to send: a copy of its order as it stood, under the term that loaded it.

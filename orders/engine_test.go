@@ -344,6 +344,141 @@ func TestEngineFollowsTransactions(t *testing.T) {
 	})
 }
 
+// history stands for the market's store behind the indexer: the syncs it committed, in order.
+type history struct {
+	mu    sync.Mutex
+	syncs []market.Sync
+}
+
+func (h *history) commit(s market.Sync) market.Sync {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.syncs = append(h.syncs, s)
+	return s
+}
+
+func (h *history) Cursor(context.Context) (market.Cursor, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.syncs) == 0 {
+		return market.Cursor{}, nil
+	}
+	return h.syncs[len(h.syncs)-1].Cursor, nil
+}
+
+func (h *history) Since(_ context.Context, prev market.Cursor) (market.Sync, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := market.Sync{Batch: &market.Batch{}}
+	for _, s := range h.syncs {
+		if s.Cursor.Block > prev.Block {
+			out.Batch.Trades = append(out.Batch.Trades, s.Batch.Trades...)
+			out.Cursor = s.Cursor
+		}
+	}
+	return out, nil
+}
+
+// block is a committed sync of one block at time sec, its trades at the given prices.
+func block(n uint64, sec int64, prices ...uint64) market.Sync {
+	s := market.Sync{Batch: &market.Batch{}, Cursor: market.Cursor{Block: n, Hash: common.BigToHash(uint256.NewInt(n).ToBig())}}
+	for i, p := range prices {
+		tr := trade(tokA, n, uint(i), p)
+		tr.Time = sec
+		s.Batch.Trades = append(s.Batch.Trades, tr)
+	}
+	return s
+}
+
+// The leader evaluates a commit after the indexer made it; one that stops in between leaves
+// trades no leader evaluated. The engine keeps how far it evaluated with its fires, and the next
+// leader evaluates the rest first, in chain order, each order from the first trade of its time:
+// a stop-loss crossed and recovered within the gap fires at its trade, a trailing stop follows
+// the gap's high and fires at its trail, a take-profit placed during the gap fires on a later
+// trade of it, and a limit buy placed after the gap's dip does not fire on it. Nothing fires
+// twice when the same commit reaches the new leader again, and a reorganization moves the
+// position back.
+func TestEngineEvaluatesTheTradesNoLeaderDid(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		h := &history{}
+		engine := func() *Engine {
+			e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, History: h,
+				Now: func() time.Time { return w.now }, Logger: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+		sec := w.now.Unix()
+		w.tokens[tokA] = 1_000
+		h.commit(block(5, sec, 1_000))
+		w.place(t, priceOrder("ord_stop", StopLoss, curvekit.Sell, 930))
+		trailing := priceOrder("ord_trail", TrailingStop, curvekit.Sell, 0)
+		trailing.TrailBps, trailing.High = 1_000, *uint256.NewInt(1_000)
+		w.place(t, trailing)
+
+		a := engine()
+		termA := w.lead(t, "a")
+		if err := a.Tick(ctx, termA); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Sync(ctx, termA, h.commit(block(6, sec+2, 950))); err != nil {
+			t.Fatal(err)
+		}
+		if pos, ok, err := w.db.Orders().Position(ctx); !ok || err != nil || pos.Block != 6 {
+			t.Fatalf("the position after block 6: %+v %v %v", pos, ok, err)
+		}
+		// The indexer commits blocks 7 and 8; leader a stops before evaluating them. A
+		// take-profit and a limit buy are placed between them.
+		h.commit(block(7, sec+4, 920, 1_000))
+		w.now = w.now.Add(5 * time.Second)
+		w.place(t, priceOrder("ord_tp", TakeProfit, curvekit.Sell, 1_200))
+		w.place(t, priceOrder("ord_late", Limit, curvekit.Buy, 925))
+		last := h.commit(block(8, sec+6, 1_300, 1_150))
+		w.tokens[tokA] = 1_150
+
+		b := engine()
+		termB := w.handOver(t, "a", termA, "b")
+		if err := b.Tick(ctx, termB); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Sync(ctx, termB, last); err != nil { // the same commit, observed again
+			t.Fatal(err)
+		}
+		if err := b.Tick(ctx, termB); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]struct {
+			block uint64
+			price uint64
+		}{"ord_stop": {7, 920}, "ord_trail": {8, 1_150}, "ord_tp": {8, 1_300}}
+		for id, wf := range want {
+			o := w.order(t, id)
+			if len(o.Fires) != 1 || o.Fires[0].Block != wf.block || o.Fires[0].Price.Uint64() != wf.price {
+				t.Errorf("%s fired %+v; want once, at block %d, price %d", id, o.Fires, wf.block, wf.price)
+			}
+		}
+		if o := w.order(t, "ord_late"); o.State != Open || len(o.Fires) != 0 {
+			t.Errorf("the limit buy placed after the dip: %s %+v", o.State, o.Fires)
+		}
+		if got := w.trader.keys(); len(got) != 3 {
+			t.Errorf("sent %v, want the three fires once each", got)
+		}
+		if pos, _, _ := w.db.Orders().Position(ctx); pos != last.Cursor {
+			t.Errorf("the position after the catch-up: %+v, want block 8", pos)
+		}
+		// A reorganization back to block 7: the position follows it.
+		if err := b.Sync(ctx, termB, market.Sync{Cursor: market.Cursor{Block: 7, Hash: common.HexToHash("0x07")}}); err != nil {
+			t.Fatal(err)
+		}
+		if pos, _, _ := w.db.Orders().Position(ctx); pos.Block != 7 {
+			t.Errorf("the position after the rollback: %+v, want block 7", pos)
+		}
+	})
+}
+
 // A price order's fire that reverted on a curve that graduated under it (the graduating trade
 // mined first in the block) is not the order's end: the fire fails with TX_REVERTED and the
 // order opens again. Checked against the price then, a stop-loss still below its trigger fires

@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
+	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/push"
 )
 
@@ -31,10 +32,13 @@ type Store interface {
 	// indexer lease's term (market.ErrFenced otherwise, and nothing is written), then for each
 	// fire moves its order from open to triggered (counting it in Fired, setting NextAt) and
 	// stores the fire; a fire whose order is no longer open, or whose id exists, is skipped.
-	// It also stores the highs of p.Highs and expires the orders of p.Expire still open,
-	// recording the events of each fire stored and each expiry (p.Events) in the same
-	// transaction. It returns the fires it stored.
+	// It also stores the highs of p.Highs, expires the orders of p.Expire still open and moves
+	// the evaluated position to p.Position when set, recording the events of each fire stored
+	// and each expiry (p.Events) in the same transaction. It returns the fires it stored.
 	Trigger(ctx context.Context, p TriggerParams) ([]Fire, error)
+	// Position returns the cursor of the last of the indexer's commits whose trades the
+	// engine evaluated (TriggerParams.Position); false when none was recorded.
+	Position(ctx context.Context) (market.Cursor, bool, error)
 	// Fires returns the fires in state triggered or sent, oldest first: what a new leader
 	// sends or follows after taking over.
 	Fires(ctx context.Context, states ...FireState) ([]Fire, error)
@@ -92,7 +96,10 @@ type TriggerParams struct {
 	Highs map[string]uint256.Int
 	// Expire lists orders to move from open to expired.
 	Expire []string
-	At     time.Time
+	// Position, when set, is the cursor of the indexer's commit up to which this evaluation
+	// went: the store keeps it with the fires (see Store.Position).
+	Position *market.Cursor
+	At       time.Time
 	// Events, when set, is called inside the step with each fire it stored and its order (f
 	// the fire), and with each order it expired (f nil), as the step leaves them, with their
 	// fires; the store records what it returns, with the events'

@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/orders"
 )
 
@@ -344,6 +345,13 @@ func (s *Orders) Trigger(ctx context.Context, p orders.TriggerParams) ([]orders.
 				}
 			}
 		}
+		if p.Position != nil {
+			row := orderPositionRow{Name: orderPositionName, Block: int64(p.Position.Block), Hash: p.Position.Hash.Hex(), UpdatedAt: at}
+			if _, err := tx.NewInsert().Model(&row).On("CONFLICT (name) DO UPDATE").
+				Set("block = EXCLUDED.block, hash = EXCLUDED.hash, updated_at = EXCLUDED.updated_at").Exec(ctx); err != nil {
+				return fmt.Errorf("bunstore: move the orders' position: %w", err)
+			}
+		}
 		for _, f := range p.Fires {
 			f.Term = p.Term
 			if f.State == "" {
@@ -377,6 +385,31 @@ func (s *Orders) Trigger(ctx context.Context, p orders.TriggerParams) ([]orders.
 		return nil, err
 	}
 	return stored, nil
+}
+
+// orderPositionName names the orders engine's one position row.
+const orderPositionName = "orders"
+
+type orderPositionRow struct {
+	bun.BaseModel `bun:"table:order_position"`
+
+	Name      string `bun:"name,pk"`
+	Block     int64  `bun:"block"`
+	Hash      string `bun:"hash"`
+	UpdatedAt int64  `bun:"updated_at"`
+}
+
+// Position implements orders.Store.
+func (s *Orders) Position(ctx context.Context) (market.Cursor, bool, error) {
+	var row orderPositionRow
+	err := s.db.NewSelect().Model(&row).Where("name = ?", orderPositionName).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return market.Cursor{}, false, nil
+	}
+	if err != nil {
+		return market.Cursor{}, false, fmt.Errorf("bunstore: the orders' position: %w", err)
+	}
+	return market.Cursor{Block: uint64(row.Block), Hash: common.HexToHash(row.Hash)}, true, nil
 }
 
 // Fires implements orders.Store.

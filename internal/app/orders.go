@@ -31,7 +31,8 @@ func (a *App) wireOrders(context.Context) error {
 		return err
 	}
 	a.OrderEngine, err = orders.NewEngine(orders.EngineConfig{
-		Store: a.DB.Orders(), Tokens: a.Store, Trader: &orderTrader{app: a}, Notifier: a.sources(), Now: a.ordersClock,
+		Store: a.DB.Orders(), Tokens: a.Store, History: market.History{Store: a.Store}, Trader: &orderTrader{app: a},
+		Notifier: a.sources(), Now: a.ordersClock,
 		Logger: a.Log.With("component", "orders"), Fault: a.faultHook(),
 	})
 	if err != nil {

@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) Fixture) {
 	t.Run("Cancel", func(t *testing.T) { t.Parallel(); testCancel(t, open(t)) })
 	t.Run("TriggerOnceUnderTheTerm", func(t *testing.T) { t.Parallel(); testTrigger(t, open(t)) })
 	t.Run("SettleFires", func(t *testing.T) { t.Parallel(); testSettle(t, open(t)) })
+	t.Run("PositionMovesWithTheFires", func(t *testing.T) { t.Parallel(); testPosition(t, open(t)) })
 	t.Run("EventsCommitWithTheirChange", func(t *testing.T) { t.Parallel(); testOutbox(t, open(t)) })
 }
 
@@ -322,6 +323,47 @@ func testTrigger(t *testing.T, f Fixture) {
 	}
 	if got, _ := s.Order(ctx, "acc1", "ord_b"); got.State != orders.Expired {
 		t.Errorf("expired order is %s", got.State)
+	}
+}
+
+// testPosition: the evaluated position is absent at first, moves with the fires of the
+// evaluation that reached it (alone too: a sync that fired nothing), backwards too (a
+// reorganization), and a fenced leader moves nothing.
+func testPosition(t *testing.T, f Fixture) {
+	ctx, s := context.Background(), f.Store
+	if _, ok, err := s.Position(ctx); ok || err != nil {
+		t.Fatalf("Position of an empty store: %v, %v", ok, err)
+	}
+	l, ok, err := f.Lease.Acquire(ctx, "leader-1", time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("Acquire: %v %v", ok, err)
+	}
+	a := Order("ord_a", "acc1", orders.Limit, 1)
+	create(t, s, a)
+	at10 := market.Cursor{Block: 10, Hash: common.HexToHash("0x0a0a")}
+	if _, err := s.Trigger(ctx, orders.TriggerParams{Term: l.Term, Fires: []orders.Fire{fire(a, 0)}, Position: &at10, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []market.Cursor{{Block: 12, Hash: common.HexToHash("0x0c0c")}, {Block: 11, Hash: common.HexToHash("0x0b0b")}} {
+		if _, err := s.Trigger(ctx, orders.TriggerParams{Term: l.Term, Position: &want, At: at}); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok, err := s.Position(ctx); !ok || err != nil || got != want {
+			t.Errorf("Position = %+v %v %v, want %+v", got, ok, err, want)
+		}
+	}
+	if err := f.Lease.Release(ctx, "leader-1", l.Term); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := f.Lease.Acquire(ctx, "leader-2", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	beyond := market.Cursor{Block: 99, Hash: common.HexToHash("0x6363")}
+	if _, err := s.Trigger(ctx, orders.TriggerParams{Term: l.Term, Position: &beyond, At: at}); !errors.Is(err, market.ErrFenced) {
+		t.Errorf("Trigger under the old term: %v, want ErrFenced", err)
+	}
+	if got, _, _ := s.Position(ctx); got.Block != 11 {
+		t.Errorf("a fenced leader moved the position to %d", got.Block)
 	}
 }
 
