@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
@@ -333,6 +334,167 @@ func TestOrdersDCAOnTheDevnet(t *testing.T) {
 	}
 	if page, err := a.Wallets.Transactions(ctx, account, "", 50); err != nil || len(page.Transactions) != 3 {
 		t.Errorf("the wallet sent %d transactions (%v), want 3", len(page.Transactions), err)
+	}
+}
+
+// The kinds the other devnet tests leave out, end to end, and the books balanced against the
+// chain: a TWAP buys its total in three slices on the clock; a limit sell of an amount fires when
+// a buy lifts the price through it, a stop-loss of an amount when a sell drops it through its
+// trigger. Each fires once and each fill is an indexed trade of the fire's transaction. The
+// wallet's DETH is what the buys' fills got less what the sells' fills gave, to the base unit,
+// and its ETH moved by what the fills say plus the gas the receipts charge, to the wei.
+func TestOrdersEveryKindAgreesWithTheChain(t *testing.T) {
+	var offset atomic.Int64
+	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	srv := apptest.Start(t, nil, app.WithOrdersClock(clock))
+	a := srv.App
+	ctx := context.Background()
+	dn := a.Devnet
+	deth := dn.ETHToken.Token
+	const account = "acc-kinds"
+	wallet, err := a.Wallets.Create(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &wallet, big.NewInt(1e18), nil); err != nil {
+		t.Fatal(err)
+	}
+	eth0, err := a.Chain.Balance(ctx, common.Address{}, wallet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := dn.MineEvery(20 * time.Millisecond)
+	defer stop()
+	term := a.Replica.Status().Term
+	tick := func() {
+		t.Helper()
+		if err := a.OrderEngine.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+	}
+	get := func(id string) orders.Order {
+		o, err := a.Orders.Order(ctx, account, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	place := func(r orders.Request) orders.Order {
+		t.Helper()
+		r.Token = deth.Hex()
+		o, err := a.Orders.Place(ctx, orders.PlaceParams{AccountID: account, Wallet: wallet, Request: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tick()
+		return o
+	}
+	price := func() uint256.Int {
+		tok, err := a.Store.Token(ctx, deth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return orders.TokenPrice(&tok)
+	}
+	scaled := func(p uint256.Int, pct uint64) string {
+		p.Mul(&p, uint256.NewInt(pct))
+		p.Div(&p, uint256.NewInt(100))
+		return orders.FormatPrice(&p, 18)
+	}
+
+	twap := place(orders.Request{Kind: "twap", Side: "buy", Total: "0.003", Over: "3m", Slices: 3})
+	for n := range 3 {
+		waitFor(t, "the TWAP's slice filled", func() bool {
+			o := get(twap.ID)
+			return len(o.Fires) == n+1 && o.Fires[n].State == orders.FireFilled
+		})
+		offset.Add(int64(time.Minute))
+		tick()
+	}
+	if o := get(twap.ID); o.State != orders.Filled {
+		t.Fatalf("the TWAP after three slices: %s", o.State)
+	}
+	held, err := a.Chain.Balance(ctx, deth, wallet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var third uint256.Int
+	third.Div(&held, uint256.NewInt(3))
+	trader := dn.Accounts[2]
+	devTrade(t, a, trader, deth, curvekit.Buy, "2") // what its sell takes back below the stop
+	p0 := price()
+	limit := place(orders.Request{Kind: "limit", Side: "sell", Amount: curvekit.FormatAmount(&third, 18), Price: scaled(p0, 103), Slippage: new(float64(10))})
+	stopLoss := place(orders.Request{Kind: "stop-loss", Amount: curvekit.FormatAmount(&third, 18), Price: scaled(p0, 97), Slippage: new(float64(10))})
+
+	devTrade(t, a, trader, deth, curvekit.Buy, "1")
+	waitFor(t, "the limit sell filled", func() bool { return get(limit.ID).State == orders.Filled })
+	if o := get(stopLoss.ID); o.State != orders.Open {
+		t.Fatalf("the stop-loss after the rise: %s", o.State)
+	}
+	sold, err := a.Chain.Balance(ctx, deth, trader.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	devTrade(t, a, trader, deth, curvekit.Sell, curvekit.FormatAmount(&sold, 18))
+	waitFor(t, "the stop-loss filled", func() bool { return get(stopLoss.ID).State == orders.Filled })
+
+	// Every fill is its transaction's indexed trade; the books balance against the chain.
+	page, _, err := a.Market.Trades(ctx, market.TradeQuery{Token: deth, Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byTx := map[common.Hash]market.Trade{}
+	for _, tr := range page.Trades {
+		byTx[tr.TxHash] = tr
+	}
+	var ethOut, ethIn, dethIn, dethOut uint256.Int
+	for _, id := range []string{twap.ID, limit.ID, stopLoss.ID} {
+		o := get(id)
+		want := map[string]int{twap.ID: 3, limit.ID: 1, stopLoss.ID: 1}[id]
+		if len(o.Fires) != want {
+			t.Errorf("%s %s fired %d times, want %d", o.Kind, id, len(o.Fires), want)
+		}
+		for _, f := range o.Fires {
+			tr, ok := byTx[f.TxHash]
+			if f.State != orders.FireFilled || !ok || tr.Side != o.Side {
+				t.Errorf("%s fire %d: %s, transaction %s indexed %v", o.Kind, f.N, f.State, f.TxHash, ok)
+			}
+			if o.Side == curvekit.Buy {
+				ethOut.Add(&ethOut, &f.AmountIn)
+				dethIn.Add(&dethIn, &f.AmountOut)
+			} else {
+				dethOut.Add(&dethOut, &f.AmountIn)
+				ethIn.Add(&ethIn, &f.AmountOut)
+			}
+		}
+		if o.Kind == orders.Limit && o.Fires[0].AmountIn != third || o.Kind == orders.StopLoss && o.Fires[0].AmountIn != third {
+			t.Errorf("the %s sold %s, want %s", o.Kind, o.Fires[0].AmountIn.Dec(), third.Dec())
+		}
+	}
+	dethNow, _ := a.Chain.Balance(ctx, deth, wallet)
+	if want := new(uint256.Int).Sub(&dethIn, &dethOut); dethNow != *want {
+		t.Errorf("the wallet holds %s DETH; the fills say %s", dethNow.Dec(), want.Dec())
+	}
+	txs, err := a.Wallets.Transactions(ctx, account, "", 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(txs.Transactions) != 7 {
+		t.Errorf("the wallet sent %d transactions, want 7 (three slices; each sell's approval of its amount, and the sell)", len(txs.Transactions))
+	}
+	var gas uint256.Int
+	for _, tx := range txs.Transactions {
+		var r *types.Receipt
+		waitFor(t, "a receipt", func() bool { r, err = dn.Client.TransactionReceipt(ctx, tx.Hash); return err == nil })
+		fee := new(big.Int).Mul(new(big.Int).SetUint64(r.GasUsed), r.EffectiveGasPrice)
+		gas.Add(&gas, uint256.MustFromBig(fee))
+	}
+	ethNow, _ := a.Chain.Balance(ctx, common.Address{}, wallet)
+	want := new(uint256.Int).Add(&eth0, &ethIn)
+	want.Sub(want, &ethOut)
+	want.Sub(want, &gas)
+	if ethNow != *want {
+		t.Errorf("the wallet holds %s wei; start %s, fills in %s out %s, gas %s say %s", ethNow.Dec(), eth0.Dec(), ethIn.Dec(), ethOut.Dec(), gas.Dec(), want.Dec())
 	}
 }
 
