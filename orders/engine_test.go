@@ -657,8 +657,9 @@ func TestEngineClock(t *testing.T) {
 }
 
 // The reference model: random price paths over random price orders, fed to the engine a sync
-// at a time; the engine fires exactly the orders the model fires, each once, at the price that
-// fired it, for the order's amount.
+// at a time by leaders that now and then die between the indexer's commit and their evaluation,
+// or between evaluating and sending; the engine fires exactly the orders the model fires, each
+// once, at the price that fired it, for the order's amount.
 func TestEngineAgreesWithModel(t *testing.T) {
 	t.Parallel()
 	databases(t, func(t *testing.T, w *world) {
@@ -687,25 +688,71 @@ func TestEngineAgreesWithModel(t *testing.T) {
 				want[id] = 1_000
 			}
 		}
-		e := w.engine(t)
-		term := w.lead(t, "a")
+		// The leader dies now and then: right after the indexer's commit (its evaluation never
+		// happens) or after the evaluation and before the sends. The next one takes over a
+		// block later and catches up from the evaluated position.
+		h := &history{}
+		engine := func() *Engine {
+			e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, History: h,
+				Now: func() time.Time { return w.now }, Logger: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+		h.commit(block(0, w.now.Unix()))
+		e, leader := engine(), 0
+		term := w.lead(t, "leader-0")
+		if err := e.Tick(ctx, term); err != nil { // leading from block 0: marketable orders fire at 1,000
+			t.Fatal(err)
+		}
+		var dead bool
+		deaths := 0
 		price := map[common.Address]uint64{tokA: 1_000, tokB: 1_000}
-		for block := uint64(1); block <= 40; block++ {
-			var trades []market.Trade
+		for n := uint64(1); n <= 40; n++ {
+			if dead {
+				leader++
+				e, term, dead = engine(), w.handOver(t, fmt.Sprintf("leader-%d", leader-1), term, fmt.Sprintf("leader-%d", leader)), false
+			}
+			s := block(n, w.now.Unix()+int64(n))
 			for log := range uint(1 + r.IntN(4)) {
 				tok := toks[r.IntN(2)]
 				price[tok] = max(1, uint64(int64(price[tok])+int64(r.IntN(121))-60))
-				trades = append(trades, trade(tok, block, log, price[tok]))
+				tr := trade(tok, n, log, price[tok])
+				tr.Time = w.now.Unix() + int64(n)
+				s.Batch.Trades = append(s.Batch.Trades, tr)
 				for _, id := range m.price(tok, uint256.NewInt(price[tok])) {
 					want[id] = price[tok]
 				}
 			}
-			if err := e.Sync(ctx, term, sync1(trades...)); err != nil {
+			h.commit(s)
+			w.tokens[tokA], w.tokens[tokB] = price[tokA], price[tokB]
+			switch r.IntN(10) {
+			case 0: // dies after the indexer's commit
+				dead, deaths = true, deaths+1
+				continue
+			case 1: // dies after evaluating, before sending
+				dead, deaths = true, deaths+1
+				if err := e.Sync(ctx, term, s); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			if err := e.Sync(ctx, term, s); err != nil {
 				t.Fatal(err)
 			}
 			if err := e.Tick(ctx, term); err != nil {
 				t.Fatal(err)
 			}
+		}
+		if dead {
+			e, term = engine(), w.handOver(t, fmt.Sprintf("leader-%d", leader), term, "leader-last")
+		}
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if deaths < 3 {
+			t.Errorf("the leader died %d times: too few to tell anything", deaths)
 		}
 		got := map[string]uint64{}
 		for id := range placed {
