@@ -645,12 +645,7 @@ func (e *Engine) follow(ctx context.Context) error {
 func (e *Engine) rearm(ctx context.Context, o *Order) error {
 	e.seq++
 	e.index.Add(o, e.seq)
-	t, err := e.cfg.Tokens.Token(ctx, o.Token)
-	if err != nil {
-		return nil // the next trade of the token prices it
-	}
-	price := TokenPrice(&t)
-	hits, raised := e.index.Price(o.Token, &price, nil, nil)
+	hits, raised := e.priceNow(ctx, map[common.Address]bool{o.Token: true}, nil, nil)
 	return e.trigger(ctx, hits, raised, nil, nil)
 }
 

@@ -129,7 +129,7 @@ func (w *world) engineWith(t *testing.T, trader Trader) *Engine {
 	return e
 }
 
-func (w *world) lead(t *testing.T, holder string) uint64 {
+func (w *world) lead(t testing.TB, holder string) uint64 {
 	t.Helper()
 	l, ok, err := w.db.Lease().Acquire(context.Background(), holder, time.Hour)
 	if err != nil || !ok {
@@ -146,7 +146,7 @@ func (w *world) handOver(t *testing.T, from string, term uint64, to string) uint
 	return w.lead(t, to)
 }
 
-func (w *world) place(t *testing.T, o Order) Order {
+func (w *world) place(t testing.TB, o Order) Order {
 	t.Helper()
 	o.AccountID, o.Wallet, o.State, o.Decimals, o.QuoteDecimals = "acc1", common.HexToAddress("0xa11e"), Open, 18, 18
 	o.CreatedAt, o.UpdatedAt = w.now, w.now
@@ -168,7 +168,7 @@ func (w *world) order(t *testing.T, id string) Order {
 	return o
 }
 
-func newWorld(t *testing.T, dsn string) *world {
+func newWorld(t testing.TB, dsn string) *world {
 	db, err := bunstore.Open(context.Background(), bunstore.Config{DSN: dsn, MaxOpenConns: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -1096,4 +1096,59 @@ func TestEngineFillsATradeIndexedBeforeTheTakeover(t *testing.T) {
 			t.Errorf("after the outcome: %s %+v, %d sent", got.State, got.Fires[0], len(w.trader.keys()))
 		}
 	})
+}
+
+// BenchmarkEngineSync is a whole sync on the leader, store included: 10,000 open price orders
+// across 100 tokens, a sync of 50 trades whose prices cross no trigger, evaluated and its
+// position recorded (one fenced write). Reported per sync, on each database.
+func BenchmarkEngineSync(b *testing.B) {
+	run := func(b *testing.B, w *world) {
+		ctx := context.Background()
+		r := rand.New(rand.NewPCG(1, 2))
+		tokens := make([]common.Address, 100)
+		for i := range tokens {
+			tokens[i] = common.BigToAddress(uint256.NewInt(uint64(i + 1)).ToBig())
+			w.tokens[tokens[i]] = 2_000
+		}
+		for i := range 10_000 {
+			o := randomOrder(r, i, tokens)
+			o.Amount.SetUint64(1)
+			if o.Kind == TrailingStop {
+				o.High.SetUint64(2_000)
+				o.TrailBps = 6_000 // far below: a drift of a few percent never reaches it
+			} else if o.Side == curvekit.Buy {
+				o.Price.SetUint64(uint64(100 + r.IntN(1_000))) // limit buys well below
+			} else if o.Kind == StopLoss {
+				o.Price.SetUint64(uint64(100 + r.IntN(1_000)))
+			} else {
+				o.Price.SetUint64(uint64(3_000 + r.IntN(1_000))) // limit sells, take-profits above
+			}
+			w.place(b, *o)
+		}
+		e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, History: &history{},
+			Now: func() time.Time { return w.now }, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		term := w.lead(b, "a")
+		if err := e.Tick(ctx, term); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			s := market.Sync{Batch: &market.Batch{}, Cursor: market.Cursor{Block: uint64(i + 1)}}
+			for j := range 50 {
+				s.Batch.Trades = append(s.Batch.Trades, trade(tokens[r.IntN(len(tokens))], uint64(i+1), uint(j), uint64(1_960+r.IntN(80))))
+			}
+			if err := e.Sync(ctx, term, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StopTimer()
+		if n := len(w.trader.keys()); n != 0 {
+			b.Fatalf("%d orders fired", n)
+		}
+	}
+	b.Run("SQLite", func(b *testing.B) { run(b, newWorld(b, filepath.Join(b.TempDir(), "orders.db"))) })
+	b.Run("PostgreSQL", func(b *testing.B) { run(b, newWorld(b, pgtest.Schema(b, "orders_bench"))) })
 }
