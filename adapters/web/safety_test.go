@@ -83,7 +83,8 @@ func TestPauseRefusesASendAndTheSimulationPreviewsIt(t *testing.T) {
 	s.typeIn(`[data-testid=amount]`, "0.01")
 	s.until("a quote", `document.querySelector('[data-testid=quote]')?.textContent.includes('You get about')`)
 	s.click(`[data-testid=use-custodial]`)
-	s.until("the simulation's balance changes", `document.querySelectorAll('[data-testid=sim-change]').length === 2 && !!document.querySelector('[data-testid=sim-gas]') && !document.querySelector('[data-testid=confirm-custodial]').disabled`)
+	// The token's name and decimals arrive after the changes themselves ("…" until then).
+	s.until("the simulation's balance changes", `document.querySelectorAll('[data-testid=sim-change]').length === 2 && !!document.querySelector('[data-testid=sim-gas]') && !document.querySelector('[data-testid=confirm-custodial]').disabled && document.querySelector('[data-testid=simulation]').innerText.includes('DETH')`)
 	changes := eval[map[string]string](s, `Object.fromEntries([...document.querySelectorAll('[data-testid=sim-change]')].map(e => [e.dataset.asset.toLowerCase(), e.dataset.delta]))`)
 	if changes["eth"] != "-10000000000000000" {
 		t.Errorf("the simulation shows ETH %q, want -0.01 ETH in wei", changes["eth"])
