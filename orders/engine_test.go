@@ -1123,7 +1123,11 @@ func BenchmarkEngineSync(b *testing.B) {
 			} else {
 				o.Price.SetUint64(uint64(3_000 + r.IntN(1_000))) // limit sells, take-profits above
 			}
-			w.place(b, *o)
+			o.AccountID, o.Wallet, o.State, o.Decimals, o.QuoteDecimals = "acc1", common.HexToAddress("0xa11e"), Open, 18, 18
+			o.CreatedAt, o.UpdatedAt = w.now, w.now
+			if err := w.db.Orders().CreateOrder(ctx, CreateParams{Order: *o, Max: 10_000}); err != nil {
+				b.Fatal(err)
+			}
 		}
 		e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, History: &history{},
 			Now: func() time.Time { return w.now }, Logger: slog.New(slog.DiscardHandler)})
