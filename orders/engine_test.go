@@ -129,6 +129,17 @@ func (w *world) engineWith(t *testing.T, trader Trader) *Engine {
 	return e
 }
 
+// engineOver is an engine on the world's wallet that catches up through h, as the server's does.
+func (w *world) engineOver(t testing.TB, h History) *Engine {
+	t.Helper()
+	e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, History: h,
+		Now: func() time.Time { return w.now }, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 func (w *world) lead(t testing.TB, holder string) uint64 {
 	t.Helper()
 	l, ok, err := w.db.Lease().Acquire(context.Background(), holder, time.Hour)
@@ -403,14 +414,7 @@ func TestEngineEvaluatesTheTradesNoLeaderDid(t *testing.T) {
 	databases(t, func(t *testing.T, w *world) {
 		ctx := context.Background()
 		h := &history{}
-		engine := func() *Engine {
-			e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, History: h,
-				Now: func() time.Time { return w.now }, Logger: slog.New(slog.DiscardHandler)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return e
-		}
+		engine := func() *Engine { return w.engineOver(t, h) }
 		sec := w.now.Unix()
 		w.tokens[tokA] = 1_000
 		h.commit(block(5, sec, 1_000))
@@ -692,14 +696,7 @@ func TestEngineAgreesWithModel(t *testing.T) {
 		// happens) or after the evaluation and before the sends. The next one takes over a
 		// block later and catches up from the evaluated position.
 		h := &history{}
-		engine := func() *Engine {
-			e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, History: h,
-				Now: func() time.Time { return w.now }, Logger: slog.New(slog.DiscardHandler)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return e
-		}
+		engine := func() *Engine { return w.engineOver(t, h) }
 		h.commit(block(0, w.now.Unix()))
 		e, leader := engine(), 0
 		term := w.lead(t, "leader-0")
@@ -1129,11 +1126,7 @@ func BenchmarkEngineSync(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, History: &history{},
-			Now: func() time.Time { return w.now }, Logger: slog.New(slog.DiscardHandler)})
-		if err != nil {
-			b.Fatal(err)
-		}
+		e := w.engineOver(b, &history{})
 		term := w.lead(b, "a")
 		if err := e.Tick(ctx, term); err != nil {
 			b.Fatal(err)

@@ -63,6 +63,20 @@ func devTrade(t testing.TB, a *app.App, acc devnet.Account, token common.Address
 	})
 }
 
+// fundedWallet creates account's custodial wallet and sends it wei from a devnet account.
+func fundedWallet(t testing.TB, a *app.App, account string, wei *big.Int) common.Address {
+	t.Helper()
+	ctx := context.Background()
+	wallet, err := a.Wallets.Create(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Devnet.Send(ctx, a.Devnet.Accounts[1].Key, &wallet, wei, nil); err != nil {
+		t.Fatal(err)
+	}
+	return wallet
+}
+
 func waitFor(t testing.TB, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
@@ -85,13 +99,7 @@ func TestOrdersFireOnTheDevnet(t *testing.T) {
 	dn := a.Devnet
 	deth := dn.ETHToken.Token
 	const account = "acc-orders"
-	wallet, err := a.Wallets.Create(ctx, account)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &wallet, new(big.Int).Mul(big.NewInt(5), big.NewInt(1e18)), nil); err != nil {
-		t.Fatal(err)
-	}
+	wallet := fundedWallet(t, a, account, new(big.Int).Mul(big.NewInt(5), big.NewInt(1e18)))
 	// The devnet mines what the wallet sends when the test says so.
 	stop := dn.MineEvery(20 * time.Millisecond)
 	defer stop()
@@ -283,13 +291,7 @@ func TestOrdersDCAOnTheDevnet(t *testing.T) {
 	ctx := context.Background()
 	dn := a.Devnet
 	const account = "acc-dca"
-	wallet, err := a.Wallets.Create(ctx, account)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &wallet, big.NewInt(1e18), nil); err != nil {
-		t.Fatal(err)
-	}
+	wallet := fundedWallet(t, a, account, big.NewInt(1e18))
 	stop := dn.MineEvery(20 * time.Millisecond)
 	defer stop()
 	o, err := a.Orders.Place(ctx, orders.PlaceParams{AccountID: account, Wallet: wallet, Request: orders.Request{
@@ -352,13 +354,7 @@ func TestOrdersEveryKindAgreesWithTheChain(t *testing.T) {
 	dn := a.Devnet
 	deth := dn.ETHToken.Token
 	const account = "acc-kinds"
-	wallet, err := a.Wallets.Create(ctx, account)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &wallet, big.NewInt(1e18), nil); err != nil {
-		t.Fatal(err)
-	}
+	wallet := fundedWallet(t, a, account, big.NewInt(1e18))
 	eth0, err := a.Chain.Balance(ctx, common.Address{}, wallet)
 	if err != nil {
 		t.Fatal(err)
@@ -508,13 +504,7 @@ func TestOrdersAcrossGraduation(t *testing.T) {
 	dn := a.Devnet
 	deth := dn.ETHToken.Token
 	const account = "acc-grad"
-	wallet, err := a.Wallets.Create(ctx, account)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &wallet, big.NewInt(1e18), nil); err != nil {
-		t.Fatal(err)
-	}
+	wallet := fundedWallet(t, a, account, big.NewInt(1e18))
 	stop := dn.MineEvery(20 * time.Millisecond)
 	defer stop()
 	term := a.Replica.Status().Term
