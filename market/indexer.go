@@ -758,7 +758,7 @@ func curveTrade(t *Token, ev *Event) (Trade, error) {
 	if e.IsBuy {
 		tr.Side = curvekit.Buy
 	}
-	if err := tr.setPrice(t.Decimals); err != nil {
+	if err := tr.SetPrice(t.Decimals); err != nil {
 		return Trade{}, err
 	}
 	t.State = curve.State{VirtualQuote: e.VirtualQuote, VirtualToken: e.VirtualToken, RealQuote: e.RealQuote, RealToken: e.RealToken, Graduated: t.State.Graduated}
@@ -795,7 +795,7 @@ func (ix *Indexer) poolTrade(t *Token, ev *Event) (Trade, error) {
 		tr.Fee.Mul(&tr.QuoteAmount, uint256.NewInt(uint64(t.PoolFeeBps)))
 		tr.Fee.Div(&tr.Fee, uint256.NewInt(uint64(curve.BPS-t.PoolFeeBps)))
 	}
-	if err := tr.setPrice(t.Decimals); err != nil {
+	if err := tr.SetPrice(t.Decimals); err != nil {
 		return Trade{}, err
 	}
 	t.LastTradeAt = ev.Time
@@ -819,8 +819,8 @@ func (ix *Indexer) poolQuote(t *Token) common.Address {
 	return t.Quote.Address
 }
 
-// setPrice sets the execution price (see Trade.Price).
-func (tr *Trade) setPrice(decimals uint8) error {
+// SetPrice sets the execution price from QuoteAmount and TokenAmount (see Trade.Price).
+func (tr *Trade) SetPrice(decimals uint8) error {
 	if tr.TokenAmount.IsZero() {
 		return fmt.Errorf("market: trade %s/%d moves no tokens", tr.TxHash, tr.LogIndex)
 	}

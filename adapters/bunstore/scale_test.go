@@ -1,0 +1,155 @@
+package bunstore_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/curvekit/curvekit/adapters/bunstore"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/market/marketgen"
+)
+
+// TestScaleFill fills a small store of a launchpad's shape through Apply and reads it back: the
+// generator's history is one the store accepts whole, on both databases.
+func TestScaleFill(t *testing.T) {
+	for name, open := range map[string]func(testing.TB) *bunstore.Market{"sqlite": newSQLite, "postgres": newPostgres} {
+		t.Run(name, func(t *testing.T) {
+			s := open(t)
+			ctx := context.Background()
+			g, err := marketgen.New(marketgen.Shape{Tokens: 120, Trades: 4_000, End: time.Now().Unix(), Span: 86400, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			perToken := map[common.Address]int{}
+			for b := g.NextSpan(500); b != nil; b = g.NextSpan(500) {
+				for _, tr := range b.Trades {
+					perToken[tr.Token]++
+				}
+				if err := s.Apply(ctx, b); err != nil {
+					t.Fatalf("Apply to block %d: %v", b.Cursor.Block, err)
+				}
+			}
+			live := g.Block(25, 1)
+			if err := s.Apply(ctx, live); err != nil {
+				t.Fatalf("Apply of a live block: %v", err)
+			}
+			cur, err := s.Cursor(ctx)
+			if err != nil || cur != live.Cursor {
+				t.Fatalf("cursor %+v, %v; want %+v", cur, err, live.Cursor)
+			}
+			page, err := s.Tokens(ctx, market.TokenQuery{Limit: market.MaxLimit, Now: live.Time})
+			if err != nil || len(page.Tokens) != market.MaxLimit {
+				t.Fatalf("tokens page: %d, %v", len(page.Tokens), err)
+			}
+			// The busiest token's trades, walked page by page, are all stored.
+			for _, tr := range live.Trades {
+				perToken[tr.Token]++
+			}
+			var busiest common.Address
+			for tok, n := range perToken {
+				if n > perToken[busiest] {
+					busiest = tok
+				}
+			}
+			n, cursor := 0, ""
+			for {
+				tp, err := s.Trades(ctx, market.TradeQuery{Token: busiest, Cursor: cursor, Limit: market.MaxLimit})
+				if err != nil {
+					t.Fatal(err)
+				}
+				n += len(tp.Trades)
+				if cursor = tp.Next; cursor == "" {
+					break
+				}
+			}
+			if n != perToken[busiest] || n < 100 {
+				t.Fatalf("the busiest token has %d trades stored, %d generated", n, perToken[busiest])
+			}
+		})
+	}
+}
+
+// BenchmarkScale fills a store of a launchpad's shape through Apply (the indexer's catch-up:
+// spans of up to 2,000 trades), then times the write of one live block (25 trades, 1 launch,
+// transfers at the shape's rate) 200 times. Each run does all of it once, so run it with
+// -benchtime 1x. The store's size comes from CURVEKIT_SCALE_TOKENS and CURVEKIT_SCALE_TRADES
+// (1,000 and 99,000 when unset); README's "Scale" section gives the commands.
+//
+// It reports the fill's seconds, the backfill's trades/s over its first and last tenth and in
+// all, and the live block's p50 and p99 in milliseconds.
+func BenchmarkScale(b *testing.B) {
+	tokens, trades := envInt(b, "CURVEKIT_SCALE_TOKENS", 1_000), envInt(b, "CURVEKIT_SCALE_TRADES", 99_000)
+	for name, open := range map[string]func(testing.TB) *bunstore.Market{"sqlite": newSQLite, "postgres": newPostgres} {
+		b.Run(fmt.Sprintf("%s/tokens=%d/trades=%d", name, tokens, trades), func(b *testing.B) {
+			benchScale(b, open(b), tokens, trades)
+		})
+	}
+}
+
+func benchScale(b *testing.B, s *bunstore.Market, tokens, trades int) {
+	ctx := context.Background()
+	g, err := marketgen.New(marketgen.Shape{Tokens: tokens, Trades: trades, End: time.Now().Unix() - 400, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	type mark struct {
+		trades int
+		at     time.Duration
+	}
+	var marks []mark
+	start := time.Now()
+	written := 0
+	for batch := g.NextSpan(2_000); batch != nil; batch = g.NextSpan(2_000) {
+		if err := s.Apply(ctx, batch); err != nil {
+			b.Fatalf("Apply to block %d: %v", batch.Cursor.Block, err)
+		}
+		written += len(batch.Trades)
+		marks = append(marks, mark{written, time.Since(start)})
+	}
+	fill := time.Since(start)
+	rate := func(from, to mark) float64 { return float64(to.trades-from.trades) / (to.at - from.at).Seconds() }
+	tenth := max(1, len(marks)/10)
+	first := rate(mark{}, marks[tenth-1])
+	last := rate(marks[len(marks)-1-tenth], marks[len(marks)-1])
+
+	const live = 200
+	times := make([]time.Duration, 0, live)
+	b.ResetTimer()
+	for range live {
+		block := g.Block(25, 1)
+		t0 := time.Now()
+		if err := s.Apply(ctx, block); err != nil {
+			b.Fatalf("Apply of a live block: %v", err)
+		}
+		times = append(times, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(times)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(fill.Seconds(), "fill-s")
+	b.ReportMetric(first, "backfill-first-trades/s")
+	b.ReportMetric(last, "backfill-last-trades/s")
+	b.ReportMetric(float64(written)/fill.Seconds(), "backfill-trades/s")
+	b.ReportMetric(ms(times[live/2]), "block-p50-ms")
+	b.ReportMetric(ms(times[live*99/100]), "block-p99-ms")
+	b.ReportMetric(0, "ns/op")
+}
+
+func envInt(b *testing.B, name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		b.Fatalf("%s=%q: want a positive integer", name, v)
+	}
+	return n
+}
