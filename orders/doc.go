@@ -11,7 +11,9 @@
 // chain order and the clock fires time orders; every fire is recorded under the leader's lease
 // term (the store refuses an ended term) and then sent through the Trader, the custodial wallet's
 // sign-and-submit, with the fire's id as its idempotency key, so that a fire happens once across
-// replicas and crashes. How far the leader evaluated is recorded with each sync's fires, and a
+// replicas and crashes. When the wallet's allowance on chain falls short of what a fire spends,
+// an exact approval goes first under a key of its own (ApproveKey); the fire lists every
+// transaction it sent, with its kind (Fire.Txs). How far the leader evaluated is recorded with each sync's fires, and a
 // new leader first evaluates the trades committed beyond it (History), so no trade goes
 // unevaluated across a change of leader. Sends run on the engine's clock, outside the evaluation of syncs, so a
 // slow wallet never delays indexing. Each fire applies the restrictions of the API key that

@@ -25,8 +25,12 @@ import (
 type Trader interface {
 	// Trade builds the trade at the quote now, slippage applied, and signs and submits it with
 	// p.Key as its idempotency key: called again with the same key it sends nothing and answers
-	// the first transaction. Pending is set when an approval had to go first: call again once
-	// it is mined. A refusal is an error with the root sentinel (and curvekit.Code) that says why.
+	// the first transaction, even when the chain has moved since (an approval the trade used
+	// up is not asked for again). An approval goes first only when the wallet's allowance on
+	// chain is short of what a sell spends, under ApproveKey(p.Key, spender); Pending is set
+	// then: call again once it is mined. Txs lists the transactions of the fire sent so far,
+	// in the order sent, this call's or an earlier one's. A refusal is an error with the root
+	// sentinel (and curvekit.Code) that says why.
 	Trade(ctx context.Context, p TradeParams) (TradeResult, error)
 	// Outcome says what became of a transaction the account's wallet sent: mined (under Hash,
 	// the last of its hashes when fees were bumped), reverted or dropped; the zero Outcome
@@ -82,8 +86,11 @@ type TradeParams struct {
 
 // TradeResult is what Trade sent.
 type TradeResult struct {
+	// TxHash is the trade's; zero while Pending.
 	TxHash  common.Hash
 	Pending bool
+	// Txs are the fire's transactions sent so far (see Trader.Trade).
+	Txs []FireTx
 }
 
 // Notifier turns what the orders' store records into the events it causes: a fire triggered,
@@ -728,9 +735,19 @@ func (e *Engine) sent(ctx context.Context, j *sendJob, res TradeResult, err erro
 	o := e.live[f.OrderID]
 	switch {
 	case err == nil && res.Pending:
-		return nil // an approval went first; the trade goes on a later tick
+		// An approval went first; the trade goes on a later tick. The fire lists it now.
+		for _, tx := range res.Txs {
+			if err := e.recordTx(ctx, f, tx); err != nil {
+				return err
+			}
+		}
+		return nil
 	case err == nil:
-		if err := e.settle(ctx, f, SettleParams{State: FireSent, TxHash: res.TxHash, OrderState: Sent}); err != nil {
+		txs := res.Txs
+		if !slices.ContainsFunc(txs, func(t FireTx) bool { return t.Hash == res.TxHash }) {
+			txs = append(slices.Clip(txs), FireTx{Kind: TxTrade, Hash: res.TxHash})
+		}
+		if err := e.settle(ctx, f, SettleParams{State: FireSent, TxHash: res.TxHash, Txs: txs, OrderState: Sent}); err != nil {
 			return err
 		}
 		e.byHash[res.TxHash] = f.ID
@@ -765,6 +782,26 @@ func (e *Engine) sent(ctx context.Context, j *sendJob, res TradeResult, err erro
 	if o != nil {
 		e.moveOrder(o, next)
 	}
+	return nil
+}
+
+// recordTx adds tx to the transactions of the triggered fire f under the engine's term.
+// Callers hold mu.
+func (e *Engine) recordTx(ctx context.Context, f *Fire, tx FireTx) error {
+	if slices.ContainsFunc(f.Txs, func(t FireTx) bool { return t.Hash == tx.Hash }) {
+		return nil
+	}
+	err := e.cfg.Store.RecordFireTx(ctx, FireTxParams{Term: e.term, FireID: f.ID, Tx: tx, At: e.cfg.Now().UTC()})
+	switch {
+	case errors.Is(err, market.ErrFenced):
+		e.term = 0
+		return fmt.Errorf("orders: record a transaction of fire %s: %w", f.ID, err)
+	case errors.Is(err, curvekit.ErrConflict):
+		return nil // the fire ended meanwhile
+	case err != nil:
+		return fmt.Errorf("orders: record a transaction of fire %s: %w", f.ID, err)
+	}
+	f.Txs = append(f.Txs, tx)
 	return nil
 }
 
@@ -846,6 +883,11 @@ func (e *Engine) settle(ctx context.Context, f *Fire, p SettleParams) error {
 	f.State = p.State
 	if p.TxHash != (common.Hash{}) {
 		f.TxHash = p.TxHash
+	}
+	for _, tx := range p.Txs {
+		if !slices.ContainsFunc(f.Txs, func(t FireTx) bool { return t.Hash == tx.Hash }) {
+			f.Txs = append(f.Txs, tx)
+		}
 	}
 	e.committed(built && err == nil)
 	if f.State == FireFilled || f.State == FireFailed {

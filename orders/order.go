@@ -221,7 +221,10 @@ type Fire struct {
 	LogIndex uint
 	// Term is the indexer leadership term that recorded the fire.
 	Term uint64
-	// TxHash is the fire's transaction once sent; AmountIn and AmountOut what the trade spent
+	// Txs are every transaction the fire sent, in the order sent: an approval first when the
+	// wallet's allowance fell short of what a sell spends, then the trade.
+	Txs []FireTx
+	// TxHash is the fire's trade once sent; AmountIn and AmountOut what the trade spent
 	// and received once filled (pairing asset and tokens, by the order's side).
 	TxHash    common.Hash
 	AmountIn  uint256.Int
@@ -237,3 +240,29 @@ type Fire struct {
 // FireID is the id of fire n of an order: stable, so recording it twice records it once, and
 // the same on every replica.
 func FireID(orderID string, n int) string { return fmt.Sprintf("%s_f%d", orderID, n) }
+
+// TxKind is what one of a fire's transactions does.
+type TxKind string
+
+const (
+	// TxApprove is an ERC-20 approve of exactly what the trade spends, to the curve or the
+	// router, sent ahead of a trade the wallet's allowance does not cover.
+	TxApprove TxKind = "approve"
+	// TxTrade is the fire's trade: the buy, the sell or the swap.
+	TxTrade TxKind = "trade"
+)
+
+// FireTx is one transaction a fire sent, by its first hash (a fee bump keeps the wallet's
+// record and adds hashes to it: GET /wallet/transactions lists them all).
+type FireTx struct {
+	Kind TxKind
+	Hash common.Hash
+}
+
+// ApproveKey is the idempotency key of the approval a fire sends to spender: derived from the
+// fire's id, so that a retry, a new leader or a restart is answered with the first approval
+// rather than signing another, and one of its own per spender (the curve, then the router
+// once the token graduated).
+func ApproveKey(fireID string, spender common.Address) string {
+	return fireID + "_approve_" + spender.Hex()
+}

@@ -47,6 +47,19 @@ type Store interface {
 	// transaction. A fire already in a final state is curvekit.ErrConflict, and nothing is
 	// recorded.
 	SettleFire(ctx context.Context, p SettleParams) error
+	// RecordFireTx adds p.Tx to the transactions of a fire that stays where it is (an approval
+	// sent ahead of its trade), fenced by p.Term as SettleFire is. A hash the fire lists
+	// already is recorded once; a fire in a final state is curvekit.ErrConflict, a missing one
+	// curvekit.ErrNotFound.
+	RecordFireTx(ctx context.Context, p FireTxParams) error
+}
+
+// FireTxParams records one transaction of a fire.
+type FireTxParams struct {
+	Term   uint64
+	FireID string
+	Tx     FireTx
+	At     time.Time
 }
 
 // CreateParams stores a new order under a per-class limit.
@@ -119,6 +132,9 @@ type SettleParams struct {
 	FireID string
 	State  FireState
 	TxHash common.Hash
+	// Txs are added to the fire's transactions with the move (the trade when it is sent); a
+	// hash the fire lists already is recorded once.
+	Txs []FireTx
 	// AmountIn and AmountOut are the filled trade's amounts.
 	AmountIn, AmountOut uint256.Int
 	Code, Error         string

@@ -433,6 +433,26 @@ func (s *Service) signAndSubmit(ctx context.Context, p *SignParams) (Submission,
 	return sub, nil
 }
 
+// Sent answers the transaction that an earlier SignAndSubmit of the account with idempotency key
+// key sent: what a retry with that key would be answered, found without a request to compare
+// (false when none completed: none was made, it failed, it is still in flight, or its record
+// has expired).
+func (s *Service) Sent(ctx context.Context, accountID, key string) (Submission, bool, error) {
+	rec, err := s.cfg.Store.Idempotency(ctx, accountID, key)
+	if errors.Is(err, curvekit.ErrNotFound) {
+		return Submission{}, false, nil
+	}
+	if err != nil || !rec.Done() {
+		return Submission{}, false, err
+	}
+	sub, err := decodeSubmission(rec.Response)
+	if err != nil {
+		return Submission{}, false, err
+	}
+	sub.Replayed = true
+	return sub, true, nil
+}
+
 // replay answers a request whose idempotency key was claimed before: the first answer once it
 // is there, waiting up to IdempotencyWait for a request still in flight.
 func (s *Service) replay(ctx context.Context, rec Idempotency, hash []byte) (Submission, error) {

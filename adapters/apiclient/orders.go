@@ -50,6 +50,16 @@ type Fire struct {
 	Error     *string `json:"error"`
 	CreatedAt int64   `json:"createdAt"`
 	UpdatedAt int64   `json:"updatedAt"`
+
+	// Transactions are every transaction the fire sent, in the order sent: an "approve" when
+	// the wallet's allowance fell short of what a sell spends, then the "trade" (TxHash).
+	Transactions []FireTx `json:"transactions"`
+}
+
+// FireTx is one transaction of a fire: its kind ("approve" or "trade") and hash.
+type FireTx struct {
+	Kind string `json:"kind"`
+	Hash string `json:"hash"`
 }
 
 // OrderPage is a page of orders, newest first.

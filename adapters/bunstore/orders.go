@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -145,6 +146,56 @@ func (r *fireRow) fire() (orders.Fire, error) {
 	return f, nil
 }
 
+type fireTxRow struct {
+	bun.BaseModel `bun:"table:order_fire_txs"`
+
+	FireID    string `bun:"fire_id,pk"`
+	N         int    `bun:"n,pk"`
+	Kind      string `bun:"kind"`
+	Hash      string `bun:"hash"`
+	CreatedAt int64  `bun:"created_at"`
+}
+
+// fireTxs reads the transactions of the fires ids, in the order each fire sent them.
+func fireTxs(ctx context.Context, db bun.IDB, ids []string) (map[string][]orders.FireTx, error) {
+	out := map[string][]orders.FireTx{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []fireTxRow
+	if err := db.NewSelect().Model(&rows).Where("fire_id IN (?)", bun.In(ids)).OrderExpr("fire_id, n").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("bunstore: fires' transactions: %w", err)
+	}
+	for _, r := range rows {
+		out[r.FireID] = append(out[r.FireID], orders.FireTx{Kind: orders.TxKind(r.Kind), Hash: common.HexToHash(r.Hash)})
+	}
+	return out, nil
+}
+
+// addFireTxs appends txs to the transactions of fire id in tx, each hash once. Callers hold
+// the fire's row (FOR UPDATE on Postgres, SQLite's one writer), so the numbering is theirs.
+func addFireTxs(ctx context.Context, tx bun.Tx, id string, txs []orders.FireTx, at int64) error {
+	if len(txs) == 0 {
+		return nil
+	}
+	had, err := fireTxs(ctx, tx, []string{id})
+	if err != nil {
+		return err
+	}
+	listed := had[id]
+	for _, t := range txs {
+		if slices.ContainsFunc(listed, func(l orders.FireTx) bool { return l.Hash == t.Hash }) {
+			continue
+		}
+		row := fireTxRow{FireID: id, N: len(listed), Kind: string(t.Kind), Hash: t.Hash.Hex(), CreatedAt: at}
+		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+			return fmt.Errorf("bunstore: record a fire's transaction: %w", err)
+		}
+		listed = append(listed, t)
+	}
+	return nil
+}
+
 var liveStates = []string{string(orders.Open), string(orders.Triggered), string(orders.Sent)}
 
 // CreateOrder implements orders.Store.
@@ -210,11 +261,20 @@ func (s *Orders) withFires(ctx context.Context, db bun.IDB, rows []orderRow) ([]
 	if err := db.NewSelect().Model(&fires).Where("order_id IN (?)", bun.In(ids)).OrderExpr("order_id, n").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("bunstore: fires: %w", err)
 	}
+	fireIDs := make([]string, len(fires))
+	for i := range fires {
+		fireIDs[i] = fires[i].ID
+	}
+	txs, err := fireTxs(ctx, db, fireIDs)
+	if err != nil {
+		return nil, err
+	}
 	for i := range fires {
 		f, err := fires[i].fire()
 		if err != nil {
 			return nil, err
 		}
+		f.Txs = txs[f.ID]
 		o := &out[at[f.OrderID]]
 		o.Fires = append(o.Fires, f)
 	}
@@ -422,12 +482,21 @@ func (s *Orders) Fires(ctx context.Context, states ...orders.FireState) ([]order
 	if err := s.db.NewSelect().Model(&rows).Where("state IN (?)", bun.In(names)).OrderExpr("created_at, id").Scan(ctx); err != nil {
 		return nil, fmt.Errorf("bunstore: fires: %w", err)
 	}
+	ids := make([]string, len(rows))
+	for i := range rows {
+		ids[i] = rows[i].ID
+	}
+	txs, err := fireTxs(ctx, s.db, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]orders.Fire, 0, len(rows))
 	for i := range rows {
 		f, err := rows[i].fire()
 		if err != nil {
 			return nil, err
 		}
+		f.Txs = txs[f.ID]
 		out = append(out, f)
 	}
 	return out, nil
@@ -466,6 +535,9 @@ func (s *Orders) SettleFire(ctx context.Context, p orders.SettleParams) error {
 		if _, err := tx.NewUpdate().Model(&row).Column("state", "tx_hash", "amount_in", "amount_out", "code", "error", "updated_at").WherePK().Exec(ctx); err != nil {
 			return fmt.Errorf("bunstore: settle fire: %w", err)
 		}
+		if err := addFireTxs(ctx, tx, row.ID, p.Txs, at); err != nil {
+			return err
+		}
 		if p.OrderState == "" {
 			return nil
 		}
@@ -485,6 +557,29 @@ func (s *Orders) SettleFire(ctx context.Context, p orders.SettleParams) error {
 			return fmt.Errorf("bunstore: settle fire's order: %w", err)
 		}
 		return s.recordOrderEvents(ctx, tx, p.Events, row.OrderID, p.FireID, p.At)
+	})
+}
+
+// RecordFireTx implements orders.Store.
+func (s *Orders) RecordFireTx(ctx context.Context, p orders.FireTxParams) error {
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := checkTerm(ctx, tx, s.dialect, p.Term); err != nil {
+			return err
+		}
+		var row fireRow
+		q := tx.NewSelect().Model(&row).Where("id = ?", p.FireID)
+		if s.dialect == dialectPostgres {
+			q = q.For("UPDATE")
+		}
+		if err := q.Scan(ctx); errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%w: fire %s", curvekit.ErrNotFound, p.FireID)
+		} else if err != nil {
+			return fmt.Errorf("bunstore: record a fire's transaction: %w", err)
+		}
+		if st := orders.FireState(row.State); st == orders.FireFilled || st == orders.FireFailed {
+			return fmt.Errorf("%w: fire %s is %s", curvekit.ErrConflict, p.FireID, st)
+		}
+		return addFireTxs(ctx, tx, row.ID, []orders.FireTx{p.Tx}, p.At.UnixNano())
 	})
 }
 

@@ -81,8 +81,8 @@ type fireJSON struct {
 	// Price is the price after the trade that fired it; null for a time order's fire.
 	Price *string `json:"price"`
 	Block *uint64 `json:"block"`
-	// TxHash is null until sent; AmountIn and AmountOut (what the trade spent and received)
-	// until filled.
+	// TxHash is the trade's, null until sent; AmountIn and AmountOut (what the trade spent and
+	// received) until filled.
 	TxHash    *string `json:"txHash"`
 	AmountIn  *string `json:"amountIn"`
 	AmountOut *string `json:"amountOut"`
@@ -91,6 +91,17 @@ type fireJSON struct {
 	Error     *string `json:"error"`
 	CreatedAt int64   `json:"createdAt"`
 	UpdatedAt int64   `json:"updatedAt"`
+
+	// Transactions are every transaction the fire sent, in the order sent: an "approve" of
+	// exactly what a sell spends, only when the wallet's allowance on chain fell short, then
+	// the "trade"; empty until the first is sent.
+	Transactions []fireTxJSON `json:"transactions"`
+}
+
+// fireTxJSON is one transaction of a fire, by the hash it was first sent under.
+type fireTxJSON struct {
+	Kind string `json:"kind" enum:"approve,trade"`
+	Hash string `json:"hash"`
 }
 
 type orderListJSON struct {
@@ -141,7 +152,11 @@ func orderOf(o *orders.Order) orderJSON {
 	}
 	for i := range o.Fires {
 		f := &o.Fires[i]
-		fj := fireJSON{ID: f.ID, N: f.N, State: string(f.State), CreatedAt: f.CreatedAt.Unix(), UpdatedAt: f.UpdatedAt.Unix()}
+		fj := fireJSON{ID: f.ID, N: f.N, State: string(f.State), CreatedAt: f.CreatedAt.Unix(), UpdatedAt: f.UpdatedAt.Unix(),
+			Transactions: make([]fireTxJSON, len(f.Txs))}
+		for j, tx := range f.Txs {
+			fj.Transactions[j] = fireTxJSON{Kind: string(tx.Kind), Hash: tx.Hash.Hex()}
+		}
 		if !f.Price.IsZero() {
 			fj.Price, fj.Block = ptr(orders.FormatPrice(&f.Price, o.QuoteDecimals)), ptr(f.Block)
 		}

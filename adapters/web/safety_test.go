@@ -4,11 +4,14 @@ import (
 	"context"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/curvekit/curvekit/orders"
 )
 
 // axeClean fails the test for each serious or critical axe-core violation on the page as it is.
@@ -213,7 +216,7 @@ func TestOrderPanelPlacesAndTheAccountCancels(t *testing.T) {
 	s.until("the order filled", `document.querySelector('`+row+`')?.dataset.state === 'filled' || (document.querySelector('[data-testid=orders-reload]')?.click(), false)`)
 	fire := `[data-testid=fires] tbody tr:first-child`
 	cells := eval[[]string](s, `[...document.querySelectorAll('`+row+` `+fire+` td')].map(td => td.innerText)`)
-	if len(cells) != 6 || cells[0] != "1" || cells[1] != "filled" || !strings.HasPrefix(cells[3], "0x") || cells[4] != "0.002 ETH" || !strings.HasSuffix(cells[5], " DETH") {
+	if len(cells) != 6 || cells[0] != "1" || cells[1] != "filled" || !strings.HasPrefix(cells[3], "trade 0x") || cells[4] != "0.002 ETH" || !strings.HasSuffix(cells[5], " DETH") {
 		t.Errorf("the fire reads %q: want the first, filled, its transaction, 0.002 ETH spent and the DETH got", cells)
 	}
 	trigger := eval[string](s, `document.querySelector('`+row+` `+fire+` [data-price]')?.dataset.price ?? ''`)
@@ -223,6 +226,32 @@ func TestOrderPanelPlacesAndTheAccountCancels(t *testing.T) {
 	}
 	s.axeClean("the account's orders with a fire")
 	s.screenshot("account-orders")
+
+	// A take-profit sell below the price fires at once too: the wallet has granted the curve
+	// nothing, so its fire lists the approval, then the trade, each by its kind and hash.
+	s.open("#/token/"+deth.Hex(), `[data-testid=order-kind]`)
+	eval[bool](s, `(() => { const e = document.querySelector('[data-testid=order-kind]'); e.value = 'take-profit'; e.dispatchEvent(new Event('change', { bubbles: true })); return true })()`)
+	s.until("the take-profit's fields", `!document.querySelector('[data-testid=order-side-buy]') && !!document.querySelector('[data-testid=order-price]')`)
+	s.typeIn(`[data-testid=order-amount]`, "1000")
+	s.typeIn(`[data-testid=order-price]`, "0.000000000000001")
+	s.click(`[data-testid=place-order]`)
+	s.until("placed", `document.querySelector('[data-testid=order-status]')?.textContent.startsWith('Placed: order ord_')`)
+	sold := eval[string](s, `document.querySelector('[data-testid=order-status] code').textContent`)
+	s.open("#/account", `[data-testid=orders]`)
+	row = `[data-testid=orders] [data-order="` + sold + `"]`
+	s.until("the sell filled", `document.querySelector('`+row+`')?.dataset.state === 'filled' || (document.querySelector('[data-testid=orders-reload]')?.click(), false)`)
+	shown := eval[[]string](s, `[...document.querySelectorAll('`+row+` [data-testid=fire-txs] [data-kind]')].map(e => e.dataset.kind + ' ' + e.dataset.hash)`)
+	page, err := s.srv.App.DB.Orders().Orders(context.Background(), orders.Query{Wallet: custodial, Kind: orders.TakeProfit, Limit: 10})
+	if err != nil || len(page.Orders) != 1 || len(page.Orders[0].Fires) != 1 {
+		t.Fatalf("the sell as stored: %+v, %v", page.Orders, err)
+	}
+	var want []string
+	for _, tx := range page.Orders[0].Fires[0].Txs {
+		want = append(want, string(tx.Kind)+" "+tx.Hash.Hex())
+	}
+	if len(want) != 2 || !slices.Equal(shown, want) {
+		t.Errorf("the sell's fire shows %q; want the approval, then the trade: %q", shown, want)
+	}
 	s.noStrangeScript()
 }
 

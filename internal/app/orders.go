@@ -68,6 +68,13 @@ type orderTrader struct {
 
 func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.TradeResult, error) {
 	a := t.app
+	// A trade sent by an earlier attempt (a leader that stopped before recording it) is the
+	// answer, whatever the chain shows now: the approval it used up is not asked for again.
+	if sub, ok, err := a.Wallets.Sent(ctx, p.AccountID, p.Key); err != nil {
+		return orders.TradeResult{}, fmt.Errorf("%w: the fire's earlier transaction: %w", curvekit.ErrUnavailable, err)
+	} else if ok {
+		return t.traded(ctx, p, sub)
+	}
 	allowed, err := t.placer(ctx, p)
 	if err != nil {
 		return orders.TradeResult{}, err
@@ -115,17 +122,15 @@ func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.T
 			IdempotencyKey: key, RequestHash: hash[:], Actor: "order fire " + p.Key})
 	}
 	if ap := built.Plan.Approval; ap != nil {
-		// The approval goes first, once per spender (the curve, or the router once the token
-		// graduated); the trade waits for it to be mined (a later tick builds again and finds
-		// the allowance).
-		key := p.Key + "_approve"
-		if len(ap.Data) >= 36 {
-			key += "_" + common.BytesToAddress(ap.Data[4:36]).Hex()
-		}
-		if _, err := send(ap, key); err != nil {
+		// The market read the wallet's allowance on chain and it falls short: the approval
+		// goes first, once per spender (the curve, or the router once the token graduated);
+		// the trade waits for it to be mined (a later tick builds again and finds the
+		// allowance).
+		sub, err := send(ap, orders.ApproveKey(p.Key, built.Plan.Tx.To))
+		if err != nil {
 			return orders.TradeResult{}, err
 		}
-		return orders.TradeResult{Pending: true}, nil
+		return orders.TradeResult{Pending: true, Txs: []orders.FireTx{{Kind: orders.TxApprove, Hash: sub.Hash}}}, nil
 	}
 	sub, err := send(&built.Plan.Tx, p.Key)
 	if err != nil {
@@ -138,7 +143,21 @@ func (t *orderTrader) Trade(ctx context.Context, p orders.TradeParams) (orders.T
 		}
 		return orders.TradeResult{}, err
 	}
-	return orders.TradeResult{TxHash: sub.Hash}, nil
+	return t.traded(ctx, p, sub)
+}
+
+// traded answers the fire's trade sub with the fire's transactions: the approval it sent to the
+// trade's spender first, if any, then the trade.
+func (t *orderTrader) traded(ctx context.Context, p orders.TradeParams, sub wallet.Submission) (orders.TradeResult, error) {
+	res := orders.TradeResult{TxHash: sub.Hash}
+	ap, ok, err := t.app.Wallets.Sent(ctx, p.AccountID, orders.ApproveKey(p.Key, sub.To))
+	if err != nil {
+		t.app.Log.Warn("orders: the approval of a fire", "fire", p.Key, "err", err)
+	} else if ok {
+		res.Txs = append(res.Txs, orders.FireTx{Kind: orders.TxApprove, Hash: ap.Hash})
+	}
+	res.Txs = append(res.Txs, orders.FireTx{Kind: orders.TxTrade, Hash: sub.Hash})
+	return res, nil
 }
 
 // indexedTrade is the trade of transaction hash among the token's latest indexed trades (a few

@@ -17,6 +17,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/adapters/apiclient"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
 	"github.com/curvekit/curvekit/agent"
 	"github.com/curvekit/curvekit/auth"
@@ -26,6 +27,7 @@ import (
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/orders"
 	"github.com/curvekit/curvekit/push"
+	"github.com/curvekit/curvekit/wallet"
 )
 
 // devTrade trades token from a devnet account as a person would (approval first when needed)
@@ -713,5 +715,132 @@ func TestOrdersOfARevokedOrRestrictedKey(t *testing.T) {
 	}
 	if page, err := a.Wallets.Transactions(ctx, u.ID, "", 50); err != nil || len(page.Transactions) != 1 {
 		t.Errorf("the wallet sent %d transactions (%v), want the session's order's buy alone", len(page.Transactions), err)
+	}
+}
+
+// A sell fire lists every transaction it sends, each with its kind: the curve's approval, sent
+// only because the wallet's allowance on chain fell short, then the sell; over HTTP, each is the
+// wallet's transaction of that hash. A sell whose allowance the wallet granted already sends its
+// trade alone: the fire pays for no approval.
+func TestOrdersSellFireListsItsTransactions(t *testing.T) {
+	srv := apptest.Start(t, nil)
+	a := srv.App
+	ctx := context.Background()
+	dn := a.Devnet
+	deth := dn.ETHToken.Token
+	u, _, err := a.DB.Accounts().UpsertUser(ctx, &auth.UpsertUserParams{ID: "acc-firetxs", Provider: "dev", Subject: "firetxs", At: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := fundedWallet(t, a, u.ID, big.NewInt(1e18))
+	if _, err := a.DB.Accounts().SetWallet(ctx, u.ID, w); err != nil {
+		t.Fatal(err)
+	}
+	stop := dn.MineEvery(20 * time.Millisecond)
+	defer stop()
+	session := &auth.Principal{Kind: auth.KindSession, AccountID: u.ID, Wallet: w}
+	bot, err := a.Accounts.CreateKey(ctx, session, auth.KeyRequest{Name: "bot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := apiclient.New(apiclient.Config{BaseURL: srv.Base, APIKey: bot.Raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := a.Store.Token(ctx, deth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := orders.TokenPrice(&tok)
+	var above, below uint256.Int
+	above.Mul(&now, uint256.NewInt(2))
+	below.Div(&now, uint256.NewInt(2))
+	// fire places an order beyond its trigger (it fires at the engine's next tick) and returns
+	// it filled, as GET /orders/:id reads.
+	fire := func(r orders.Request) apiclient.Order {
+		t.Helper()
+		o, err := cl.PlaceOrder(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.OrderEngine.Tick(ctx, a.Replica.Status().Term); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, "order "+o.ID+" filled", func() bool {
+			o, err = cl.Order(ctx, o.ID)
+			return err == nil && (o.State == "filled" || o.State == "failed")
+		})
+		if o.State != "filled" || len(o.Fires) != 1 {
+			t.Fatalf("order %s: %s, fires %+v", o.ID, o.State, o.Fires)
+		}
+		return o
+	}
+	sent := func() map[string]wallet.Transaction {
+		page, err := a.Wallets.Transactions(ctx, u.ID, "", wallet.MaxTransactions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]wallet.Transaction{}
+		for _, tx := range page.Transactions {
+			out[tx.Hash.Hex()] = tx
+		}
+		return out
+	}
+	kinds := func(f apiclient.Fire) string {
+		var k []string
+		for _, tx := range f.Transactions {
+			k = append(k, tx.Kind)
+		}
+		return strings.Join(k, ",")
+	}
+
+	// A buy spends ETH: its trade alone.
+	buy := fire(orders.Request{Kind: "limit", Token: deth.Hex(), Side: "buy", Amount: "0.01", Price: orders.FormatPrice(&above, 18), Slippage: new(float64(5))})
+	if f := buy.Fires[0]; kinds(f) != "trade" || f.TxHash == nil || f.Transactions[0].Hash != *f.TxHash {
+		t.Errorf("the buy's fire lists %+v (trade %v)", f.Transactions, f.TxHash)
+	}
+	held, err := a.Chain.Balance(ctx, deth, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quarter uint256.Int
+	quarter.Div(&held, uint256.NewInt(4))
+	amount := curvekit.FormatAmount(&quarter, 18)
+
+	// The first sell: the wallet has granted the curve nothing, so the fire approves exactly
+	// what it sells, then sells.
+	before := len(sent())
+	sell := fire(orders.Request{Kind: "take-profit", Token: deth.Hex(), Amount: amount, Price: orders.FormatPrice(&below, 18), Slippage: new(float64(10))})
+	f := sell.Fires[0]
+	if kinds(f) != "approve,trade" || f.TxHash == nil || f.Transactions[1].Hash != *f.TxHash {
+		t.Fatalf("the sell's fire lists %+v (trade %v); want its approval, then its trade", f.Transactions, f.TxHash)
+	}
+	txs := sent()
+	if len(txs) != before+2 {
+		t.Errorf("the sell sent %d transactions, want 2", len(txs)-before)
+	}
+	approve, trade := txs[f.Transactions[0].Hash], txs[f.Transactions[1].Hash]
+	if approve.To != deth || len(approve.Data) < 4 || common.Bytes2Hex(approve.Data[:4]) != "095ea7b3" || trade.To != dn.ETHToken.Curve {
+		t.Errorf("the approval went to %s (%x…), the trade to %s; want DETH's approve, then the curve", approve.To, approve.Data[:min(4, len(approve.Data))], trade.To)
+	}
+
+	// The wallet grants the curve more than it will sell; the next sell's fire sends its
+	// trade alone.
+	grant, err := a.Builder.Approve(w, deth, dn.ETHToken.Curve, &held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	granted, err := a.Wallets.SignAndSubmit(ctx, wallet.SignParams{AccountID: u.ID, Tx: wallet.Tx{To: grant.To, Data: grant.Data, ChainID: grant.ChainID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the grant mined", func() bool { return sent()[granted.Hash.Hex()].State == wallet.TxMined })
+	before = len(sent())
+	again := fire(orders.Request{Kind: "take-profit", Token: deth.Hex(), Amount: amount, Price: orders.FormatPrice(&below, 18), Slippage: new(float64(10))})
+	if f := again.Fires[0]; kinds(f) != "trade" || f.TxHash == nil || f.Transactions[0].Hash != *f.TxHash {
+		t.Errorf("a sell the allowance covers lists %+v (trade %v); want its trade alone", f.Transactions, f.TxHash)
+	}
+	if n := len(sent()) - before; n != 1 {
+		t.Errorf("a sell the allowance covers sent %d transactions, want 1", n)
 	}
 }

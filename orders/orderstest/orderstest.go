@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) Fixture) {
 	t.Run("Cancel", func(t *testing.T) { t.Parallel(); testCancel(t, open(t)) })
 	t.Run("TriggerOnceUnderTheTerm", func(t *testing.T) { t.Parallel(); testTrigger(t, open(t)) })
 	t.Run("SettleFires", func(t *testing.T) { t.Parallel(); testSettle(t, open(t)) })
+	t.Run("FireTransactions", func(t *testing.T) { t.Parallel(); testFireTxs(t, open(t)) })
 	t.Run("PositionMovesWithTheFires", func(t *testing.T) { t.Parallel(); testPosition(t, open(t)) })
 	t.Run("EventsCommitWithTheirChange", func(t *testing.T) { t.Parallel(); testOutbox(t, open(t)) })
 }
@@ -429,5 +430,80 @@ func testSettle(t *testing.T, f Fixture) {
 	}
 	if err := s.SettleFire(ctx, orders.SettleParams{FireID: "nope", State: orders.FireSent, At: at}); !errors.Is(err, curvekit.ErrNotFound) {
 		t.Errorf("settling a missing fire: %v, want ErrNotFound", err)
+	}
+}
+
+// testFireTxs: a fire lists every transaction it sent, in the order sent, each hash once
+// however often a leader records it; the list is read with the order and with the pending
+// fires, and is fenced as the fire's moves are.
+func testFireTxs(t *testing.T, f Fixture) {
+	ctx, s := context.Background(), f.Store
+	l, ok, err := f.Lease.Acquire(ctx, "leader-1", time.Minute)
+	if err != nil || !ok {
+		t.Fatalf("Acquire: %v %v", ok, err)
+	}
+	a, b := Order("ord_a", "acc1", orders.StopLoss, 1), Order("ord_b", "acc1", orders.StopLoss, 2)
+	create(t, s, a)
+	create(t, s, b)
+	if _, err := s.Trigger(ctx, orders.TriggerParams{Term: l.Term, Fires: []orders.Fire{fire(a, 0), fire(b, 0)}, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	approve := orders.FireTx{Kind: orders.TxApprove, Hash: common.HexToHash("0xa1")}
+	trade := orders.FireTx{Kind: orders.TxTrade, Hash: common.HexToHash("0xb2")}
+	for range 2 { // a retried tick records the approval once
+		if err := s.RecordFireTx(ctx, orders.FireTxParams{Term: l.Term, FireID: "ord_a_f0", Tx: approve, At: at}); err != nil {
+			t.Fatalf("RecordFireTx: %v", err)
+		}
+	}
+	got, _ := s.Order(ctx, "acc1", "ord_a")
+	if diff := cmp.Diff([]orders.FireTx{approve}, got.Fires[0].Txs); diff != "" || got.Fires[0].State != orders.FireTriggered || got.State != orders.Triggered {
+		t.Errorf("after the approval the fire is %s (order %s), transactions (-want +got):\n%s", got.Fires[0].State, got.State, diff)
+	}
+	pending, err := s.Fires(ctx, orders.FireTriggered)
+	if err != nil || len(pending) != 2 || !cmp.Equal([]orders.FireTx{approve}, pending[0].Txs) || pending[1].Txs != nil {
+		t.Errorf("Fires = %+v, %v; want ord_a_f0 with its approval, ord_b_f0 with none", pending, err)
+	}
+	// The trade is recorded with the move to sent; the approval named again is not doubled.
+	if err := s.SettleFire(ctx, orders.SettleParams{Term: l.Term, FireID: "ord_a_f0", State: orders.FireSent, TxHash: trade.Hash,
+		Txs: []orders.FireTx{approve, trade}, OrderState: orders.Sent, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SettleFire(ctx, orders.SettleParams{Term: l.Term, FireID: "ord_b_f0", State: orders.FireSent, TxHash: common.HexToHash("0xc3"),
+		Txs: []orders.FireTx{{Kind: orders.TxTrade, Hash: common.HexToHash("0xc3")}}, OrderState: orders.Sent, At: at}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SettleFire(ctx, orders.SettleParams{Term: l.Term, FireID: "ord_a_f0", State: orders.FireFilled, AmountIn: big("5"), AmountOut: big("3"),
+		OrderState: orders.Filled, At: at.Add(time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Orders(ctx, orders.Query{AccountID: "acc1", Limit: 10})
+	if err != nil || len(p.Orders) != 2 {
+		t.Fatalf("Orders = %+v, %v", p.Orders, err)
+	}
+	want := map[string][]orders.FireTx{"ord_a": {approve, trade}, "ord_b": {{Kind: orders.TxTrade, Hash: common.HexToHash("0xc3")}}}
+	for _, o := range p.Orders {
+		if diff := cmp.Diff(want[o.ID], o.Fires[0].Txs); diff != "" {
+			t.Errorf("%s's fire lists (-want +got):\n%s", o.ID, diff)
+		}
+	}
+	if err := s.RecordFireTx(ctx, orders.FireTxParams{Term: l.Term, FireID: "ord_a_f0", Tx: orders.FireTx{Kind: orders.TxApprove, Hash: common.HexToHash("0xd4")}, At: at}); !errors.Is(err, curvekit.ErrConflict) {
+		t.Errorf("a transaction of a filled fire: %v, want ErrConflict", err)
+	}
+	if err := s.RecordFireTx(ctx, orders.FireTxParams{Term: l.Term, FireID: "nope", Tx: approve, At: at}); !errors.Is(err, curvekit.ErrNotFound) {
+		t.Errorf("a transaction of a missing fire: %v, want ErrNotFound", err)
+	}
+	// A leader whose term ended records nothing.
+	if err := f.Lease.Release(ctx, "leader-1", l.Term); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := f.Lease.Acquire(ctx, "leader-2", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	late := orders.FireTx{Kind: orders.TxApprove, Hash: common.HexToHash("0xe5")}
+	if err := s.RecordFireTx(ctx, orders.FireTxParams{Term: l.Term, FireID: "ord_b_f0", Tx: late, At: at}); !errors.Is(err, market.ErrFenced) {
+		t.Errorf("RecordFireTx under the old term: %v, want ErrFenced", err)
+	}
+	if got, _ := s.Order(ctx, "acc1", "ord_b"); len(got.Fires[0].Txs) != 1 {
+		t.Errorf("the fenced leader recorded a transaction: %+v", got.Fires[0].Txs)
 	}
 }

@@ -1521,8 +1521,14 @@ export interface components {
             price: string | null;
             /** @enum {string} */
             state: "triggered" | "sent" | "filled" | "failed";
+            transactions: components["schemas"]["FireTx"][];
             txHash: string | null;
             updatedAt: number;
+        };
+        FireTx: {
+            hash: string;
+            /** @enum {string} */
+            kind: "approve" | "trade";
         };
         Health: {
             checks?: {

@@ -1,6 +1,7 @@
 // Standing orders: the panel that places one on a token's page (limit, stop-loss, take-profit,
 // trailing-stop, DCA, TWAP, each with its fields; a refused order's reasons shown at the fields
-// they name), and the account's orders with their fires, cancellable while live.
+// they name), and the account's orders with their fires, cancellable while live; each fire lists
+// every transaction it sent with its kind (an approval, the trade).
 import { useState } from 'preact/hooks';
 import { api, ApiError, enc, type S, type Token } from './api';
 import { explain } from './codes';
@@ -413,7 +414,7 @@ function Fires({ order }: { order: Order }) {
             <th scope="col">#</th>
             <th scope="col">State</th>
             <th scope="col">Triggered at</th>
-            <th scope="col">Transaction</th>
+            <th scope="col">Transactions</th>
             <th scope="col">Spent</th>
             <th scope="col">Got</th>
           </tr>
@@ -447,7 +448,16 @@ function Fires({ order }: { order: Order }) {
                   'on the clock'
                 )}
               </td>
-              <td>{f.txHash ? <Address value={f.txHash} /> : '—'}</td>
+              <td data-testid="fire-txs">
+                {f.transactions.length === 0
+                  ? '—'
+                  : f.transactions.map((tx, i) => (
+                      <span key={tx.hash} data-kind={tx.kind} data-hash={tx.hash}>
+                        {i > 0 && ', '}
+                        {tx.kind} <Address value={tx.hash} />
+                      </span>
+                    ))}
+              </td>
               <td data-amount={f.amountIn ?? ''}>{exact(f.amountIn, spent)}</td>
               <td data-amount={f.amountOut ?? ''}>{exact(f.amountOut, got)}</td>
             </tr>

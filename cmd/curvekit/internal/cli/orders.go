@@ -146,8 +146,12 @@ func fireDetail(f *apiclient.Fire) string {
 	if f.Price != nil {
 		fmt.Fprintf(&b, " at %s", *f.Price)
 	}
-	if f.TxHash != nil {
-		fmt.Fprintf(&b, " tx %s", *f.TxHash)
+	// Every transaction the fire sent, each with its kind: "approve 0x… trade 0x…".
+	for _, tx := range f.Transactions {
+		fmt.Fprintf(&b, " %s %s", tx.Kind, tx.Hash)
+	}
+	if len(f.Transactions) == 0 && f.TxHash != nil {
+		fmt.Fprintf(&b, " trade %s", *f.TxHash)
 	}
 	if f.AmountIn != nil && f.AmountOut != nil {
 		fmt.Fprintf(&b, " in %s out %s", *f.AmountIn, *f.AmountOut)
