@@ -62,7 +62,7 @@ type ForwardQuery struct {
 }
 
 // ExportQuery selects what an export covers: a token's trades, or bars, with From <= Time < To
-// (bars by their start), resuming after Cursor (a Position's text for trades, a bar time for
+// (bars by their start, each whole), resuming after Cursor (a Position's text for trades, a bar time for
 // bars); To 0 means the present.
 type ExportQuery struct {
 	Token      common.Address
@@ -118,8 +118,9 @@ func (s *Service) exportEnd(t *Token, to int64) int64 {
 // ExportCandles calls emit with each bar of the query's range at its resolution, oldest first:
 // the bars Candles returns for any window inside it (quiet buckets flat at the previous close),
 // folded from the trades ExportChunk at a time. The range starts at the bucket of From (or after
-// the bar at Cursor, a bar time) and ends with the bucket before To; a token without a trade
-// before the range's end has no bars.
+// the bar at Cursor, a bar time) and ends with the bucket that holds To-1, whole: its bar folds
+// every trade of the bucket, those at or after To as well, as Candles' does. A token without a
+// trade before the range's last bucket ends has no bars.
 func (s *Service) ExportCandles(ctx context.Context, q ExportQuery, emit func(t *Token, b *candles.Bar) error) error {
 	if !q.Resolution.Valid() {
 		return fmt.Errorf("%w: unknown resolution", curvekit.ErrInvalid)
@@ -141,6 +142,9 @@ func (s *Service) ExportCandles(ctx context.Context, q ExportQuery, emit func(t 
 	if first >= end {
 		return nil
 	}
+	// The last bar is whole, every trade of its bucket folded, even when To falls inside it:
+	// the bar Candles answers for that bucket.
+	end = q.Resolution.Bucket(end-1) + res
 	f, err := candles.NewFolder(q.Resolution)
 	if err != nil {
 		return err

@@ -157,3 +157,80 @@ func testExportsEqualTheReads(t *testing.T, dsn string) {
 		}
 	}
 }
+
+// An export of bars over any range, its end inside a bucket included, is the bars Candles answers
+// for the same range (its To is exclusive, Candles' inclusive): a bar that starts before the end
+// holds every trade of its bucket, as Candles' does, not only those before the end.
+func TestExportedBarsEqualCandlesOverAnyRange(t *testing.T) {
+	t.Parallel()
+	testExportedBarsEqualCandlesOverAnyRange(t, filepath.Join(t.TempDir(), "export.db"))
+}
+
+// The same on PostgreSQL.
+func TestExportedBarsEqualCandlesOverAnyRangeOnPostgres(t *testing.T) {
+	t.Parallel()
+	testExportedBarsEqualCandlesOverAnyRange(t, pgtest.Schema(t, "exportbars"))
+}
+
+func testExportedBarsEqualCandlesOverAnyRange(t *testing.T, dsn string) {
+	ctx := context.Background()
+	svc, tok, trades := exportWorld(t, dsn, 3*market.ExportChunk+45)
+	present := trades[len(trades)-1].Time + 600 // the world's clock
+	rng := rand.New(rand.NewPCG(14, 15))
+	// candlesOver is what Candles answers for [from, to), a window of at most MaxBars at a time.
+	candlesOver := func(res candles.Resolution, from, to int64) []candles.Bar {
+		if to == 0 || to > present+1 {
+			to = present + 1
+		}
+		var out []candles.Bar
+		for from := res.Bucket(from); from < to; from += market.MaxBars * res.Seconds() {
+			s, err := svc.Candles(ctx, market.CandleQuery{Token: tok.Address, Resolution: res, From: from,
+				To: min(from+(market.MaxBars-1)*res.Seconds(), to-1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, s.Bars...)
+		}
+		return out
+	}
+	type span struct{ from, to int64 }
+	ranges := 0
+	for _, res := range []candles.Resolution{candles.Resolution(60), candles.Resolution(300), candles.Resolution(3600), candles.Resolution(86400)} {
+		var spans []span
+		// Ends at a trade, a second after one and a second before one: inside a bucket that
+		// holds trades on both sides of the end, for the finer resolutions.
+		for range 15 {
+			i := rng.IntN(len(trades))
+			j := min(i+rng.IntN(100), len(trades)-1)
+			from, to := trades[i].Time-int64(rng.IntN(int(res.Seconds()))), trades[j].Time
+			spans = append(spans, span{from, to}, span{from, to + 1}, span{from, to - 1}, span{from, res.Bucket(to) + res.Seconds()})
+		}
+		// Any second, the present and beyond, and before the first trade.
+		for range 8 {
+			a := trades[0].Time - 3600 + rng.Int64N(present-trades[0].Time+7200)
+			spans = append(spans, span{a, a + 1 + rng.Int64N(int64(res.Seconds())*300)})
+		}
+		spans = append(spans, span{trades[0].Time, 0}, span{trades[len(trades)/2].Time, 0}, span{present - 1, present + 1},
+			span{trades[len(trades)-1].Time - 30, present + 99_999}, span{trades[0].Time - 7200, trades[0].Time})
+		for _, sp := range spans {
+			if sp.from >= sp.to && sp.to != 0 {
+				continue
+			}
+			var got []candles.Bar
+			q := market.ExportQuery{Token: tok.Address, Resolution: res, From: sp.from, To: sp.to}
+			if err := svc.ExportCandles(ctx, q, func(_ *market.Token, b *candles.Bar) error {
+				got = append(got, *b)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(candlesOver(res, sp.from, sp.to), got); diff != "" {
+				t.Fatalf("%s bars of [%d, %d) (-candles +export):\n%s", res, sp.from, sp.to, diff)
+			}
+			ranges++
+		}
+	}
+	if ranges < 250 {
+		t.Fatalf("%d ranges compared", ranges)
+	}
+}

@@ -58,7 +58,7 @@ func (a *App) wireChain(ctx context.Context) error {
 		case postgresDSN(a.Config.DB):
 			dir = "curvekit-" + postgresName(a.Config.DB) + ".devnet"
 		}
-		d, err := devnet.Start(devnet.Config{Dir: dir})
+		d, err := devnet.Start(devnet.Config{Dir: dir, WallClock: a.Config.DevnetBlocks != "instant"})
 		if err != nil {
 			return fmt.Errorf("start devnet: %w", err)
 		}

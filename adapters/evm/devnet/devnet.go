@@ -15,8 +15,12 @@
 //     then a 10 ETH buy by Accounts[3] crosses graduationQuote, so its token/WETH pool exists.
 //
 // Accounts[4:] are untouched apart from their TUSD. Keys derive from a fixed seed, so every run has
-// the same addresses (contracts included) and the same genesis; block timestamps follow the wall
-// clock. With Config.Dir the chain is kept on disk and a restart continues it.
+// the same addresses (contracts included) and the same genesis; the setup takes six blocks. A
+// block's time is the wall clock's second or its parent's plus one, whichever is later: a
+// transaction sealed at once into a block of its own (the default) runs the chain's clock ahead
+// of the wall clock at more than one a second, while with Config.WallClock transactions wait for
+// the next second, together, and the chain's clock keeps with the wall clock. With Config.Dir the
+// chain is kept on disk and a restart continues it.
 //
 // The chain config is go-ethereum's dev config without the Bogota fork, which would reprice gas
 // (see shared FACTS.md); Osaka is active, so a transaction may use at most 16,777,216 gas.
@@ -79,6 +83,17 @@ type Config struct {
 	// refused too (delete it to start a new chain). Empty: the chain lives in memory and is gone
 	// at Close.
 	Dir string
+
+	// WallClock keeps block times with the wall clock, as a chain that seals on a period does
+	// (geth --dev.period): a transaction that Send, or ServeRPC's mining, seals goes into a block
+	// at once while the wall clock is past the head's time, and otherwise waits, with every
+	// transaction sent meanwhile, for the block sealed when the wall clock reaches the head's
+	// time plus a second. The head's time never passes the wall clock, however fast
+	// transactions come. Without it (what tests want: no waiting) each is sealed at once into a
+	// block of its own, a second after its parent at least, so a fast sender puts the chain's
+	// clock ahead of the wall clock. The setup's blocks are sealed the same way (with it, a
+	// new chain's setup takes about six seconds). Mine always seals at once.
+	WallClock bool
 }
 
 // Devnet is a running chain with the contracts deployed. Send and Mine serialize on an internal
@@ -98,9 +113,10 @@ type Devnet struct {
 	// new one.
 	Resumed bool
 
-	mu      sync.Mutex
-	closed  bool          // by Close, under mu
-	closing chan struct{} // closed by Close: ServeRPC ends
+	mu        sync.Mutex
+	closed    bool          // by Close, under mu
+	closing   chan struct{} // closed by Close: ServeRPC ends
+	wallClock bool          // Config.WallClock
 }
 
 // Amounts used by the defaults (never mutated).
@@ -166,7 +182,7 @@ func Start(cfg Config) (*Devnet, error) {
 	if err := cfg.withDefaults(); err != nil {
 		return nil, err
 	}
-	d := &Devnet{closing: make(chan struct{})}
+	d := &Devnet{closing: make(chan struct{}), wallClock: cfg.WallClock}
 	alloc := types.GenesisAlloc{}
 	for i := 0; i <= cfg.Accounts; i++ {
 		acc, err := DeriveAccount(i)
@@ -238,7 +254,7 @@ func (d *Devnet) use(b *Backend) {
 }
 
 // Close stops the chain; with Config.Dir set, everything it holds is on disk afterwards. It waits
-// for a Send in progress.
+// for a Send in progress (with Config.WallClock, one waiting for its block returns an error).
 func (d *Devnet) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -303,12 +319,68 @@ func (d *Devnet) Deadline(ctx context.Context, ahead time.Duration) (*big.Int, e
 }
 
 // Send signs an EIP-1559 transaction from key (to == nil deploys data as creation code), with the
-// gas estimated for it, sends it, mines a block and returns the receipt. A transaction that would
+// gas estimated for it, sends it, has it mined and returns the receipt: in a block of its own at
+// once, or with Config.WallClock in the next block the wall clock allows, with every other
+// transaction pending then (Sends from several goroutines share it). A transaction that would
 // revert fails at estimation with a *RevertError; one that reverts when mined returns its receipt
 // together with an error.
 func (d *Devnet) Send(ctx context.Context, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, data []byte) (*types.Receipt, error) {
+	rcpts, err := d.sendAll(ctx, sendCall{key, to, value, data})
+	if len(rcpts) == 0 {
+		return nil, err
+	}
+	return rcpts[0], err
+}
+
+// sendCall is a transaction for sendAll to sign and send.
+type sendCall struct {
+	key   *ecdsa.PrivateKey
+	to    *common.Address
+	value *big.Int
+	data  []byte
+}
+
+// sendAll sends calls as Send does, each estimated against the head, so none may depend on
+// another, and has them mined together: in one block at once, or with Config.WallClock in the
+// next block the wall clock allows. It returns the receipts it got, in order, and stops at the
+// first error (a reverted call's receipt comes with it).
+func (d *Devnet) sendAll(ctx context.Context, calls ...sendCall) ([]*types.Receipt, error) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
+	txs := make([]*types.Transaction, 0, len(calls))
+	for _, c := range calls {
+		tx, err := d.submit(ctx, c.key, c.to, c.value, c.data)
+		if err != nil {
+			d.mu.Unlock()
+			return nil, err
+		}
+		txs = append(txs, tx)
+	}
+	if d.wallClock {
+		d.mu.Unlock()
+	} else {
+		defer d.mu.Unlock()
+		d.Backend.Commit()
+	}
+	rcpts := make([]*types.Receipt, 0, len(txs))
+	for _, tx := range txs {
+		if d.wallClock {
+			if err := d.sealIncluding(ctx, tx.Hash()); err != nil {
+				return rcpts, err
+			}
+		}
+		rcpt, err := d.receipt(ctx, tx)
+		if rcpt != nil {
+			rcpts = append(rcpts, rcpt)
+		}
+		if err != nil {
+			return rcpts, err
+		}
+	}
+	return rcpts, nil
+}
+
+// submit signs and sends a transaction, under d.mu (nonces are taken one sender at a time).
+func (d *Devnet) submit(ctx context.Context, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, data []byte) (*types.Transaction, error) {
 	if value == nil {
 		value = new(big.Int)
 	}
@@ -346,7 +418,16 @@ func (d *Devnet) Send(ctx context.Context, key *ecdsa.PrivateKey, to *common.Add
 	if err := d.Client.SendTransaction(ctx, tx); err != nil {
 		return nil, err
 	}
-	d.Backend.Commit()
+	// The pool counts a new transaction in the sender's pending nonce in the background; the
+	// next submit, before any block, asks for that nonce.
+	if err := d.Backend.eth.TxPool().Sync(); err != nil {
+		return nil, err
+	}
+	return tx, nil
+}
+
+// receipt is the receipt of tx, mined; a reverted transaction's comes with an error.
+func (d *Devnet) receipt(ctx context.Context, tx *types.Transaction) (*types.Receipt, error) {
 	rcpt, err := d.Client.TransactionReceipt(ctx, tx.Hash())
 	if err != nil {
 		return nil, fmt.Errorf("receipt of %s: %w", tx.Hash(), err)
@@ -379,79 +460,76 @@ func (d *Devnet) Balance(ctx context.Context, asset, addr common.Address) (*big.
 	return erc20.UnpackBalanceOf(out)
 }
 
-// deploy sends creation code plus packed constructor arguments and returns the new address.
-func (d *Devnet) deploy(ctx context.Context, name, bin string, ctorArgs []byte) (common.Address, error) {
-	code := append(common.FromHex(bin), ctorArgs...)
-	rcpt, err := d.Send(ctx, d.Deployer.Key, nil, nil, code)
-	if err != nil {
-		return common.Address{}, fmt.Errorf("deploy %s: %w", name, err)
-	}
-	return rcpt.ContractAddress, nil
-}
-
+// setup deploys and launches what the package documentation lists, in six blocks: each holds
+// the calls that need only the blocks before it. The launches keep their order in blocks of
+// their own, so the factory gives the tokens the same addresses on every chain.
 func (d *Devnet) setup(ctx context.Context, cfg Config) error {
-	var err error
 	dep := d.Deployer
-	if d.Addrs.WETH, err = d.deploy(ctx, "WETH9", bindings.WETH9MetaData.Bin, nil); err != nil {
+	nonce, err := d.Client.PendingNonceAt(ctx, dep.Address)
+	if err != nil {
 		return err
 	}
-	usd := bindings.NewMockERC20()
-	if d.Addrs.USD, err = d.deploy(ctx, "MockERC20", bindings.MockERC20MetaData.Bin, usd.PackConstructor("Test USD", "TUSD", 6)); err != nil {
-		return err
+	// The deployments' addresses follow from the deployer's nonces, so those that name each
+	// other go into one block.
+	next := func() common.Address {
+		nonce++
+		return crypto.CreateAddress(dep.Address, nonce-1)
 	}
-	pf := bindings.NewPoolFactory()
-	if d.Addrs.PoolFactory, err = d.deploy(ctx, "PoolFactory", bindings.PoolFactoryMetaData.Bin, pf.PackConstructor(cfg.PoolFeeBps)); err != nil {
-		return err
+	d.Addrs.WETH, d.Addrs.USD, d.Addrs.PoolFactory, d.Addrs.Router, d.Addrs.Factory = next(), next(), next(), next(), next()
+	usd, pf, router, lf := bindings.NewMockERC20(), bindings.NewPoolFactory(), bindings.NewRouter(), bindings.NewLaunchFactory()
+	deploy := func(bin string, ctorArgs []byte) sendCall {
+		return sendCall{key: dep.Key, data: append(common.FromHex(bin), ctorArgs...)}
 	}
-	router := bindings.NewRouter()
-	if d.Addrs.Router, err = d.deploy(ctx, "Router", bindings.RouterMetaData.Bin, router.PackConstructor(d.Addrs.PoolFactory, d.Addrs.WETH)); err != nil {
-		return err
+	rcpts, err := d.sendAll(ctx,
+		deploy(bindings.WETH9MetaData.Bin, nil),
+		deploy(bindings.MockERC20MetaData.Bin, usd.PackConstructor("Test USD", "TUSD", 6)),
+		deploy(bindings.PoolFactoryMetaData.Bin, pf.PackConstructor(cfg.PoolFeeBps)),
+		deploy(bindings.RouterMetaData.Bin, router.PackConstructor(d.Addrs.PoolFactory, d.Addrs.WETH)),
+		deploy(bindings.LaunchFactoryMetaData.Bin, lf.PackConstructor(d.Addrs.PoolFactory, d.Addrs.WETH, dep.Address)))
+	if err != nil {
+		return fmt.Errorf("deploy: %w", err)
 	}
-	lf := bindings.NewLaunchFactory()
-	if d.Addrs.Factory, err = d.deploy(ctx, "LaunchFactory", bindings.LaunchFactoryMetaData.Bin, lf.PackConstructor(d.Addrs.PoolFactory, d.Addrs.WETH, dep.Address)); err != nil {
-		return err
-	}
-
-	steps := []struct {
-		what string
-		to   common.Address
-		data []byte
-	}{
-		{"enable ETH", d.Addrs.Factory, lf.PackSetQuoteAsset(common.Address{}, cfg.ETHParams)},
-		{"enable TUSD", d.Addrs.Factory, lf.PackSetQuoteAsset(d.Addrs.USD, cfg.USDParams)},
-	}
-	if cfg.LaunchFee.Sign() != 0 {
-		steps = append(steps, struct {
-			what string
-			to   common.Address
-			data []byte
-		}{"set launch fee", d.Addrs.Factory, lf.PackSetLaunchFee(cfg.LaunchFee)})
-	}
-	for _, acc := range append([]Account{dep}, d.Accounts...) {
-		steps = append(steps, struct {
-			what string
-			to   common.Address
-			data []byte
-		}{"mint TUSD", d.Addrs.USD, usd.PackMint(acc.Address, usdPerAccount)})
-	}
-	for _, s := range steps {
-		if _, err := d.Send(ctx, dep.Key, &s.to, nil, s.data); err != nil {
-			return fmt.Errorf("%s: %w", s.what, err)
+	for i, want := range []common.Address{d.Addrs.WETH, d.Addrs.USD, d.Addrs.PoolFactory, d.Addrs.Router, d.Addrs.Factory} {
+		if rcpts[i].ContractAddress != want {
+			return fmt.Errorf("deploy: contract %d at %s, want %s", i, rcpts[i].ContractAddress, want)
 		}
 	}
 
+	calls := []sendCall{
+		{key: dep.Key, to: &d.Addrs.Factory, data: lf.PackSetQuoteAsset(common.Address{}, cfg.ETHParams)},
+		{key: dep.Key, to: &d.Addrs.Factory, data: lf.PackSetQuoteAsset(d.Addrs.USD, cfg.USDParams)},
+	}
+	if cfg.LaunchFee.Sign() != 0 {
+		calls = append(calls, sendCall{key: dep.Key, to: &d.Addrs.Factory, data: lf.PackSetLaunchFee(cfg.LaunchFee)})
+	}
+	for _, acc := range append([]Account{dep}, d.Accounts...) {
+		calls = append(calls, sendCall{key: dep.Key, to: &d.Addrs.USD, data: usd.PackMint(acc.Address, usdPerAccount)})
+	}
+	if _, err := d.sendAll(ctx, calls...); err != nil {
+		return fmt.Errorf("enable pairing assets and mint TUSD: %w", err)
+	}
+
 	half := new(big.Int).Div(oneETH, big.NewInt(2))
-	if d.ETHToken, err = d.launch(ctx, cfg, d.Accounts[0], "Demo Ether Token", "DETH", "https://curvekit.invalid/deth.json", common.Address{}, half); err != nil {
-		return err
-	}
 	usdBuy := new(big.Int).Mul(big.NewInt(500), oneUSD)
-	if _, err := d.Send(ctx, d.Accounts[1].Key, &d.Addrs.USD, nil, usd.PackApprove(d.Addrs.Factory, usdBuy)); err != nil {
-		return fmt.Errorf("approve TUSD: %w", err)
+	rcpts, err = d.sendAll(ctx,
+		d.launchCall(cfg, d.Accounts[0], "Demo Ether Token", "DETH", "https://curvekit.invalid/deth.json", common.Address{}, half),
+		sendCall{key: d.Accounts[1].Key, to: &d.Addrs.USD, data: usd.PackApprove(d.Addrs.Factory, usdBuy)})
+	if err != nil {
+		return fmt.Errorf("launch DETH, approve TUSD: %w", err)
 	}
-	if d.USDToken, err = d.launch(ctx, cfg, d.Accounts[1], "Demo USD Token", "DUSD", "https://curvekit.invalid/dusd.json", d.Addrs.USD, usdBuy); err != nil {
+	if d.ETHToken, err = d.launched(rcpts[0], "DETH"); err != nil {
 		return err
 	}
-	if d.GraduatedToken, err = d.launch(ctx, cfg, d.Accounts[2], "Graduated Demo", "GRAD", "https://curvekit.invalid/grad.json", common.Address{}, oneETH); err != nil {
+	if rcpts, err = d.sendAll(ctx, d.launchCall(cfg, d.Accounts[1], "Demo USD Token", "DUSD", "https://curvekit.invalid/dusd.json", d.Addrs.USD, usdBuy)); err != nil {
+		return fmt.Errorf("launch DUSD: %w", err)
+	}
+	if d.USDToken, err = d.launched(rcpts[0], "DUSD"); err != nil {
+		return err
+	}
+	if rcpts, err = d.sendAll(ctx, d.launchCall(cfg, d.Accounts[2], "Graduated Demo", "GRAD", "https://curvekit.invalid/grad.json", common.Address{}, oneETH)); err != nil {
+		return fmt.Errorf("launch GRAD: %w", err)
+	}
+	if d.GraduatedToken, err = d.launched(rcpts[0], "GRAD"); err != nil {
 		return err
 	}
 	deadline, err := d.Deadline(ctx, time.Hour)
@@ -473,18 +551,20 @@ func (d *Devnet) setup(ctx context.Context, cfg Config) error {
 	return nil
 }
 
-// launch launches a token from acc with an initial buy (the ERC-20 allowance must be in place) and
-// reads token and curve from the Launched event.
-func (d *Devnet) launch(ctx context.Context, cfg Config, acc Account, name, symbol, uri string, quote common.Address, initialBuy *big.Int) (Launch, error) {
+// launchCall launches a token from acc with an initial buy (the ERC-20 allowance must be in
+// place when it is estimated).
+func (d *Devnet) launchCall(cfg Config, acc Account, name, symbol, uri string, quote common.Address, initialBuy *big.Int) sendCall {
 	lf := bindings.NewLaunchFactory()
 	value := new(big.Int).Set(cfg.LaunchFee)
 	if quote == (common.Address{}) {
 		value.Add(value, initialBuy)
 	}
-	rcpt, err := d.Send(ctx, acc.Key, &d.Addrs.Factory, value, lf.PackLaunch(name, symbol, uri, quote, initialBuy, big.NewInt(1)))
-	if err != nil {
-		return Launch{}, fmt.Errorf("launch %s: %w", symbol, err)
-	}
+	return sendCall{key: acc.Key, to: &d.Addrs.Factory, value: value, data: lf.PackLaunch(name, symbol, uri, quote, initialBuy, big.NewInt(1))}
+}
+
+// launched reads token and curve from a launch's Launched event.
+func (d *Devnet) launched(rcpt *types.Receipt, symbol string) (Launch, error) {
+	lf := bindings.NewLaunchFactory()
 	for _, l := range rcpt.Logs {
 		if l.Address != d.Addrs.Factory {
 			continue

@@ -7,16 +7,14 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/consensus/misc/eip1559"
 	"github.com/ethereum/go-ethereum/core"
-	"github.com/ethereum/go-ethereum/core/txpool"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/ethereum/go-ethereum/version"
-	"github.com/holiman/uint256"
 )
 
 // rpcNamespaces are the namespaces ServeRPC answers: what wallets and tools use to read the
@@ -29,7 +27,9 @@ var rpcNamespaces = map[string]bool{"eth": true, "net": true, "web3": true}
 // eth_sign fail, eth_sendRawTransaction is the way in.
 //
 // While it serves, the devnet mines by itself: a transaction that reaches the pool (over
-// JSON-RPC, or from any other client of the chain) is sealed into a block at once. Mining takes
+// JSON-RPC, or from any other client of the chain) is sealed into a block at once (with
+// Config.WallClock, as soon as the wall clock allows, together with every other transaction
+// pending then). Mining takes
 // the lock Send and Mine hold, and seals only when the pool holds a transaction the next block
 // can include, so a transaction that Send or Mine already sealed never causes a second, empty
 // block.
@@ -166,39 +166,25 @@ func (d *Devnet) automine(ctx context.Context) error {
 			return nil
 		case <-nudge:
 		}
-		if err := d.mineIncludable(); err != nil {
-			return err
+		for {
+			wait, _, err := d.sealPending()
+			if err != nil {
+				return err
+			}
+			if wait == 0 {
+				break
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil
+			case <-d.closing: // sealPending says so
+				t.Stop()
+			case <-t.C:
+			}
 		}
 	}
-}
-
-// errClosed reports that the devnet was closed.
-var errClosed = errors.New("devnet: closed")
-
-// mineIncludable seals a block if, once the pool has caught up with the head, it holds a
-// transaction the next block can include.
-func (d *Devnet) mineIncludable() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.closed {
-		return errClosed
-	}
-	pool := d.Backend.eth.TxPool()
-	// The pool drops what a block included in the background; Sync waits for that, so a
-	// transaction Send or Mine just sealed is not counted again.
-	if err := pool.Sync(); err != nil {
-		return fmt.Errorf("devnet: transaction pool: %w", err)
-	}
-	chain := d.Backend.eth.BlockChain()
-	baseFee, overflow := uint256.FromBig(eip1559.CalcBaseFee(chain.Config(), chain.CurrentBlock()))
-	if overflow {
-		return errors.New("devnet: base fee overflows")
-	}
-	if _, n := pool.Pending(txpool.PendingFilter{BaseFee: baseFee}); n == 0 {
-		return nil
-	}
-	d.Backend.Commit()
-	return nil
 }
 
 // web3API is the web3 namespace of a geth node, which the node keeps to itself.

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -48,8 +49,9 @@ type Server struct {
 
 // Start serves the reference server until the test ends. It listens first, so the server's own
 // URL (sign-in redirects, the development identity provider) names the real port; flags come
-// after the defaults (a test database, no simulated trades, a fast poll, no practical rate limit
-// unless flags set one), and the devnet's demo launches are indexed before it returns.
+// after the defaults (a test database, no simulated trades, a fast poll, and unless flags set
+// them no practical rate limit and a devnet that seals each transaction at once), and the
+// devnet's demo launches are indexed before it returns.
 func Start(t testing.TB, flags []string, opts ...app.Option) *Server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -58,8 +60,10 @@ func Start(t testing.TB, flags []string, opts ...app.Option) *Server {
 	}
 	args := append([]string{"--db", filepath.Join(t.TempDir(), "server.db"), "--addr", ln.Addr().String(),
 		"--simulate", "0", "--poll", "20ms"}, flags...)
-	if !slices.ContainsFunc(flags, func(f string) bool { return f == "--rate-limit" || len(f) > 13 && f[:13] == "--rate-limit=" }) {
-		args = append(args, "--rate-limit", "100000000")
+	for _, d := range [][2]string{{"--rate-limit", "100000000"}, {"--devnet-blocks", "instant"}} {
+		if !slices.ContainsFunc(flags, func(f string) bool { return f == d[0] || strings.HasPrefix(f, d[0]+"=") }) {
+			args = append(args, d[0], d[1])
+		}
 	}
 	cfg, err := app.ParseConfig(args)
 	if err != nil {
