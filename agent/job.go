@@ -77,8 +77,10 @@ type Job struct {
 	CompletedAt time.Time // completed or failed
 	CancelledAt time.Time
 
-	Response      string
-	RichData      []Transaction
+	Response string
+	// RichData is what the turn composed for the wallet owner to confirm: its transactions, then
+	// its order proposals.
+	RichData      []Item
 	Error         string // set only when failed: a client-safe message
 	StatusUpdates []StatusUpdate
 

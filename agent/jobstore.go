@@ -79,7 +79,7 @@ type ClaimJobParams struct {
 type CompleteJobParams struct {
 	Lease    Lease
 	Response string
-	RichData []Transaction
+	RichData []Item
 	At       time.Time
 	// Turn, when set, is appended to the job's thread (the job's wallet's) in the same
 	// atomic step: a client that sees the job completed and prompts again on the thread sees

@@ -27,10 +27,14 @@ const OfflineHelp = `I am the offline planner, so I understand only plain reques
 - "how much DETH would 0.01 ETH get me?" or "what would I get for 1,000 DETH?"
 - "buy 0.01 ETH of DETH", "swap 0.01 ETH for DETH", "sell 1,000 DETH" or "dump all my DETH"
 - "what's trending?", "newest tokens", "biggest tokens"
-- "use 2% slippage from now on" or "forget my slippage"{launch}
+- "use 2% slippage from now on" or "forget my slippage"{launch}{orders}
 I cannot answer free-form questions. For those, configure a model: set CURVEKIT_LLM_BASE_URL,
 CURVEKIT_LLM_MODEL and CURVEKIT_LLM_API_KEY for any OpenAI-compatible endpoint (OpenAI, Ollama,
 vLLM) and restart the server.`
+
+const offlineOrdersHelp = `
+- orders, proposed for you to place: "buy 0.01 ETH of DETH every hour, 5 times", "buy 0.01 ETH
+  of DETH at 0.000000004", "sell 1000 DETH at 0.00000001", "sell half my DETH if it drops 20%"`
 
 const offlineLaunchHelp = `
 - "launch a token named Moon Cat with symbol MCAT"
@@ -141,7 +145,19 @@ var (
 	// Orders: a stop or a target relative to the price now, a schedule, a cancel, a list.
 	reOrderMove = regexp.MustCompile(`(?i)^sell (half|all|everything|` + num + `%|` + num + `)(?: of)?(?: my)? ` + tok +
 		` (?:if|when|once|as soon as) (?:it|the price|its price|the price of it) (?:drops|falls|dips|goes down|is down|rises|goes up|pumps|is up|climbs)(?: by)? ` + num + `%$`)
-	reOrderUp  = regexp.MustCompile(`(?i)\b(?:rises|goes up|pumps|is up|climbs)\b`)
+	reOrderUp = regexp.MustCompile(`(?i)\b(?:rises|goes up|pumps|is up|climbs)\b`)
+	// A trigger at a price: a limit buy ("buy 0.01 ETH of DETH at 0.000000004", "… if it drops to
+	// …"), a limit sell ("sell 1000 DETH at …", "… when it reaches …") and a stop-loss ("sell half
+	// my DETH if it falls to …", "stop-loss on all my DETH at …"). The price is in the pairing
+	// asset per token; a unit named after it must be the pairing asset the buy spends.
+	reOrderBuyAt = regexp.MustCompile(`(?i)^(?:limit )?buy ` + num + ` ` + tok + ` (?:worth )?(?:of|in|into) ` + tok +
+		` (?:at|@|(?:if|when|once|as soon as) (?:it|the price|its price) (?:drops|falls|dips|goes down|comes down|gets)(?: back)? (?:to|below|under)) ` +
+		`(?:a price of )?` + num + `(?: \$?(` + pairingPattern + `))?(?: each| per token| a token| or (?:less|lower|better))?$`)
+	reOrderSellAt = regexp.MustCompile(`(?i)^(?:limit )?sell (half|all|everything|` + num + `%|` + num + `)(?: of)?(?: my)? ` + tok +
+		` (?:(at|@)|(?:if|when|once|as soon as) (?:it|the price|its price) (?:(rises|goes up|climbs|gets|reaches|hits)|(drops|falls|dips|goes down|gets down))(?: back)?(?: to| above| below| under| over)?) ` +
+		`(?:a price of )?` + num + `(?: \$?(` + pairingPattern + `))?(?: each| per token| a token| or (?:more|higher|better))?$`)
+	reOrderStopAt = regexp.MustCompile(`(?i)^(?:set |place |add |put )?(?:a )?stop[- ]?loss (?:on|for) (half|all|everything|` + num + `%|` + num + `)(?: of)?(?: my)? ` + tok +
+		` (?:at|@) ` + num + `(?: \$?(` + pairingPattern + `))?$`)
 	reOrderDCA = regexp.MustCompile(`(?i)^buy ` + num + ` ` + tok + ` (?:worth )?(?:of|in|into) ` + tok +
 		` every (minute|hour|day|week|\d+ ?(?:m|h|d|min|mins|minutes|hours|days))(?:,| for| and)? ` + `(\d+) times$`)
 	reOrderCancel = regexp.MustCompile(`(?i)^(?:cancel|kill|remove|delete) (?:all )?(?:of )?(?:my )?(?:` + tok + ` )?orders?(?: (?:on|for) ` + tok + `)?$`)
@@ -197,7 +213,11 @@ func offlineHelp(offered []string) string {
 	if slices.Contains(offered, "build_launch_transaction") {
 		extra = offlineLaunchHelp
 	}
-	return strings.Replace(OfflineHelp, "{launch}", extra, 1)
+	orders := ""
+	if slices.Contains(offered, "propose_order") {
+		orders = offlineOrdersHelp
+	}
+	return strings.NewReplacer("{launch}", extra, "{orders}", orders).Replace(OfflineHelp)
 }
 
 // planNormalized is planOffline on a normalized prompt, before the check of its addresses.
@@ -230,20 +250,37 @@ func planNormalized(p string, offered []string) ([]ToolCall, string) {
 			args["kind"], args["above"] = "take-profit", args["below"]
 			delete(args, "below")
 		}
-		switch {
-		case strings.EqualFold(m[1], "half"):
-			args["percent"] = 50.0
-		case strings.EqualFold(m[1], "all"), strings.EqualFold(m[1], "everything"):
-			args["percent"] = 100.0
-		case m[2] != "":
-			args["percent"] = mustFloat(m[2])
-		default:
-			args["amount"] = m[3]
+		sellShare(args, m[1], m[2], m[3])
+		return call("propose_order", args)
+	}
+	if m := reOrderBuyAt.FindStringSubmatch(p); m != nil {
+		if m[5] != "" && !strings.EqualFold(m[5], strings.TrimPrefix(m[2], "$")) {
+			return nil, fmt.Sprintf("Name the price in what the buy spends (%s), for example \"buy %s %s of %s at %s %s\".", m[2], m[1], m[2], m[3], m[4], m[2])
 		}
-		return call("place_order", args)
+		return call("propose_order", map[string]any{"kind": "limit", "token": m[3], "side": "buy", "amount": m[1], "asset": m[2], "price": m[4]})
+	}
+	if m := reOrderSellAt.FindStringSubmatch(p); m != nil {
+		args := map[string]any{"kind": "limit", "token": m[4], "side": "sell", "price": m[8]}
+		if m[9] != "" {
+			args["asset"] = m[9]
+		}
+		if m[7] != "" {
+			args["kind"] = "stop-loss"
+			delete(args, "side")
+		}
+		sellShare(args, m[1], m[2], m[3])
+		return call("propose_order", args)
+	}
+	if m := reOrderStopAt.FindStringSubmatch(p); m != nil {
+		args := map[string]any{"kind": "stop-loss", "token": m[4], "price": m[5]}
+		if m[6] != "" {
+			args["asset"] = m[6]
+		}
+		sellShare(args, m[1], m[2], m[3])
+		return call("propose_order", args)
 	}
 	if m := reOrderDCA.FindStringSubmatch(p); m != nil {
-		return call("place_order", map[string]any{"kind": "dca", "token": m[3], "side": "buy", "amount": m[1], "asset": m[2], "every": every(m[4]), "times": mustInt(m[5])})
+		return call("propose_order", map[string]any{"kind": "dca", "token": m[3], "side": "buy", "amount": m[1], "asset": m[2], "every": every(m[4]), "times": mustInt(m[5])})
 	}
 	if m := reOrderCancel.FindStringSubmatch(p); m != nil {
 		args := map[string]any{}
@@ -322,6 +359,21 @@ func planNormalized(p string, offered []string) ([]ToolCall, string) {
 		return call("list_tokens", map[string]any{"sort": "newest"})
 	}
 	return nil, offlineHelp(offered)
+}
+
+// sellShare sets what a sell order spends: a share of the balance (half, all, n%) or an amount of
+// tokens.
+func sellShare(args map[string]any, what, percent, amount string) {
+	switch {
+	case strings.EqualFold(what, "half"):
+		args["percent"] = 50.0
+	case strings.EqualFold(what, "all"), strings.EqualFold(what, "everything"):
+		args["percent"] = 100.0
+	case percent != "":
+		args["percent"] = mustFloat(percent)
+	default:
+		args["amount"] = amount
+	}
 }
 
 // isStopWord rejects words the info patterns would otherwise take for a symbol ("what is up").

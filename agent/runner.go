@@ -275,7 +275,7 @@ func (r *Runner) process(ctx context.Context, job Job) {
 	}
 	// The job's answer and its turn in the thread land together.
 	turn := &Turn{Prompt: job.Prompt, Response: res.Response, At: at}
-	done, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.Transactions, At: at, Turn: turn,
+	done, err := r.svc.cfg.Jobs.CompleteJob(ctx, &CompleteJobParams{Lease: lease, Response: res.Response, RichData: res.RichData(), At: at, Turn: turn,
 		StatusUpdates: last, Events: r.svc.jobEvents()})
 	if err != nil {
 		log.WarnContext(ctx, "agent: complete job", "err", err)

@@ -33,7 +33,7 @@ type Config struct {
 	Balances Balances
 	// Launcher, when set, adds the launch, claim-fees, fees, earnings and daily-limit tools.
 	Launcher Launcher
-	// Orders, when set, adds the order tools: place_order and cancel_order compose, list_orders
+	// Orders, when set, adds the order tools: propose_order and cancel_order compose, list_orders
 	// reads; none of them arms or disarms anything.
 	Orders Orders
 	// Signal, when set, tells the runners of other processes sharing Jobs that a job was

@@ -20,7 +20,8 @@ type Tool struct {
 	Description string
 	// InputSchema is the JSON schema of the arguments.
 	InputSchema *jsonschema.Schema
-	// Composes reports that the tool builds an unsigned transaction (it never sends one).
+	// Composes reports that the tool builds an unsigned transaction or proposes an order (it
+	// never sends the one or arms the other).
 	Composes bool
 
 	resolved *jsonschema.Resolved
@@ -49,6 +50,8 @@ type ToolResult struct {
 	Data any `json:"data,omitempty"`
 	// Transactions are what the tool composed, in the order the wallet sends them.
 	Transactions []Transaction `json:"-"`
+	// Orders are the standing orders the tool proposed, for the wallet owner to place.
+	Orders []OrderProposal `json:"-"`
 }
 
 // NewTool declares a tool whose arguments decode into In. It panics when In has no JSON schema,

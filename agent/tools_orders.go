@@ -38,7 +38,7 @@ type OrderArgs struct {
 	Below *float64 `json:"below,omitempty" jsonschema:"instead of price: the trigger this many percent below the price now"`
 	Above *float64 `json:"above,omitempty" jsonschema:"instead of price: the trigger this many percent above the price now"`
 	// Asset guards a buy's amount: "0.01 ETH of X" when X trades against TUSD must not spend TUSD.
-	Asset string `json:"asset,omitempty" jsonschema:"the symbol the person named for a buy's amount (ETH, TUSD...), when they named one"`
+	Asset string `json:"asset,omitempty" jsonschema:"the pairing asset the person named (ETH, TUSD...) for a buy's amount or an order's price, when they named one; refused when it is not the token's pairing asset"`
 }
 
 // OrdersArgs select the wallet's orders.
@@ -54,13 +54,13 @@ type CancelArgs struct {
 
 func (s *Service) orderTools() []Tool {
 	return []Tool{
-		NewTool("place_order", "Compose a standing order (limit, stop-loss, take-profit, trailing-stop, dca, twap) for the caller's wallet, validated. Nothing is armed: the wallet's owner places it with POST /orders.", true, s.placeOrder),
+		NewTool("propose_order", "Propose a standing order (limit, stop-loss, take-profit, trailing-stop, dca, twap) for the caller's wallet: validated, and returned as the body of POST /orders for the wallet's owner to place. Nothing is armed: no tool places an order.", true, s.proposeOrder),
 		NewTool("list_orders", "List the caller's wallet's open standing orders, with their fires.", false, s.listOrders),
 		NewTool("cancel_order", "Compose the cancellation of one order, or of every open order on a token. Nothing is cancelled: the wallet's owner confirms with DELETE /orders/{id}.", true, s.cancelOrder),
 	}
 }
 
-func (s *Service) placeOrder(ctx context.Context, c *Call, in OrderArgs) (ToolResult, error) {
+func (s *Service) proposeOrder(ctx context.Context, c *Call, in OrderArgs) (ToolResult, error) {
 	v, err := s.resolve(ctx, in.Token)
 	if err != nil {
 		return ToolResult{}, err
@@ -89,10 +89,12 @@ func (s *Service) placeOrder(ctx context.Context, c *Call, in OrderArgs) (ToolRe
 	if err != nil {
 		return ToolResult{}, err
 	}
+	what := describe(&o, quoteSymbol(&v), v.Symbol)
 	return ToolResult{
-		Summary: fmt.Sprintf("I composed a %s order on %s: %s. Nothing is armed until you place it (POST /orders with this body, or curvekit orders place).",
-			o.Kind, v.Symbol, describe(&o, quoteSymbol(&v), v.Symbol)),
-		Data: map[string]any{"order": req, "confirm": "POST /orders"},
+		Summary: fmt.Sprintf("I composed a %s order on %s (token %s): %s. Nothing is armed until you place it (POST /orders with this body, or curvekit orders place).",
+			o.Kind, v.Symbol, v.Address.Hex(), what),
+		Data:   map[string]any{"order": req, "confirm": "POST /orders"},
+		Orders: []OrderProposal{NewOrderProposal(fmt.Sprintf("%s on %s (%s): %s", o.Kind, v.Symbol, v.Address.Hex(), what), req)},
 	}, nil
 }
 

@@ -33,8 +33,22 @@ type TurnResult struct {
 	// Response is every text delta joined.
 	Response     string
 	Transactions []Transaction
-	Usage        Usage
-	Steps        int
+	// Orders are the standing orders the turn proposed; nothing is armed.
+	Orders []OrderProposal
+	Usage  Usage
+	Steps  int
+}
+
+// RichData is what the turn composed, as a job keeps it: the transactions, then the orders.
+func (r *TurnResult) RichData() []Item {
+	var items []Item
+	for i := range r.Transactions {
+		items = append(items, Item{Transaction: &r.Transactions[i]})
+	}
+	for i := range r.Orders {
+		items = append(items, Item{Order: &r.Orders[i]})
+	}
+	return items
 }
 
 // Client-safe failures of a turn.
@@ -64,7 +78,8 @@ func ClientMessage(err error) string {
 // Prompt runs a streamed turn: it validates p like Submit (a failure there returns before any
 // event), then calls emit with each event in
 // order - usage_update after every planner step, text_delta as the answer is written,
-// transaction for each composed transaction, and done or error last. An emit error (the client
+// transaction for each composed transaction, order for each proposed order, and done or error
+// last. An emit error (the client
 // went away) ends the turn. The turn is recorded in its thread when it succeeds.
 func (s *Service) Prompt(ctx context.Context, p TurnParams, emit func(Event) error) (TurnResult, error) {
 	if err := s.check(p.Prompt, p.ThreadID, p.Model, p.History); err != nil {
@@ -83,7 +98,7 @@ func (s *Service) Prompt(ctx context.Context, p TurnParams, emit func(Event) err
 		}
 		return res, err
 	}
-	if err := emit(Event{Type: EventDone, Done: &Done{ThreadID: res.ThreadID, Transactions: len(res.Transactions)}}); err != nil {
+	if err := emit(Event{Type: EventDone, Done: &Done{ThreadID: res.ThreadID, Transactions: len(res.Transactions), Orders: len(res.Orders)}}); err != nil {
 		return res, fmt.Errorf("%w: %w", errEmit, err)
 	}
 	return res, nil
@@ -98,8 +113,8 @@ func (s *Service) record(ctx context.Context, p *TurnParams, res *TurnResult) er
 }
 
 const systemPrompt = `You are the curvekit trading agent for wallet %s. You read token
-markets and compose unsigned transactions with your tools; you never sign or send anything: the
-wallet owner confirms every transaction. Use the tools for every number you state. Keep answers
+markets and compose unsigned transactions and standing orders with your tools; you never sign,
+send or place anything: the wallet owner confirms every transaction and places every order. Use the tools for every number you state. Keep answers
 short and plain. When a tool reports an error, say so plainly.`
 
 // turn runs the planner loop and emits every event but done and error.
@@ -178,8 +193,9 @@ func (s *Service) turn(ctx context.Context, p *TurnParams, emit func(Event) erro
 		msgs = append(msgs, Message{Role: RoleAssistant, Content: reply.Text, ToolCalls: reply.ToolCalls})
 		for _, tc := range reply.ToolCalls {
 			progress("running " + tc.Name)
-			content, txs := s.runTool(ctx, call, tc)
-			res.Transactions = append(res.Transactions, txs...)
+			content, r := s.runTool(ctx, call, tc)
+			res.Transactions = append(res.Transactions, r.Transactions...)
+			res.Orders = append(res.Orders, r.Orders...)
 			msgs = append(msgs, Message{Role: RoleTool, ToolCallID: tc.ID, Content: content})
 		}
 		if cause := context.Cause(ctx); cause != nil {
@@ -189,6 +205,9 @@ func (s *Service) turn(ctx context.Context, p *TurnParams, emit func(Event) erro
 	res.Response = text.String()
 	for i := range res.Transactions {
 		send(Event{Type: EventTransaction, Transaction: &res.Transactions[i]})
+	}
+	for i := range res.Orders {
+		send(Event{Type: EventOrder, Order: &res.Orders[i]})
 	}
 	if cause := context.Cause(ctx); cause != nil {
 		return res, cause
@@ -215,11 +234,12 @@ type toolOutput struct {
 	Error   string `json:"error,omitempty"`
 }
 
-// runTool runs one call and returns the tool message's content and the transactions it
-// composed. Failures become content too: the planner tells the person what went wrong.
-func (s *Service) runTool(ctx context.Context, c *Call, tc ToolCall) (string, []Transaction) {
+// runTool runs one call and returns the tool message's content and what it composed (its
+// transactions and orders). Failures become content too: the planner tells the person what went
+// wrong.
+func (s *Service) runTool(ctx context.Context, c *Call, tc ToolCall) (string, ToolResult) {
 	var out toolOutput
-	var txs []Transaction
+	var composed ToolResult
 	if t, ok := s.byName[tc.Name]; !ok {
 		out.Error = fmt.Sprintf("there is no tool named %q", tc.Name)
 	} else if err := c.allows(tc.Name); err != nil {
@@ -231,12 +251,13 @@ func (s *Service) runTool(ctx context.Context, c *Call, tc ToolCall) (string, []
 			out.Error = "the tool " + tc.Name + " failed; try again later"
 		}
 	} else {
-		out.Summary, out.Data, txs = r.Summary, r.Data, r.Transactions
+		out.Summary, out.Data = r.Summary, r.Data
+		composed = ToolResult{Transactions: r.Transactions, Orders: r.Orders}
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		b, _ = json.Marshal(toolOutput{Error: "the tool's answer could not be encoded"})
-		txs = nil
+		composed = ToolResult{}
 	}
-	return string(b), txs
+	return string(b), composed
 }

@@ -2,10 +2,13 @@ package apiclient
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/curvekit/curvekit/orders"
 )
 
 // Job states (SPEC 3.1).
@@ -45,7 +48,8 @@ type StatusUpdate struct {
 }
 
 // Job is GET /agent/job/:id, Bankr's job shape (SPEC 2.4): RichData holds the unsigned
-// transactions the turn composed, each a request for the wallet owner to confirm.
+// transactions the turn composed, then the standing orders it proposed, each a request for the
+// wallet owner to confirm.
 type Job struct {
 	JobID          string         `json:"jobId"`
 	ThreadID       string         `json:"threadId"`
@@ -59,8 +63,50 @@ type Job struct {
 	CancelledAt    string         `json:"cancelledAt,omitempty"`
 	ProcessingTime *int64         `json:"processingTime,omitempty"`
 	Response       string         `json:"response"`
-	RichData       []Tx           `json:"richData"`
+	RichData       []RichItem     `json:"richData"`
 	Error          string         `json:"error,omitempty"`
+}
+
+// OrderProposal is a standing order the agent proposed: Order is the body of POST /orders
+// (PlaceOrder), validated for the caller's wallet; nothing is armed until it is placed.
+type OrderProposal struct {
+	Type        string         `json:"type"` // "order"
+	Kind        string         `json:"kind"`
+	Description string         `json:"description"`
+	Order       orders.Request `json:"order"`
+	Confirm     string         `json:"confirm"` // "POST /orders"
+}
+
+// RichItem is one item of a job's richData: an unsigned transaction (Tx, type "transaction")
+// or a proposed order (Order, type "order"); exactly one is set. Its JSON is the one it holds.
+type RichItem struct {
+	*Tx
+	Order *OrderProposal
+}
+
+// MarshalJSON writes the transaction or the order the item holds.
+func (it RichItem) MarshalJSON() ([]byte, error) {
+	if it.Order != nil {
+		return json.Marshal(it.Order)
+	}
+	return json.Marshal(it.Tx)
+}
+
+// UnmarshalJSON reads an item by its "type".
+func (it *RichItem) UnmarshalJSON(b []byte) error {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return err
+	}
+	*it = RichItem{}
+	if head.Type == "order" {
+		it.Order = new(OrderProposal)
+		return json.Unmarshal(b, it.Order)
+	}
+	it.Tx = new(Tx)
+	return json.Unmarshal(b, it.Tx)
 }
 
 // Done reports whether the job reached a final state.

@@ -19,13 +19,14 @@ type Tool struct {
 }
 
 // ToolResult is POST /agent/tools/:name's answer: the tool's plain-English summary, its
-// structured data (as the server wrote it; absent for some tools), and the unsigned
-// transactions it composed, each a request for the wallet owner to confirm.
+// structured data (as the server wrote it; absent for some tools), the unsigned transactions
+// it composed and the orders it proposed, each a request for the wallet owner to confirm.
 type ToolResult struct {
 	Tool         string          `json:"tool"`
 	Summary      string          `json:"summary"`
 	Data         json.RawMessage `json:"data,omitempty"`
 	Transactions []Tx            `json:"transactions"`
+	Orders       []OrderProposal `json:"orders"`
 }
 
 // Tools lists the agent's tools (API key).

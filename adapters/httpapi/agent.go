@@ -73,20 +73,20 @@ func readPrompt(w http.ResponseWriter, req bunrouter.Request) (promptBody, error
 // jobJSON is a job as agent-API clients poll it: times are RFC 3339 UTC with milliseconds,
 // processingTime milliseconds; error appears only on a failed job, the other times once set.
 type jobJSON struct {
-	JobID          string              `json:"jobId"`
-	ThreadID       string              `json:"threadId"`
-	Status         agent.Status        `json:"status"`
-	Prompt         string              `json:"prompt"`
-	CreatedAt      string              `json:"createdAt"`
-	Cancellable    bool                `json:"cancellable"`
-	StatusUpdates  []statusUpdateJSON  `json:"statusUpdates"`
-	StartedAt      string              `json:"startedAt,omitempty"`
-	CompletedAt    string              `json:"completedAt,omitempty"`
-	CancelledAt    string              `json:"cancelledAt,omitempty"`
-	ProcessingTime *int64              `json:"processingTime,omitempty"`
-	Response       string              `json:"response"`
-	RichData       []agent.Transaction `json:"richData"`
-	Error          string              `json:"error,omitempty"`
+	JobID          string             `json:"jobId"`
+	ThreadID       string             `json:"threadId"`
+	Status         agent.Status       `json:"status"`
+	Prompt         string             `json:"prompt"`
+	CreatedAt      string             `json:"createdAt"`
+	Cancellable    bool               `json:"cancellable"`
+	StatusUpdates  []statusUpdateJSON `json:"statusUpdates"`
+	StartedAt      string             `json:"startedAt,omitempty"`
+	CompletedAt    string             `json:"completedAt,omitempty"`
+	CancelledAt    string             `json:"cancelledAt,omitempty"`
+	ProcessingTime *int64             `json:"processingTime,omitempty"`
+	Response       string             `json:"response"`
+	RichData       []agent.Item       `json:"richData"`
+	Error          string             `json:"error,omitempty"`
 }
 
 type statusUpdateJSON struct {
@@ -114,7 +114,7 @@ func jobOf(j *agent.Job) jobJSON {
 		out.StatusUpdates[i] = statusUpdateJSON{Message: u.Message, Timestamp: timeOrEmpty(u.Timestamp)}
 	}
 	if out.RichData == nil {
-		out.RichData = []agent.Transaction{}
+		out.RichData = []agent.Item{}
 	}
 	if !j.CompletedAt.IsZero() {
 		ms := j.ProcessingTime().Milliseconds()

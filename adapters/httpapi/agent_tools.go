@@ -51,12 +51,14 @@ func (s *Server) listAgentTools(w http.ResponseWriter, _ bunrouter.Request) erro
 	return writeJSON(w, http.StatusOK, agentToolsJSON{Tools: out})
 }
 
-// agentToolResultJSON is a tool's answer: transactions is [] when the tool composed none.
+// agentToolResultJSON is a tool's answer: transactions and orders are [] when the tool composed
+// none.
 type agentToolResultJSON struct {
-	Tool         string              `json:"tool"`
-	Summary      string              `json:"summary"`
-	Data         any                 `json:"data,omitempty"`
-	Transactions []agent.Transaction `json:"transactions"`
+	Tool         string                `json:"tool"`
+	Summary      string                `json:"summary"`
+	Data         any                   `json:"data,omitempty"`
+	Transactions []agent.Transaction   `json:"transactions"`
+	Orders       []agent.OrderProposal `json:"orders"`
 }
 
 // POST /agent/tools/:name: the body is the tool's arguments (an empty body is {}); every problem
@@ -82,9 +84,12 @@ func (s *Server) callAgentTool(w http.ResponseWriter, req bunrouter.Request) err
 	if err != nil {
 		return err
 	}
-	out := agentToolResultJSON{Tool: name, Summary: res.Summary, Data: res.Data, Transactions: res.Transactions}
+	out := agentToolResultJSON{Tool: name, Summary: res.Summary, Data: res.Data, Transactions: res.Transactions, Orders: res.Orders}
 	if out.Transactions == nil {
 		out.Transactions = []agent.Transaction{}
+	}
+	if out.Orders == nil {
+		out.Orders = []agent.OrderProposal{}
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

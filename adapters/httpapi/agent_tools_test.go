@@ -135,7 +135,7 @@ func TestAgentToolsWriteTheCallersMemory(t *testing.T) {
 	e := newAgentEnv(t, false)
 	session := []string{"Cookie", sessionCookie + "=" + traderSession}
 	e.do(t, http.MethodPost, "/agent/tools/remember", `{"key":"slippage","value":"2%"}`, session...).want(t, http.StatusOK,
-		`{"tool":"remember","summary":"I will remember slippage: 2%.","data":{"slippage":"2%"},"transactions":[]}`)
+		`{"tool":"remember","summary":"I will remember slippage: 2%.","data":{"slippage":"2%"},"transactions":[],"orders":[]}`)
 	var mem struct{ Memories []struct{ Key, Value string } }
 	e.do(t, http.MethodGet, "/agent/memory", "", session...).decode(t, &mem)
 	if len(mem.Memories) != 1 || mem.Memories[0].Value != "2%" {
@@ -160,7 +160,7 @@ func TestAgentToolsWriteTheCallersMemory(t *testing.T) {
 		t.Fatalf("memory after a read-only key's writes %+v", mem)
 	}
 	e.do(t, http.MethodPost, "/agent/tools/forget", `{"key":"slippage"}`, session...).want(t, http.StatusOK,
-		`{"tool":"forget","summary":"I forgot slippage.","transactions":[]}`)
+		`{"tool":"forget","summary":"I forgot slippage.","transactions":[],"orders":[]}`)
 	// A page of another site cannot make a signed-in browser write the memory.
 	e.do(t, http.MethodPost, "/agent/tools/remember", `{"key":"slippage","value":"50%"}`, append(session, "Sec-Fetch-Site", "cross-site")...).want(t, http.StatusForbidden,
 		`{"statusCode":403,"message":"cross-origin request refused"}`)

@@ -510,6 +510,8 @@ var schemaNames = map[string]string{
 	"validationBody":    "Refusal",
 	"feesJSONBody":      "CreatorFees",
 	"Transaction":       "AgentTransaction",
+	"OrderProposal":     "AgentOrderProposal",
+	"Request":           "ProposedOrder",
 	"Document":          "MetadataDocument",
 	"tierJSON":          "TierLimits",
 	"slippageJSON":      "SlippageSettings",
@@ -568,6 +570,21 @@ func (g *schemaGen) special(t reflect.Type) (*openapi3.SchemaRef, bool) {
 		for _, c := range curvekit.Codes {
 			s.Enum = append(s.Enum, string(c))
 		}
+	case reflect.TypeFor[[]agent.Item]():
+		// A job's richData: each item a transaction or an order proposal, told apart by type.
+		tx, err := g.ref(agent.Transaction{}, false)
+		if err != nil {
+			g.err = err
+		}
+		order, err := g.ref(agent.OrderProposal{}, false)
+		if err != nil {
+			g.err = err
+		}
+		g.schemas["AgentRichDataItem"] = (&openapi3.Schema{OneOf: openapi3.SchemaRefs{tx, order}}).NewRef()
+		g.claim("AgentRichDataItem", reflect.TypeFor[agent.Item]())
+		list := openapi3.NewArraySchema()
+		list.Items = openapi3.NewSchemaRef("#/components/schemas/AgentRichDataItem", nil)
+		return list.NewRef(), true
 	case reflect.TypeFor[toolArguments]():
 		name, s = "ToolArguments", openapi3.NewObjectSchema()
 	case reflect.TypeFor[market.Phase]():
@@ -591,8 +608,9 @@ func (g *schemaGen) special(t reflect.Type) (*openapi3.SchemaRef, bool) {
 
 // customize adjusts what openapi3gen made of t.
 func (g *schemaGen) customize(t reflect.Type, s *openapi3.Schema, request bool) error {
-	if t == reflect.TypeFor[jsonschema.Schema]() {
-		// A JSON Schema is free-form here; its struct is not described (the field is replaced).
+	if t == reflect.TypeFor[jsonschema.Schema]() || t == reflect.TypeFor[agent.Item]() {
+		// A JSON Schema is free-form here, and a richData item a union of its own (see special):
+		// their structs are not described (the field is replaced).
 		return &openapi3gen.ExcludeSchemaSentinel{}
 	}
 	if sp, ok := g.special(t); ok {

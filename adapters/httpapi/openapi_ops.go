@@ -189,13 +189,14 @@ var operations = map[string]op{
 
 	"POST /agent/job": {id: "submitAgentJob", summary: "Submits a prompt as a job; poll GET /agent/job/{id}", body: promptBody{},
 		status: http.StatusAccepted, resp: jobAcceptedJSON{}},
-	"GET /agent/job/:id":         {id: "getAgentJob", summary: "A job: status, response, composed transactions", resp: jobJSON{}},
+	"GET /agent/job/:id":         {id: "getAgentJob", summary: "A job: status, response, composed transactions and proposed orders", resp: jobJSON{}},
 	"POST /agent/job/:id/cancel": {id: "cancelAgentJob", summary: "Cancels a pending job", resp: jobJSON{}},
 	"POST /agent/prompt": {id: "promptAgent", summary: "One turn of the agent, streamed (SSE)", body: promptBody{}, media: "text/event-stream",
 		events: []streamEvent{
 			{name: string(agent.EventUsage), desc: "Tokens used so far.", data: agent.UsageUpdate{}},
 			{name: string(agent.EventText), desc: "The next piece of the answer.", data: agent.TextDelta{}},
 			{name: string(agent.EventTransaction), desc: "An unsigned transaction for the wallet owner to confirm.", data: agent.Transaction{}},
+			{name: string(agent.EventOrder), desc: "A standing order proposed for the wallet owner to place with POST /orders; nothing is armed.", data: agent.OrderProposal{}},
 			{name: string(agent.EventDone), desc: "The turn succeeded.", data: agent.Done{}},
 			{name: string(agent.EventError), desc: "The turn failed.", data: agent.TurnError{}},
 		}},

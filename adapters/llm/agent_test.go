@@ -21,6 +21,7 @@ import (
 	"github.com/curvekit/curvekit/internal/testworld"
 	"github.com/curvekit/curvekit/launch"
 	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/orders"
 )
 
 var quiet = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
@@ -67,8 +68,12 @@ func newWorld(t *testing.T, p *provider) *world {
 		t.Fatal(err)
 	}
 	c := client(t, p, llm.Config{MaxRetries: 1})
+	book, err := orders.NewService(orders.Config{Store: db.Orders(), Tokens: db.Market()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	a := db.Agent()
-	svc, err := agent.New(agent.Config{Jobs: a, Memory: a, Threads: a, Market: mkt, Balances: chain, Launcher: launcher, LLM: c, Model: c.Model(), Logger: quiet})
+	svc, err := agent.New(agent.Config{Jobs: a, Memory: a, Threads: a, Market: mkt, Balances: chain, Launcher: launcher, Orders: book, LLM: c, Model: c.Model(), Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,4 +231,23 @@ func TestModelLaunchAndClaim(t *testing.T) {
 		t.Fatalf("claim by the creator: %q %+v", j.Response, j.RichData)
 	}
 	send(creator, j.RichData[0].TxRequest)
+}
+
+// Through the OpenAI-compatible adapter, a schedule the (fake) model proposes with propose_order
+// completes as a job whose richData is the order, the body POST /orders takes, with nothing
+// armed; the model's own answer is joined as for any tool.
+func TestModelProposesAnOrder(t *testing.T) {
+	p := newProvider(t, model(map[string][2]string{
+		"buy 0.01 ETH of DETH every minute, 3 times": {"propose_order", `{"kind":"dca","token":"DETH","side":"buy","amount":"0.01","asset":"ETH","every":"1m","times":3}`},
+	}))
+	w := newWorld(t, p)
+	j := w.job(t, w.dev.Accounts[7].Address, "buy 0.01 ETH of DETH every minute, 3 times")
+	if j.Status != agent.StatusCompleted || len(j.RichData) != 1 || j.RichData[0].Order == nil || !strings.HasPrefix(j.Response, "Done. I composed a dca order on DETH") {
+		t.Fatalf("job = %s %q %q %+v", j.Status, j.Error, j.Response, j.RichData)
+	}
+	got := j.RichData[0].Order
+	want := orders.Request{Kind: "dca", Token: w.dev.ETHToken.Token.Hex(), Side: "buy", Amount: "0.01", Every: "1m", Times: 3}
+	if got.Request != want || got.Type != "order" || got.Confirm != "POST /orders" {
+		t.Fatalf("proposed %+v, want the order %+v", got, want)
+	}
 }

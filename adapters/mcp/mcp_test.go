@@ -22,6 +22,7 @@ import (
 	"github.com/curvekit/curvekit/adapters/mcp"
 	"github.com/curvekit/curvekit/internal/app"
 	"github.com/curvekit/curvekit/internal/app/apptest"
+	"github.com/curvekit/curvekit/orders"
 )
 
 // server is the reference server wired by internal/app on a devnet, on a loopback socket.
@@ -612,5 +613,62 @@ func TestWebhookTools(t *testing.T) {
 	}
 	if msg := toolError(t, cs, "replay_webhook", map[string]any{"webhookId": "wh_nope", "deliveryId": ping.ID}); !strings.Contains(msg, "404") {
 		t.Errorf("another webhook: %q", msg)
+	}
+}
+
+// TestOrderProposalsOverMCP: an order the agent composes reaches an MCP client structured, as a
+// transaction does: propose_order answers it in orders, and a job's richData carries it, as the
+// body POST /orders takes. No tool arms it; the client's person places it through the API.
+func TestOrderProposalsOverMCP(t *testing.T) {
+	s := startServer(t)
+	c := s.keyed(t, "mcp-orders", `{}`)
+	cs := inMemory(t, c)
+	ctx := context.Background()
+	deth := s.app.Devnet.ETHToken.Token.Hex()
+	for name := range listed(t, cs) {
+		if strings.Contains(name, "place") || strings.Contains(name, "arm") {
+			t.Errorf("MCP lists %s", name)
+		}
+	}
+
+	var limit struct {
+		Transactions []map[string]any
+		Orders       []apiclient.OrderProposal
+	}
+	callTool(t, cs, "propose_order", map[string]any{"kind": "limit", "token": "DETH", "side": "buy", "amount": "0.01", "price": "0.000000004"}, &limit)
+	want := orders.Request{Kind: "limit", Token: deth, Side: "buy", Amount: "0.01", Price: "0.000000004"}
+	if len(limit.Orders) != 1 || len(limit.Transactions) != 0 || limit.Orders[0].Type != "order" || limit.Orders[0].Confirm != "POST /orders" {
+		t.Fatalf("propose_order: %+v", limit)
+	}
+	if diff := cmp.Diff(want, limit.Orders[0].Order); diff != "" {
+		t.Errorf("propose_order's order (-want +got):\n%s", diff)
+	}
+
+	var sub apiclient.Submitted
+	callTool(t, cs, "agent_submit_prompt", map[string]any{"prompt": "buy 0.01 ETH of DETH every minute, 3 times"}, &sub)
+	var j apiclient.Job
+	for deadline := time.Now().Add(20 * time.Second); !j.Done(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("job still %s", j.Status)
+		}
+		callTool(t, cs, "agent_get_job_status", map[string]any{"jobId": sub.JobID}, &j)
+	}
+	if j.Status != "completed" || len(j.RichData) != 1 || j.RichData[0].Order == nil || j.RichData[0].Tx != nil {
+		t.Fatalf("job %s %q richData %+v", j.Status, j.Response, j.RichData)
+	}
+	dca := j.RichData[0].Order.Order
+	if diff := cmp.Diff(orders.Request{Kind: "dca", Token: deth, Side: "buy", Amount: "0.01", Every: "1m", Times: 3}, dca); diff != "" {
+		t.Errorf("the job's proposed order (-want +got):\n%s", diff)
+	}
+	if page, err := c.Orders(ctx, apiclient.OrdersParams{}); err != nil || len(page.Orders) != 0 {
+		t.Fatalf("the agent armed %d orders (%v)", len(page.Orders), err)
+	}
+	if n := s.signer.Calls(); n != 0 {
+		t.Errorf("the custodial signer was called %d times", n)
+	}
+	// Confirming is posting the body as it came.
+	placed, err := c.PlaceOrder(ctx, dca)
+	if err != nil || placed.Kind != "dca" || placed.Times == nil || *placed.Times != 3 {
+		t.Fatalf("placing the proposal: %+v %v", placed, err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/agent"
+	"github.com/curvekit/curvekit/orders"
 )
 
 var (
@@ -110,9 +111,12 @@ func testJobLifecycle(t *testing.T, s Stores) {
 		t.Fatalf("after heartbeat and status updates (-want +got):\n%s", diff)
 	}
 
-	rich := []agent.Transaction{{Type: "transaction", Kind: "buy", Description: "Buy DETH",
+	// A transaction and a proposed order read back as what they were.
+	pct := 50.0
+	order := agent.NewOrderProposal("stop-loss on DETH", orders.Request{Kind: "stop-loss", Token: "0x01", Percent: &pct, Price: "0.000000002"})
+	rich := []agent.Item{{Transaction: &agent.Transaction{Type: "transaction", Kind: "buy", Description: "Buy DETH",
 		TxRequest: agent.TxRequest{ChainID: 1337, To: "0x01", Data: "0xabcd", Value: "10000000000000000", Gas: "90000"},
-		Approval:  &agent.TxRequest{ChainID: 1337, To: "0x02", Data: "0x095ea7b3", Value: "0"}}}
+		Approval:  &agent.TxRequest{ChainID: 1337, To: "0x02", Data: "0x095ea7b3", Value: "0"}}}, {Order: &order}}
 	turn := &agent.Turn{Prompt: "buy 0.01 ETH of DETH ✓", Response: "Here is your transaction.", At: at(1500)}
 	done, err := s.Jobs.CompleteJob(ctx, &agent.CompleteJobParams{Lease: leaseOf(c), Response: "Here is your transaction.", RichData: rich, At: at(1500), Turn: turn, StatusUpdates: notes[3:]})
 	if err != nil {

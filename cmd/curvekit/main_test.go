@@ -129,6 +129,32 @@ func TestErrorsAndExitCodes(t *testing.T) {
 	}
 }
 
+// TestAgentPromptProposesOrder asks for a schedule through the binary: the answer prints the
+// proposed order and the command that places it, nothing is armed until that command runs, and
+// running it as printed places the order proposed.
+func TestAgentPromptProposesOrder(t *testing.T) {
+	s := startServer(t)
+	session := s.signIn(t, "cli-scheduler")
+	key, _ := s.apiKey(t, session, `{"name":"cli"}`)
+	env := []string{"CURVEKIT_SERVER=" + s.base, "CURVEKIT_API_KEY=" + key}
+
+	r := run(t, "", env, "agent", "prompt", "buy 0.01 ETH of DETH every minute, 3 times", "--interval", "100ms")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	deth := s.app.Devnet.ETHToken.Token.Hex()
+	place := "curvekit orders place dca " + deth + " --side buy --amount 0.01 --every 1m --times 3"
+	if !strings.Contains(r.stdout, "Proposed order 1 of 1: dca on DETH") || !strings.Contains(r.stdout, "\n  "+place+"\n") || strings.Contains(r.stdout, "Unsigned transaction") {
+		t.Fatalf("answer:\n%s", r.stdout)
+	}
+	if r = run(t, "", env, "orders", "list"); r.code != 0 || strings.Contains(r.stdout, "ord_") {
+		t.Fatalf("orders before placing: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r = run(t, "", env, strings.Fields(place)[1:]...); r.code != 0 || !strings.HasPrefix(r.stdout, "placed ord_") {
+		t.Fatalf("placing as printed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 // TestAgentPromptBuy asks for a buy through the binary with a real key: the answer and the
 // unsigned transaction are printed, and that transaction, signed by a devnet wallet, executes.
 // A revoked key then gets a clear refusal and exit code 4.

@@ -250,19 +250,19 @@ func TestAgentOrderTools(t *testing.T) {
 	want.Mul(&want, uint256.NewInt(8_000))
 	want.Div(&want, uint256.NewInt(10_000))
 
-	r := run("place_order", `{"kind": "stop-loss", "token": "DETH", "percent": 50, "below": 20}`)
+	r := run("propose_order", `{"kind": "stop-loss", "token": "DETH", "percent": 50, "below": 20}`)
 	data := r.Data.(map[string]any)
 	req := data["order"].(orders.Request)
 	if req.Token != deth.Hex() || req.Price != orders.FormatPrice(&want, 18) || *req.Percent != 50 || data["confirm"] != "POST /orders" {
-		t.Fatalf("place_order composed %+v (%s)", req, r.Summary)
+		t.Fatalf("propose_order composed %+v (%s)", req, r.Summary)
 	}
 	if page, _ := a.Orders.Orders(ctx, orders.Query{AccountID: account}); len(page.Orders) != 0 {
 		t.Fatalf("composing placed %d orders", len(page.Orders))
 	}
-	if _, err := a.Agent.RunTool(ctx, agent.RunToolParams{Wallet: wallet, Name: "place_order", Args: []byte(`{"kind": "dca", "token": "DETH", "side": "buy", "amount": "0.01", "asset": "TUSD", "every": "1h", "times": 2}`)}); !errors.Is(err, curvekit.ErrInvalid) {
+	if _, err := a.Agent.RunTool(ctx, agent.RunToolParams{Wallet: wallet, Name: "propose_order", Args: []byte(`{"kind": "dca", "token": "DETH", "side": "buy", "amount": "0.01", "asset": "TUSD", "every": "1h", "times": 2}`)}); !errors.Is(err, curvekit.ErrInvalid) {
 		t.Errorf("a DCA in the wrong asset: %v", err)
 	}
-	if _, err := a.Agent.RunTool(ctx, agent.RunToolParams{Wallet: wallet, Name: "place_order", Args: []byte(`{"kind": "dca", "token": "DETH", "side": "buy", "amount": "0.01", "every": "1s", "times": 0}`)}); !errors.Is(err, curvekit.ErrInvalid) {
+	if _, err := a.Agent.RunTool(ctx, agent.RunToolParams{Wallet: wallet, Name: "propose_order", Args: []byte(`{"kind": "dca", "token": "DETH", "side": "buy", "amount": "0.01", "every": "1s", "times": 0}`)}); !errors.Is(err, curvekit.ErrInvalid) {
 		t.Errorf("a DCA with bad params: %v", err)
 	}
 

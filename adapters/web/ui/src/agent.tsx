@@ -1,6 +1,6 @@
 // The agent terminal: a conversation over POST /agent/prompt, read as a stream; text shown as
-// its pieces arrive, each composed transaction a card confirmed in the wallet; memory shown and
-// forgettable.
+// its pieces arrive, each composed transaction a card confirmed in the wallet, each proposed
+// order a card placed only when the person presses Place; memory shown and forgettable.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, enc, type S } from './api';
 import { whole } from './format';
@@ -13,6 +13,7 @@ interface Msg {
   role: 'you' | 'agent';
   text: string;
   txs: S['AgentTransaction'][];
+  orders?: S['AgentOrderProposal'][];
   error?: string;
   done?: boolean;
 }
@@ -97,6 +98,7 @@ function Terminal() {
         const d = JSON.parse(ev.data);
         if (ev.event === 'text_delta') patch((m) => ({ ...m, text: m.text + (d as S['TextDelta']).text }));
         else if (ev.event === 'transaction') patch((m) => ({ ...m, txs: [...m.txs, d as S['AgentTransaction']] }));
+        else if (ev.event === 'order') patch((m) => ({ ...m, orders: [...(m.orders ?? []), d as S['AgentOrderProposal']] }));
         else if (ev.event === 'done') {
           thread.current = (d as S['Done']).threadId;
           patch((m) => ({ ...m, done: true }));
@@ -130,6 +132,9 @@ function Terminal() {
                 </p>
                 {m.txs.map((t, j) => (
                   <TxCard key={j} tx={t} />
+                ))}
+                {m.orders?.map((o, j) => (
+                  <OrderCard key={j} proposal={o} />
                 ))}
                 {m.error && (
                   <p class="error" role="alert">
@@ -223,6 +228,50 @@ function TxCard({ tx }: { tx: S['AgentTransaction'] }) {
       )}
       <p class="status" aria-live="polite" data-testid="tx-state">
         {state}
+      </p>
+      <ErrorText error={err} />
+    </div>
+  );
+}
+
+/** OrderCard is one proposed standing order: what it does and the body POST /orders takes. The
+ * agent armed nothing; Place posts the body as it came, the person's own act. */
+function OrderCard({ proposal }: { proposal: S['AgentOrderProposal'] }) {
+  const [placed, setPlaced] = useState<S['Order'] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<unknown>(null);
+  async function place() {
+    setErr(null);
+    setBusy(true);
+    try {
+      setPlaced(await api<S['Order']>('/orders', { json: proposal.order }));
+    } catch (x) {
+      setErr(x);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div class="tx-card" data-testid="order-card">
+      <p class="tx-kind">{proposal.kind} order, proposed</p>
+      <p>
+        <Text value={proposal.description} />
+      </p>
+      <dl class="kv small">
+        {Object.entries(proposal.order).flatMap(([k, v]) => [
+          <dt key={`${k}-name`}>{k}</dt>,
+          <dd key={`${k}-value`}>
+            <code>{String(v)}</code>
+          </dd>,
+        ])}
+      </dl>
+      {!placed && (
+        <button type="button" class="btn btn-primary" data-testid="order-place" disabled={busy} onClick={place}>
+          Place order
+        </button>
+      )}
+      <p class="status" aria-live="polite" data-testid="order-state">
+        {placed ? `Placed: ${placed.id}` : 'Nothing is armed until you place it.'}
       </p>
       <ErrorText error={err} />
     </div>

@@ -97,7 +97,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A job: status, response, composed transactions */
+        /** A job: status, response, composed transactions and proposed orders */
         get: operations["getAgentJob"];
         put?: never;
         post?: never;
@@ -1282,6 +1282,15 @@ export interface components {
             activity: components["schemas"]["Activity"][];
             nextCursor: string | null;
         };
+        AgentOrderProposal: {
+            confirm: string;
+            description: string;
+            /** @enum {string} */
+            kind: "limit" | "stop-loss" | "take-profit" | "trailing-stop" | "dca" | "twap";
+            order: components["schemas"]["ProposedOrder"];
+            /** @enum {string} */
+            type: "order";
+        };
         AgentProfile: {
             maxTrade: {
                 [key: string]: string;
@@ -1290,6 +1299,7 @@ export interface components {
             slippage: components["schemas"]["Percent"] | null;
             tools: string[] | null;
         };
+        AgentRichDataItem: components["schemas"]["AgentTransaction"] | components["schemas"]["AgentOrderProposal"];
         AgentTool: {
             composes: boolean;
             description: string;
@@ -1298,6 +1308,7 @@ export interface components {
         };
         AgentToolResult: {
             data?: unknown;
+            orders: components["schemas"]["AgentOrderProposal"][];
             summary: string;
             tool: string;
             transactions: components["schemas"]["AgentTransaction"][];
@@ -1314,7 +1325,8 @@ export interface components {
             gas?: string;
             kind: string;
             to: string;
-            type: string;
+            /** @enum {string} */
+            type: "transaction";
             value: string;
         };
         AllowanceIssue: {
@@ -1470,6 +1482,7 @@ export interface components {
             nextCursor: string | null;
         };
         Done: {
+            orders: number;
             threadId: string;
             transactions: number;
         };
@@ -1576,7 +1589,7 @@ export interface components {
             processingTime?: number;
             prompt: string;
             response: string;
-            richData: components["schemas"]["AgentTransaction"][];
+            richData: components["schemas"]["AgentRichDataItem"][];
             startedAt?: string;
             status: components["schemas"]["JobStatus"];
             statusUpdates: components["schemas"]["StatusUpdate"][];
@@ -1781,6 +1794,26 @@ export interface components {
             model?: string;
             prompt: string;
             threadId?: string;
+        };
+        ProposedOrder: {
+            amount?: string;
+            every?: string;
+            expiresAt?: string;
+            /** @enum {string} */
+            kind: "limit" | "stop-loss" | "take-profit" | "trailing-stop" | "dca" | "twap";
+            over?: string;
+            /** Format: double */
+            percent?: number;
+            price?: string;
+            side?: string;
+            slices?: number;
+            /** Format: double */
+            slippage?: number;
+            times?: number;
+            token: string;
+            total?: string;
+            /** Format: double */
+            trail?: number;
         };
         Quote: {
             amountIn: string;
@@ -2628,6 +2661,7 @@ export interface operations {
              *     - `usage_update`: Tokens used so far. Data: UsageUpdate.
              *     - `text_delta`: The next piece of the answer. Data: TextDelta.
              *     - `transaction`: An unsigned transaction for the wallet owner to confirm. Data: AgentTransaction.
+             *     - `order`: A standing order proposed for the wallet owner to place with POST /orders; nothing is armed. Data: AgentOrderProposal.
              *     - `done`: The turn succeeded. Data: Done.
              *     - `error`: The turn failed. Data: TurnError.
              */

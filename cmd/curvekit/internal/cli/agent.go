@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/adapters/apiclient"
+	"github.com/curvekit/curvekit/orders"
 )
 
 type agentCmd struct {
@@ -86,13 +88,24 @@ func jobOutcome(j apiclient.Job) error {
 	}
 }
 
-// printAnswer prints a job's answer and its unsigned transactions for the person to confirm.
+// printAnswer prints a job's answer, its unsigned transactions for the person to confirm and the
+// orders it proposed, each with the command that places it.
 func printAnswer(w io.Writer, j apiclient.Job) {
 	if j.Response != "" {
 		fmt.Fprintln(w, j.Response)
 	}
-	for i, tx := range j.RichData {
-		fmt.Fprintf(w, "\nUnsigned transaction %d of %d: %s\n", i+1, len(j.RichData), tx.Description)
+	var txs []apiclient.Tx
+	var proposed []apiclient.OrderProposal
+	for _, it := range j.RichData {
+		switch {
+		case it.Order != nil:
+			proposed = append(proposed, *it.Order)
+		case it.Tx != nil:
+			txs = append(txs, *it.Tx)
+		}
+	}
+	for i, tx := range txs {
+		fmt.Fprintf(w, "\nUnsigned transaction %d of %d: %s\n", i+1, len(txs), tx.Description)
 		fmt.Fprintln(w, "Nothing was signed or sent: review it and confirm it in your own wallet.")
 		if tx.Approval != nil {
 			fmt.Fprintln(w, "First, the approval (mine it before the transaction):")
@@ -101,6 +114,46 @@ func printAnswer(w io.Writer, j apiclient.Job) {
 		}
 		printTx(w, tx)
 	}
+	for i, o := range proposed {
+		fmt.Fprintf(w, "\nProposed order %d of %d: %s\n", i+1, len(proposed), o.Description)
+		fmt.Fprintln(w, "Nothing is armed: review it and place it yourself with")
+		fmt.Fprintf(w, "  %s\n", placeCommand(&o.Order))
+	}
+}
+
+// placeCommand is the command line that places r: `curvekit orders place` with r's fields.
+func placeCommand(r *orders.Request) string {
+	args := []string{"curvekit", "orders", "place", r.Kind, r.Token}
+	flag := func(name, v string) {
+		if v != "" {
+			args = append(args, "--"+name, v)
+		}
+	}
+	num := func(f *float64) string {
+		if f == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*f, 'f', -1, 64)
+	}
+	count := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return strconv.Itoa(n)
+	}
+	flag("side", r.Side)
+	flag("amount", r.Amount)
+	flag("percent", num(r.Percent))
+	flag("price", r.Price)
+	flag("trail", num(r.Trail))
+	flag("slippage", num(r.Slippage))
+	flag("every", r.Every)
+	flag("times", count(r.Times))
+	flag("total", r.Total)
+	flag("over", r.Over)
+	flag("slices", count(r.Slices))
+	flag("expires-at", r.ExpiresAt)
+	return strings.Join(args, " ")
 }
 
 func printTx(w io.Writer, tx apiclient.Tx) {
