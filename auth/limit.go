@@ -87,6 +87,10 @@ const (
 	ClassProviderSignIn Class = "provider-sign-in"
 	// ClassSigning covers POST /wallet/sign-and-submit: 30 per minute.
 	ClassSigning Class = "signing"
+	// ClassOrders covers placing and cancelling standing orders: 100 per 10 seconds (an
+	// exchange's order rate), so a ladder of orders is placed at once. Placing is not signing:
+	// each fire is signed later, under the wallet's own settings, and spends no request budget.
+	ClassOrders Class = "orders"
 	// ClassKeyExport covers POST /wallet/export-key: 3 per hour.
 	ClassKeyExport Class = "key-export"
 	// ClassExempt covers logo reads and public profiles: never throttled.
@@ -107,6 +111,11 @@ const (
 	ClassRefused Class = "refused"
 )
 
+// Arms reports whether c's routes sign with the account's wallet or arm it to sign (placing and
+// cancelling orders): a read-only key is refused them, they are counted per account whichever
+// credential asks, and their refusals go to the account's activity log.
+func (c Class) Arms() bool { return c == ClassSigning || c == ClassOrders }
+
 // Key returns the limiter key for subject (a wallet, an API key id, a client IP) in class c, so that
 // classes never share a bucket.
 func (c Class) Key(subject string) string { return string(c) + ":" + subject }
@@ -124,13 +133,14 @@ type Rule struct {
 type Policy map[Class]Rule
 
 // DefaultPolicy returns the limits of SPEC section 8 with global as the default class's limit.
-// Sign-in, signing and key export fail closed; the default class fails open.
+// Sign-in, signing, orders and key export fail closed; the default class fails open.
 func DefaultPolicy(global Limit) Policy {
 	return Policy{
 		ClassDefault:        {Limit: global},
 		ClassSignIn:         {Limit: Every(10, 15*time.Minute), FailClosed: true},
 		ClassProviderSignIn: {Limit: Every(10, 15*time.Minute), FailClosed: true},
 		ClassSigning:        {Limit: PerMinute(30), FailClosed: true},
+		ClassOrders:         {Limit: Every(100, 10*time.Second), FailClosed: true},
 		ClassKeyExport:      {Limit: PerHour(3), FailClosed: true},
 		ClassBadCredential:  {Limit: Every(30, 10*time.Minute), FailClosed: true},
 		ClassRefused:        {Limit: Every(30, 10*time.Minute), FailClosed: true},

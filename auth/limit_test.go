@@ -74,6 +74,7 @@ func TestDefaultPolicy(t *testing.T) {
 		{auth.ClassDefault, auth.Rule{Limit: global}, true},
 		{auth.ClassSignIn, auth.Rule{Limit: auth.Every(10, 15*time.Minute), FailClosed: true}, true},
 		{auth.ClassSigning, auth.Rule{Limit: auth.PerMinute(30), FailClosed: true}, true},
+		{auth.ClassOrders, auth.Rule{Limit: auth.Every(100, 10*time.Second), FailClosed: true}, true},
 		{auth.ClassKeyExport, auth.Rule{Limit: auth.PerHour(3), FailClosed: true}, true},
 		{auth.ClassExempt, auth.Rule{}, false},
 		// Unknown classes are throttled as default, never exempt.

@@ -17,7 +17,9 @@
 // new leader first evaluates the trades committed beyond it (History), so no trade goes
 // unevaluated across a change of leader. Sends run on the engine's clock, outside the evaluation of syncs, so a
 // slow wallet never delays indexing. Each fire applies the restrictions of the API key that
-// placed its order as they are then; a key revoked or refusing cancels the order. The events a
+// placed its order as they are then; a key revoked or refusing cancels the order. A paused
+// wallet holds a price order's fire until the account resumes, and then sends it only if the
+// price still reaches its trigger (Pauses); time orders skip the slices due in a pause. The events a
 // fire or an order's end causes (order.triggered, order.sent, order.filled, order.failed,
 // order.expired, order.cancelled, whether the account or the engine cancelled it) are built by
 // the Notifier inside the store's step, from the order as the step leaves it, and committed

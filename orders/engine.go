@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -125,6 +126,10 @@ type EngineConfig struct {
 	// Notifier, when set, builds the events of every fire, its outcome and every expiry, which
 	// the store records with them.
 	Notifier Notifier
+	// Pauses, when set, says when a paused wallet resumes: a price order's fire the pause
+	// refused is held until then (see Engine). Without it a held fire is tried again at each
+	// tick.
+	Pauses Pauses
 	// Now is the clock; default time.Now.
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -156,6 +161,14 @@ const (
 // chain order and Run the clock, both with the leader's term; every fire is recorded under that
 // term (Store.Trigger refuses a term that ended) before its trade is sent with the fire's id as
 // its idempotency key, so a fire happens once across replicas and crashes.
+//
+// A paused wallet holds its price orders rather than losing them: a price order's fire refused
+// with WALLET_PAUSED stays triggered, unsent, and the engine asks at each tick (Pauses) whether
+// the account resumed. Then the order's trigger is checked against the price now: still reached,
+// the held fire is sent as it is, under its own id; no longer reached (or the order expired
+// meanwhile), the fire fails with WALLET_PAUSED, nothing of it having been sent, and the order
+// opens again to wait for its trigger (or expires). A DCA's or TWAP's slice that falls due while
+// the wallet is paused is skipped, as a refused slice is, and the schedule goes on.
 type Engine struct {
 	cfg EngineConfig
 
@@ -172,6 +185,9 @@ type Engine struct {
 	pos market.Cursor
 	// wake asks Run to send at once what a sync triggered, rather than at the next tick.
 	wake chan struct{}
+	// held are the fires a paused wallet refused, by id, with their account: not sent until
+	// the account resumes.
+	held map[string]string
 
 	// sendMu makes one sender at a time. A trade is sent without mu held, so a slow
 	// sign-and-submit never holds up the next sync's evaluation; inFlight counts the trades
@@ -243,6 +259,7 @@ func (e *Engine) load(ctx context.Context, term uint64) error {
 	e.term = 0
 	e.index, e.live, e.fires = NewIndex(), map[string]*Order{}, map[string]*Fire{}
 	e.byHash, e.tokens, e.owner = map[common.Hash]string{}, map[common.Address]uint8{}, map[string]string{}
+	e.held = map[string]string{}
 	pending, err := e.cfg.Store.Fires(ctx, FireTriggered, FireSent)
 	if err != nil {
 		return err
@@ -561,6 +578,9 @@ func (e *Engine) prepare(ctx context.Context, term uint64) ([]sendJob, error) {
 	if err := e.refresh(ctx); err != nil {
 		return nil, err
 	}
+	if err := e.resume(ctx); err != nil {
+		return nil, err
+	}
 	now := e.cfg.Now().UTC()
 	p := TriggerParams{Term: e.term, At: now, NextAt: map[string]time.Time{}}
 	for _, o := range e.live {
@@ -647,6 +667,83 @@ func (e *Engine) follow(ctx context.Context) error {
 	return nil
 }
 
+// resume releases the held fires of the accounts whose wallet is no longer paused: a fire whose
+// order's trigger the price now still reaches stays triggered, to be sent by this tick; any other
+// fails with WALLET_PAUSED (it was refused, so nothing of it is on chain) and its order opens
+// again, indexed and checked against the price now, or expires with this tick when its time has
+// passed. Callers hold mu.
+func (e *Engine) resume(ctx context.Context) error {
+	if len(e.held) == 0 {
+		return nil
+	}
+	now := e.cfg.Now().UTC()
+	paused := map[string]bool{}
+	for _, id := range slices.Sorted(maps.Keys(e.held)) {
+		account := e.held[id]
+		f, o := e.fires[id], (*Order)(nil)
+		if f != nil {
+			o = e.live[f.OrderID]
+		}
+		if f == nil || o == nil || f.State != FireTriggered {
+			delete(e.held, id) // its order ended (cancelled): pending drops the fire
+			continue
+		}
+		still, asked := paused[account]
+		if !asked && e.cfg.Pauses != nil {
+			var err error
+			if still, err = e.cfg.Pauses.Paused(ctx, account); err != nil {
+				e.cfg.Logger.Warn("orders: whether a paused wallet resumed", "fire", id, "err", err)
+				still = true
+			}
+			paused[account] = still
+		}
+		if still {
+			continue
+		}
+		reached, err := e.reached(ctx, o)
+		if err != nil {
+			e.cfg.Logger.Warn("orders: the price of a held fire's token", "fire", id, "err", err)
+			continue
+		}
+		delete(e.held, id)
+		expired := !o.ExpiresAt.IsZero() && !o.ExpiresAt.After(now)
+		if reached && !expired {
+			continue // pending sends it
+		}
+		msg := "held while the wallet was paused; when it resumed the price no longer reached the trigger, and the order waits for it again"
+		if expired {
+			msg = "held while the wallet was paused, until past the order's expiry"
+		}
+		code := string(curvekit.CodeWalletPaused)
+		if err := e.settle(ctx, f, SettleParams{State: FireFailed, Code: code, Error: msg, OrderState: Open}); err != nil {
+			return err
+		}
+		e.moveOrder(o, Open)
+		if !expired {
+			if err := e.rearm(ctx, o); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// reached reports whether the price now of o's token reaches o's trigger (a trailing stop's from
+// its stored high). Callers hold mu.
+func (e *Engine) reached(ctx context.Context, o *Order) (bool, error) {
+	t, err := e.cfg.Tokens.Token(ctx, o.Token)
+	if err != nil {
+		return false, err
+	}
+	price := TokenPrice(&t)
+	one := *o
+	one.State = Open
+	x := NewIndex()
+	x.Add(&one, 0)
+	hits, _ := x.Price(o.Token, &price, nil, nil)
+	return len(hits) > 0, nil
+}
+
 // rearm indexes a price order that opened again and checks it against its token's price now.
 // Callers hold mu.
 func (e *Engine) rearm(ctx context.Context, o *Order) error {
@@ -682,7 +779,11 @@ func (e *Engine) pending(ctx context.Context) ([]sendJob, error) {
 			if err := e.settle(ctx, f, SettleParams{State: FireFailed, Code: "cancelled", Error: "the order was cancelled before this fire was sent"}); err != nil {
 				return nil, err
 			}
+			delete(e.held, id)
 			continue
+		}
+		if _, ok := e.held[id]; ok {
+			continue // its wallet is paused
 		}
 		jobs = append(jobs, sendJob{term: e.term, order: *o, fire: *f})
 	}
@@ -762,6 +863,11 @@ func (e *Engine) sent(ctx context.Context, j *sendJob, res TradeResult, err erro
 	case errors.Is(err, curvekit.ErrUnavailable), errors.Is(err, curvekit.ErrConflict), ctx.Err() != nil:
 		// The chain or an earlier attempt with this key is still busy: try again next tick.
 		e.cfg.Logger.Warn("orders: fire not sent yet; retrying", "fire", f.ID, "err", err)
+		return nil
+	case curvekit.CodeOf(err) == curvekit.CodeWalletPaused && o != nil && !o.Kind.Timed() && !errors.Is(err, ErrPlacerGone):
+		// The account paused its wallet: the order waits for it to resume (see Engine).
+		e.held[f.ID] = o.AccountID
+		e.cfg.Logger.Info("orders: fire held while the wallet is paused", "fire", f.ID)
 		return nil
 	}
 	code := string(curvekit.CodeOf(err))

@@ -623,7 +623,7 @@ func TestEngineClock(t *testing.T) {
 			t.Errorf("past its expiry: %s", got.State)
 		}
 
-		// Refusals: the price order fails with the code; a DCA goes on.
+		// A pause: the price order's fire is held, unsent; a DCA's slice is skipped and it goes on.
 		w.trader.refuse = curvekit.WithCode(curvekit.CodeWalletPaused, fmt.Errorf("%w: the wallet is paused", curvekit.ErrForbidden))
 		stop := w.place(t, priceOrder("ord_stop", StopLoss, curvekit.Sell, 500))
 		dca2 := dca
@@ -638,11 +638,20 @@ func TestEngineClock(t *testing.T) {
 		if err := e.Tick(ctx, term); err != nil {
 			t.Fatal(err)
 		}
-		if got := w.order(t, stop.ID); got.State != Failed || got.Reason != "WALLET_PAUSED" || got.Fires[0].Code != "WALLET_PAUSED" {
-			t.Errorf("refused stop: %s %q %+v", got.State, got.Reason, got.Fires)
+		if got := w.order(t, stop.ID); got.State != Triggered || got.Reason != "" || len(got.Fires) != 1 || got.Fires[0].State != FireTriggered {
+			t.Errorf("stop refused by a pause: %s %q %+v", got.State, got.Reason, got.Fires)
 		}
-		if got := w.order(t, "ord_dca2"); got.State != Open || got.Fired != 1 || got.Fires[0].State != FireFailed {
+		if got := w.order(t, "ord_dca2"); got.State != Open || got.Fired != 1 || got.Fires[0].State != FireFailed || got.Fires[0].Code != "WALLET_PAUSED" {
 			t.Errorf("refused DCA slice: %s fired %d", got.State, got.Fired)
+		}
+		// Any other refusal fails a price order with its code.
+		w.trader.refuse = curvekit.WithCode(curvekit.CodePerTxLimitExceeded, fmt.Errorf("%w: above the cap", curvekit.ErrForbidden))
+		capped := w.place(t, priceOrder("ord_capped", TakeProfit, curvekit.Sell, 1))
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.order(t, capped.ID); got.State != Failed || got.Reason != "PER_TX_LIMIT_EXCEEDED" || got.Fires[0].Code != "PER_TX_LIMIT_EXCEEDED" {
+			t.Errorf("refused take-profit: %s %q %+v", got.State, got.Reason, got.Fires)
 		}
 
 		// An order placed beyond its trigger fires at the next tick, at the price now.
@@ -656,6 +665,127 @@ func TestEngineClock(t *testing.T) {
 		}
 		if got := w.order(t, "ord_now"); got.State != Sent || got.Fires[0].Price.Uint64() != 1_000 {
 			t.Errorf("a marketable order: %s %+v", got.State, got.Fires)
+		}
+	})
+}
+
+// pauses is the accounts' pause switch, as their settings hold it.
+type pauses struct {
+	mu     sync.Mutex
+	paused map[string]bool
+	asked  int
+}
+
+func (p *pauses) Paused(_ context.Context, account string) (bool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asked++
+	return p.paused[account], nil
+}
+
+func (p *pauses) set(account string, paused bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.paused[account] = paused
+}
+
+// A paused wallet holds its price orders: prices cross three triggers during the pause and
+// their fires wait, unsent and not retried, until the account resumes. Then each trigger is
+// checked against the price now: the limit buy the price still reaches is sent under its first
+// fire's id; the stop-loss the price came back above fails that fire with WALLET_PAUSED and waits
+// for its trigger again, firing once the price reaches it; the order whose expiry passed during
+// the pause expires; the one cancelled during it sends nothing. One transaction per order.
+func TestEnginePauseHoldsPriceOrders(t *testing.T) {
+	t.Parallel()
+	databases(t, func(t *testing.T, w *world) {
+		ctx := context.Background()
+		w.tokens[tokA] = 1_000
+		ps := &pauses{paused: map[string]bool{}}
+		e, err := NewEngine(EngineConfig{Store: w.db.Orders(), Trader: w.trader, Tokens: w.tokens, Pauses: ps,
+			Now: func() time.Time { return w.now }, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.place(t, priceOrder("ord_buy", Limit, curvekit.Buy, 500))
+		w.place(t, priceOrder("ord_stop", StopLoss, curvekit.Sell, 450))
+		w.place(t, priceOrder("ord_gone", Limit, curvekit.Buy, 500))
+		exp := priceOrder("ord_exp", Limit, curvekit.Buy, 500)
+		exp.ExpiresAt = w.now.Add(90 * time.Second)
+		w.place(t, exp)
+		term := w.lead(t, "a")
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+
+		ps.set("acc1", true)
+		w.trader.refuse = curvekit.WithCode(curvekit.CodeWalletPaused, fmt.Errorf("%w: the wallet is paused", curvekit.ErrForbidden))
+		if err := e.Sync(ctx, term, sync1(trade(tokA, 10, 0, 400))); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		refused := w.trader.calls
+		if refused != 4 {
+			t.Fatalf("%d sends tried, want the 4 fires once each", refused)
+		}
+		for range 3 {
+			w.now = w.now.Add(time.Minute)
+			if err := e.Tick(ctx, term); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if w.trader.calls != refused {
+			t.Errorf("held fires were tried %d more times during the pause", w.trader.calls-refused)
+		}
+		for _, id := range []string{"ord_buy", "ord_stop", "ord_gone", "ord_exp"} {
+			if got := w.order(t, id); got.State != Triggered || len(got.Fires) != 1 || got.Fires[0].State != FireTriggered || got.Fires[0].Price.Uint64() != 400 {
+				t.Errorf("%s during the pause: %s %+v", id, got.State, got.Fires)
+			}
+		}
+		if _, err := w.db.Orders().CancelOrder(ctx, CancelParams{AccountID: "acc1", ID: "ord_gone", At: w.now}); err != nil {
+			t.Fatal(err)
+		}
+
+		// The account resumes with the price at 480: the limit buy (500) is still reached, the
+		// stop-loss (450) no longer.
+		w.tokens[tokA] = 480
+		ps.set("acc1", false)
+		w.trader.refuse = nil
+		if err := e.Tick(ctx, term); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"ord_buy_f0"}, w.trader.keys()); diff != "" {
+			t.Errorf("sent at the resume (-want +got):\n%s", diff)
+		}
+		if got := w.order(t, "ord_buy"); got.State != Sent || len(got.Fires) != 1 || got.Fires[0].State != FireSent {
+			t.Errorf("the limit buy after the resume: %s %+v", got.State, got.Fires)
+		}
+		stop := w.order(t, "ord_stop")
+		if stop.State != Open || stop.Reason != "" || len(stop.Fires) != 1 || stop.Fires[0].State != FireFailed || stop.Fires[0].Code != "WALLET_PAUSED" {
+			t.Errorf("the stop-loss after the resume: %s %q %+v", stop.State, stop.Reason, stop.Fires)
+		}
+		if got := w.order(t, "ord_exp"); got.State != Expired || got.Fires[0].State != FireFailed || got.Fires[0].Code != "WALLET_PAUSED" {
+			t.Errorf("the order that expired during the pause: %s %+v", got.State, got.Fires)
+		}
+		if got := w.order(t, "ord_gone"); got.State != Cancelled || got.Fires[0].State != FireFailed || got.Fires[0].Code != "cancelled" {
+			t.Errorf("the order cancelled during the pause: %s %+v", got.State, got.Fires)
+		}
+
+		// The stop fires when the price reaches it again: a fire of its own, once.
+		if err := e.Sync(ctx, term, sync1(trade(tokA, 20, 0, 440))); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if err := e.Tick(ctx, term); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if diff := cmp.Diff([]string{"ord_buy_f0", "ord_stop_f1"}, w.trader.keys()); diff != "" {
+			t.Errorf("sent in all (-want +got):\n%s", diff)
+		}
+		if got := w.order(t, "ord_stop"); got.State != Sent || len(got.Fires) != 2 || got.Fires[1].Price.Uint64() != 440 || got.Fires[1].Block != 20 {
+			t.Errorf("the stop-loss at its trigger: %s %+v", got.State, got.Fires)
 		}
 	})
 }

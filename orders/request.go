@@ -25,6 +25,9 @@ const (
 	MaxSpan     = 90 * 24 * time.Hour
 	// MaxTimes bounds a DCA's count and a TWAP's slices.
 	MaxTimes = 1_000
+	// MaxExpiry is how far ahead of its placing an order's expiresAt may be (a year): an
+	// order meant to stand longer is placed without one.
+	MaxExpiry = 365 * 24 * time.Hour
 	// priceDecimals is how many fractional digits a price may have beyond the pairing asset's.
 	priceDecimals = 18
 )
@@ -233,6 +236,10 @@ func (r *Request) Order(m *Market, now time.Time) (Order, error) {
 		if o.Over > 0 && o.Slices > 0 && o.Over/time.Duration(o.Slices) < 10*time.Second {
 			fail("slices: at most one slice every 10s (over %s allows %d)", o.Over, o.Over/(10*time.Second))
 		}
+		if o.Slices > 0 && !o.Amount.IsZero() && o.Amount.Lt(uint256.NewInt(uint64(o.Slices))) {
+			// A slice of nothing would still be a fire: a transaction that trades nothing.
+			fail("slices: a total of %s base units cannot be spread over %d slices of at least one base unit each", o.Amount.Dec(), o.Slices)
+		}
 	} else {
 		if r.Over != "" {
 			fail("over: only a twap order has a duration")
@@ -261,6 +268,8 @@ func (r *Request) Order(m *Market, now time.Time) (Order, error) {
 			fail("expiresAt: an RFC 3339 time such as 2026-12-01T00:00:00Z")
 		case !t.After(now):
 			fail("expiresAt: must be in the future")
+		case t.Sub(now) > MaxExpiry:
+			fail("expiresAt: at most a year ahead (%s); leave it out for an order that stands until it fires or is cancelled", now.Add(MaxExpiry).Format(time.RFC3339))
 		default:
 			o.ExpiresAt = t.UTC()
 		}

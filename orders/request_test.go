@@ -57,6 +57,16 @@ func TestRequestOrders(t *testing.T) {
 				t.Errorf("%+v", o)
 			}
 		}},
+		"expiry a year ahead": {Request{Kind: "limit", Token: token, Side: "buy", Amount: "1", Price: "1", ExpiresAt: "2027-11-26T12:00:00Z"}, func(t *testing.T, o Order) {
+			if !o.ExpiresAt.Equal(now.Add(MaxExpiry)) {
+				t.Errorf("%+v", o)
+			}
+		}},
+		"twap of one base unit a slice": {Request{Kind: "twap", Token: token, Side: "buy", Total: "0.000000000000000002", Over: "1h", Slices: 2}, func(t *testing.T, o Order) {
+			if a, b := o.SliceAmount(0), o.SliceAmount(1); a.Uint64() != 1 || b.Uint64() != 1 {
+				t.Errorf("%+v", o)
+			}
+		}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			o, err := tc.req.Order(eth, now)
@@ -92,6 +102,10 @@ func TestRequestListsEveryProblem(t *testing.T) {
 		"twap bad":        {Request{Kind: "twap", Token: token, Side: "buy", Amount: "1", Over: "1m", Slices: 7, Trail: num(3)}, []string{"amount", "total", "trail", "slices"}},
 		"twap too many":   {Request{Kind: "twap", Token: token, Side: "sell", Total: "1", Over: "1m", Slices: 1001}, []string{"slices"}},
 		"past expiry":     {Request{Kind: "dca", Token: token, Side: "buy", Amount: "1", Every: "1h", Times: 2, ExpiresAt: "2026-11-26T11:00:00Z"}, []string{"expiresAt"}},
+		"year 9999":       {Request{Kind: "limit", Token: token, Side: "buy", Amount: "1", Price: "1", ExpiresAt: "9999-12-31T23:59:59Z"}, []string{"expiresAt"}},
+		"beyond a year":   {Request{Kind: "limit", Token: token, Side: "buy", Amount: "1", Price: "1", ExpiresAt: "2027-11-26T12:00:01Z"}, []string{"expiresAt"}},
+		"twap of 1 wei":   {Request{Kind: "twap", Token: token, Side: "buy", Total: "0.000000000000000001", Over: "1h", Slices: 2}, []string{"slices"}},
+		"twap of dust":    {Request{Kind: "twap", Token: token, Side: "sell", Total: "0.000000000000000009", Over: "1h", Slices: 10}, []string{"slices"}},
 		"negative slip":   {Request{Kind: "dca", Token: token, Side: "buy", Amount: "1", Every: "1h", Times: 2, Slippage: num(-1)}, []string{"slippage"}},
 		"zero amount":     {Request{Kind: "dca", Token: token, Side: "sell", Amount: "0", Every: "1h", Times: 2}, []string{"amount"}},
 		"sell no amount":  {Request{Kind: "limit", Token: token, Side: "sell", Price: "1"}, []string{"amount"}},

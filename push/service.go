@@ -234,6 +234,11 @@ func (s *Service) Create(ctx context.Context, p CreateParams) (Subscription, str
 	return sub, secret, nil
 }
 
+// MaxSizeDecimals is the most decimals a subscription's minimum trade size may have: ETH's, the
+// finest of the pairing assets trades are in. A trade in an asset with fewer decimals is held to
+// the minimum rounded up to them.
+const MaxSizeDecimals = 18
+
 // check validates and normalizes a subscription's fields, reporting every problem at once.
 func (s *Service) check(ctx context.Context, sub *Subscription) error {
 	var probs curvekit.Problems
@@ -275,8 +280,10 @@ func (s *Service) check(ctx context.Context, sub *Subscription) error {
 	slices.SortFunc(sub.Tokens, func(a, b common.Address) int { return a.Cmp(b) })
 	sub.Tokens = slices.Compact(sub.Tokens)
 	if sub.MinSize != "" {
-		if _, err := curvekit.ParseAmount(sub.MinSize, curvekit.MaxDecimals); err != nil {
-			probs = append(probs, "minTradeSize must be a decimal string of whole units of the pairing asset")
+		if v, err := curvekit.ParseAmount(sub.MinSize, MaxSizeDecimals); err != nil {
+			probs = append(probs, fmt.Sprintf("minTradeSize must be a decimal string of whole units of the pairing asset, with at most %d decimals", MaxSizeDecimals))
+		} else {
+			sub.MinSize = curvekit.FormatAmount(&v, MaxSizeDecimals) // "0.50" is kept as "0.5"
 		}
 	}
 	if len(probs) > 0 {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -273,6 +274,40 @@ func TestRotation(t *testing.T) {
 	}
 	if _, _, err := w.svc.Rotate(ctx, "acc2", sub.ID); !errors.Is(err, curvekit.ErrNotFound) {
 		t.Errorf("rotating another account's webhook: %v", err)
+	}
+}
+
+// A minimum trade size has at most 18 decimals (a finer one is refused, not stored as given) and
+// is kept in its shortest form.
+func TestMinTradeSize(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t, "", push.Config{})
+	h := newHook(t, func(int) int { return 204 })
+	create := func(size string) (push.Subscription, error) {
+		sub, _, err := w.svc.Create(ctx, push.CreateParams{AccountID: "acc1", URL: h.srv.URL + "/in", Types: []push.Type{push.Trade}, MinSize: size})
+		return sub, err
+	}
+	for _, size := range []string{"0." + strings.Repeat("0", 39) + "1", "0.0000000000000000001", "1e-3", "-1"} {
+		if sub, err := create(size); !errors.Is(err, curvekit.ErrInvalid) {
+			t.Errorf("minTradeSize %q: %v, stored %q", size, err, sub.MinSize)
+		}
+	}
+	sub, err := create("0.500000000000000000")
+	if err != nil || sub.MinSize != "0.5" {
+		t.Fatalf("minTradeSize 0.500000000000000000: %q %v", sub.MinSize, err)
+	}
+	if got, err := w.svc.Subscription(ctx, "acc1", sub.ID); err != nil || got.MinSize != "0.5" {
+		t.Errorf("stored %q %v", got.MinSize, err)
+	}
+	fine := "0.000000000000000001"
+	got, err := w.svc.Update(ctx, push.UpdateParams{AccountID: "acc1", ID: sub.ID, MinSize: &fine})
+	if err != nil || got.MinSize != fine {
+		t.Errorf("18 decimals: %q %v", got.MinSize, err)
+	}
+	finer := fine + "0001"
+	if _, err := w.svc.Update(ctx, push.UpdateParams{AccountID: "acc1", ID: sub.ID, MinSize: &finer}); !errors.Is(err, curvekit.ErrInvalid) {
+		t.Errorf("22 decimals by PATCH: %v", err)
 	}
 }
 

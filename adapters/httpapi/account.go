@@ -122,7 +122,7 @@ func (s *Server) listActivity(w http.ResponseWriter, req bunrouter.Request) erro
 // appends its own.
 func (s *Server) logRefusal(r *http.Request, rt *route, p *auth.Principal, err error) {
 	code := curvekit.CodeOf(err)
-	if s.cfg.Account == nil || p == nil || rt.class != auth.ClassSigning || code == "" {
+	if s.cfg.Account == nil || p == nil || !rt.class.Arms() || code == "" {
 		return
 	}
 	if rerr := s.cfg.Account.RecordRefusal(context.WithoutCancel(r.Context()), p.AccountID, actorOf(p), code, clientMessage(err)); rerr != nil {

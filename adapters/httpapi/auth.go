@@ -94,7 +94,7 @@ func limitSubject(p *auth.Principal, class auth.Class) string {
 	case p == nil, class == auth.ClassSignIn:
 		// Sign-ins are counted per client IP whoever asks (SPEC 8).
 		return ""
-	case p.Kind == auth.KindKey && class != auth.ClassSigning && class != auth.ClassKeyExport:
+	case p.Kind == auth.KindKey && !class.Arms() && class != auth.ClassKeyExport:
 		return "key:" + shortHash(p.KeyID)
 	}
 	return "acct:" + shortHash(p.AccountID)
@@ -154,7 +154,7 @@ func (s *Server) authorize(r *http.Request, rt *route, p *auth.Principal) error 
 			return fmt.Errorf("%w: this route needs a session or an API key in X-API-Key", curvekit.ErrUnauthorized)
 		}
 	}
-	if rt.class == auth.ClassSigning && p.ReadOnly {
+	if rt.class.Arms() && p.ReadOnly {
 		return curvekit.WithCode(curvekit.CodeReadOnlyKey, fmt.Errorf("%w: this API key is read-only and cannot sign", curvekit.ErrForbidden))
 	}
 	return nil

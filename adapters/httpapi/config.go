@@ -83,8 +83,20 @@ type configJSON struct {
 }
 
 type platformJSON struct {
-	RateLimit rateLimitJSON `json:"rateLimit"`
-	Slippage  slippageJSON  `json:"slippage"`
+	RateLimit  rateLimitJSON  `json:"rateLimit"`
+	RateLimits rateLimitsJSON `json:"rateLimits"`
+	Slippage   slippageJSON   `json:"slippage"`
+}
+
+// rateLimitsJSON is the limit of each class besides the default one (which rateLimit is), as the
+// server enforces it: a bot reads how fast it may place orders, sign, sign in, export.
+type rateLimitsJSON struct {
+	SignIn    rateLimitJSON `json:"signIn"`
+	Signing   rateLimitJSON `json:"signing"`
+	Orders    rateLimitJSON `json:"orders"`
+	KeyExport rateLimitJSON `json:"keyExport"`
+	Upload    rateLimitJSON `json:"upload"`
+	Export    rateLimitJSON `json:"export"`
 }
 
 // slippageJSON is the tolerance build-tx and the agent apply when none is given, and the most
@@ -127,11 +139,15 @@ type contractsJSON struct {
 // configOf is the body of GET /config; the server computes it once, as settings do not change
 // while it runs.
 func configOf(st *Settings, p auth.Policy, terms LaunchTerms) configJSON {
-	def := p[auth.ClassDefault].Limit
+	limit := func(c auth.Class) rateLimitJSON {
+		r, _ := p.Lookup(c) // a class without a rule of its own is held to the default's
+		return rateLimitJSON{Requests: r.Limit.Rate, WindowSeconds: int64(r.Limit.Period / time.Second), Burst: r.Limit.Burst}
+	}
 	out := configJSON{
 		ChainID: st.ChainID,
-		Platform: platformJSON{RateLimit: rateLimitJSON{
-			Requests: def.Rate, WindowSeconds: int64(def.Period / time.Second), Burst: def.Burst,
+		Platform: platformJSON{RateLimit: limit(auth.ClassDefault), RateLimits: rateLimitsJSON{
+			SignIn: limit(auth.ClassSignIn), Signing: limit(auth.ClassSigning), Orders: limit(auth.ClassOrders),
+			KeyExport: limit(auth.ClassKeyExport), Upload: limit(auth.ClassUpload), Export: limit(auth.ClassExport),
 		}, Slippage: slippageJSON{DefaultBps: txbuild.DefaultSlippageBps, MaxBps: txbuild.MaxSlippageBps}},
 		Contracts: contractsJSON{
 			Factory: addrOrNull(st.Contracts.Factory), Router: addrOrNull(st.Contracts.Router),

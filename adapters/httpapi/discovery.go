@@ -16,9 +16,12 @@ type kingJSON struct {
 // GET /tokens/king
 func (s *Server) getKing(w http.ResponseWriter, req bunrouter.Request) error {
 	q := newQuery(req.URL)
-	quote, _ := q.quote("quote") // absent: ETH
+	quote, _, unknown := q.quote("quote") // absent: ETH
 	if err := q.err(); err != nil {
 		return err
+	}
+	if unknown != nil {
+		return unknown
 	}
 	return s.answers.serve(w, req, s.cfg.Market, func() (any, error) {
 		k, err := s.cfg.Market.King(req.Context(), quote)

@@ -49,8 +49,9 @@ func (s *Server) listTokens(w http.ResponseWriter, req bunrouter.Request) error 
 			q.fail("phase must be curve or graduated")
 		}
 	}
-	if a, ok := q.quote("quote"); ok {
-		tq.Quote = &a
+	quote, ok, unknown := q.quote("quote")
+	if ok {
+		tq.Quote = &quote
 	}
 	if tq.Search = q.str("q", ""); len(tq.Search) > maxSearchLen {
 		q.fail("q must be at most %d bytes", maxSearchLen)
@@ -59,6 +60,9 @@ func (s *Server) listTokens(w http.ResponseWriter, req bunrouter.Request) error 
 	tq.Limit = int(q.intIn("limit", market.DefaultLimit, 1, market.MaxLimit))
 	if err := q.err(); err != nil {
 		return err
+	}
+	if unknown != nil {
+		return unknown
 	}
 	return s.answers.serve(w, req, s.cfg.Market, func() (any, error) {
 		page, err := s.cfg.Market.Tokens(req.Context(), tq)

@@ -17,6 +17,25 @@ func TestTokensUnknownQuoteIs404(t *testing.T) {
 	e.get(t, "/tokens?quote="+tusdAddr.Hex()+"&q=nothing-matches").want(t, http.StatusOK, `{"tokens": [], "nextCursor": null}`)
 }
 
+// The zero address is how ETH is kept, not a name of it: quote=0x000…000 is an address no token
+// pairs with (404), on the list and on the king; ETH is spelt ETH, in any case.
+func TestQuoteZeroAddressIs404(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	zero := "0x0000000000000000000000000000000000000000"
+	e.get(t, "/tokens?quote="+zero).want(t, http.StatusNotFound,
+		`{"statusCode": 404, "message": "quote asset not found (native ether is quote=ETH)"}`)
+	e.get(t, "/tokens/king?quote="+zero).want(t, http.StatusNotFound,
+		`{"statusCode": 404, "message": "quote asset not found (native ether is quote=ETH)"}`)
+	for _, eth := range []string{"ETH", "eth", "Eth"} {
+		e.get(t, "/tokens?quote="+eth+"&phase=curve").want(t, http.StatusOK, `{"tokens": [`+ethTokenJSON+`], "nextCursor": null}`)
+	}
+	// A malformed parameter beside it is still the 400 that lists it.
+	if r := e.get(t, "/tokens?quote="+zero+"&limit=0"); r.status != http.StatusBadRequest {
+		t.Errorf("a bad limit beside quote=0x0: %d %s", r.status, r.body)
+	}
+}
+
 // GET /candles with a to far in the future ends at the present bucket instead of inventing bars.
 func TestCandlesFarFutureStopsAtThePresent(t *testing.T) {
 	t.Parallel()

@@ -11,7 +11,16 @@ func TestConfig(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.get(t, "/config").want(t, http.StatusOK, `{
 		"chainId": 1337,
-		"platform": {"rateLimit": {"requests": 100000, "windowSeconds": 60, "burst": 100000}, "slippage": {"defaultBps": 100, "maxBps": 5000}},
+		"platform": {"rateLimit": {"requests": 100000, "windowSeconds": 60, "burst": 100000},
+			"rateLimits": {
+				"signIn": {"requests": 10, "windowSeconds": 900, "burst": 10},
+				"signing": {"requests": 30, "windowSeconds": 60, "burst": 30},
+				"orders": {"requests": 100, "windowSeconds": 10, "burst": 100},
+				"keyExport": {"requests": 3, "windowSeconds": 3600, "burst": 3},
+				"upload": {"requests": 60, "windowSeconds": 3600, "burst": 60},
+				"export": {"requests": 60, "windowSeconds": 3600, "burst": 60}
+			},
+			"slippage": {"defaultBps": 100, "maxBps": 5000}},
 		"subscription": {"tiers": {"free": {"launchesPerDay": 3}, "pro": {"launchesPerDay": 50}}},
 		"fees": {"curveBps": 100, "creatorShareBps": 5000, "poolBps": 30},
 		"contracts": {

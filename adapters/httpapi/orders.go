@@ -13,18 +13,19 @@ import (
 )
 
 // orderRoutes are the account's standing orders, routed when the server has an Orders service.
-// Placing and cancelling arm or disarm the wallet's signing, so they are signing-class routes:
-// a read-only key reads its orders and is refused the rest with 403.
+// Placing and cancelling arm or disarm the wallet's signing, so a read-only key reads its orders
+// and is refused the rest with 403; they count in a class of their own, per account (placing is
+// not signing: a ladder of orders does not wait on the signing budget).
 func (s *Server) orderRoutes() []group {
 	if s.cfg.Orders == nil {
 		return nil
 	}
 	const notFound = "order not found"
 	return []group{{prefix: "/orders", routes: []route{
-		{method: http.MethodPost, path: "", access: SessionOrKey, class: auth.ClassSigning, handle: s.placeOrder, notFound: "token not found"},
+		{method: http.MethodPost, path: "", access: SessionOrKey, class: auth.ClassOrders, handle: s.placeOrder, notFound: "token not found"},
 		{method: http.MethodGet, path: "", access: SessionOrKey, class: auth.ClassDefault, handle: s.listOrders},
 		{method: http.MethodGet, path: "/:id", access: SessionOrKey, class: auth.ClassDefault, handle: s.getOrder, notFound: notFound},
-		{method: http.MethodDelete, path: "/:id", access: SessionOrKey, class: auth.ClassSigning, handle: s.cancelOrder, notFound: notFound},
+		{method: http.MethodDelete, path: "/:id", access: SessionOrKey, class: auth.ClassOrders, handle: s.cancelOrder, notFound: notFound},
 	}}}
 }
 
@@ -80,6 +81,9 @@ type fireJSON struct {
 	State string `json:"state" enum:"triggered,sent,filled,failed"`
 	// Price is the price after the trade that fired it; null for a time order's fire.
 	Price *string `json:"price"`
+	// Block is the block of that trade; null for a time order's fire and for a fire at the
+	// price now, which no trade made (an order placed beyond its trigger, a price order opened
+	// again).
 	Block *uint64 `json:"block"`
 	// TxHash is the trade's, null until sent; AmountIn and AmountOut (what the trade spent and
 	// received) until filled.
@@ -158,7 +162,10 @@ func orderOf(o *orders.Order) orderJSON {
 			fj.Transactions[j] = fireTxJSON{Kind: string(tx.Kind), Hash: tx.Hash.Hex()}
 		}
 		if !f.Price.IsZero() {
-			fj.Price, fj.Block = ptr(orders.FormatPrice(&f.Price, o.QuoteDecimals)), ptr(f.Block)
+			fj.Price = ptr(orders.FormatPrice(&f.Price, o.QuoteDecimals))
+		}
+		if f.Block != 0 {
+			fj.Block = ptr(f.Block)
 		}
 		if f.TxHash != ([32]byte{}) {
 			fj.TxHash = ptr(f.TxHash.Hex())

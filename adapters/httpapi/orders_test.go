@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/google/go-cmp/cmp"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/adapters/bunstore"
 	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/market"
@@ -55,8 +57,9 @@ func newOrdersEnv(t *testing.T) *testEnv {
 		traderSession: {AccountID: "acc-trader", Wallet: trader, Kind: auth.KindSession, SessionID: "s1"},
 		nobodyKey:     {AccountID: "acc-nobody", Wallet: common.HexToAddress("0xd0"), Kind: auth.KindKey, KeyID: "k3"},
 	}
+	limiter := newCountLimiter()
 	s, err := newServer(Config{
-		Market: mkt, Orders: svc, Auth: who, Limiter: newCountLimiter(), Policy: auth.DefaultPolicy(auth.Every(100_000, time.Minute)),
+		Market: mkt, Orders: svc, Auth: who, Limiter: limiter, Policy: auth.DefaultPolicy(auth.Every(100_000, time.Minute)),
 		Terms: fixedTerms{}, Settings: Settings{QuoteAssets: []market.Asset{{Symbol: "ETH", Decimals: 18}}}, Logger: slog.New(slog.DiscardHandler),
 	}, nil)
 	if err != nil {
@@ -64,7 +67,7 @@ func newOrdersEnv(t *testing.T) *testEnv {
 	}
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
-	return &testEnv{srv: srv, server: s}
+	return &testEnv{srv: srv, server: s, limiter: limiter}
 }
 
 func TestOrdersPlaceReadCancel(t *testing.T) {
@@ -85,11 +88,11 @@ func TestOrdersPlaceReadCancel(t *testing.T) {
 		"every": null, "times": null, "over": null, "slices": null, "fired": 0, "count": 1, "nextAt": null, "expiresAt": null,
 		"reason": null, "keyId": "k1", "createdAt": `+at+`, "updatedAt": `+at+`, "fires": []}`)
 
-	r = e.do(t, http.MethodPost, "/orders", `{"kind": "trailing-stop", "token": "`+tok+`", "percent": 50, "trail": 12.5, "expiresAt": "2030-01-01T00:00:00Z"}`, "Cookie", "svc_session="+traderSession)
+	r = e.do(t, http.MethodPost, "/orders", `{"kind": "trailing-stop", "token": "`+tok+`", "percent": 50, "trail": 12.5, "expiresAt": "2027-06-01T00:00:00Z"}`, "Cookie", "svc_session="+traderSession)
 	var trail orderJSON
 	r.decode(t, &trail)
 	if r.status != http.StatusCreated || trail.Side != "sell" || *trail.Trail != 12.5 || *trail.Percent != 50 || trail.Amount != nil ||
-		trail.High == nil || *trail.High == "0" || *trail.ExpiresAt != 1893456000 {
+		trail.High == nil || *trail.High == "0" || *trail.ExpiresAt != 1811808000 {
 		t.Fatalf("trailing stop = %d %s", r.status, r.body)
 	}
 	r = e.do(t, http.MethodPost, "/orders", `{"kind": "twap", "token": "`+tok+`", "side": "buy", "total": "0.01", "over": "10m", "slices": 5}`, key...)
@@ -183,6 +186,74 @@ func TestOrdersAccess(t *testing.T) {
 	}
 	if got, _ := e.get(t, "/orders/"+o.ID, "X-API-Key", traderKey), 0; got.status != http.StatusOK {
 		t.Errorf("the order after the refusals: %d", got.status)
+	}
+}
+
+// Placing and cancelling orders count in the orders class (100 per 10 seconds per account), not
+// in the signing budget of 30: a bot places and cancels 50 in a row, the key and the session of
+// one account share the budget, and the 101st is 429.
+func TestOrdersOwnRateClass(t *testing.T) {
+	t.Parallel()
+	e := newOrdersEnv(t)
+	body := `{"kind": "dca", "token": "` + ethToken.Hex() + `", "side": "buy", "amount": "0.001", "every": "1m", "times": 3}`
+	creds := [][]string{{"X-API-Key", traderKey}, {"Cookie", "svc_session=" + traderSession}}
+	for i := range 50 {
+		var o orderJSON
+		r := e.do(t, http.MethodPost, "/orders", body, creds[i%2]...)
+		if r.status != http.StatusCreated {
+			t.Fatalf("order %d: POST = %d %s", i, r.status, r.body)
+		}
+		r.decode(t, &o)
+		if r := e.do(t, http.MethodDelete, "/orders/"+o.ID, "", creds[(i+1)%2]...); r.status != http.StatusOK {
+			t.Fatalf("order %d: DELETE = %d %s", i, r.status, r.body)
+		}
+	}
+	e.do(t, http.MethodPost, "/orders", body, creds[0]...).want(t, http.StatusTooManyRequests,
+		`{"statusCode": 429, "message": "too many requests; slow down and retry later", "code": "RATE_LIMITED"}`)
+	counted := map[string]int{}
+	for _, k := range e.limiter.seen() {
+		class, _, _ := strings.Cut(k, ":")
+		counted[class]++
+	}
+	if counted["orders"] != 101 || counted["signing"] != 0 {
+		t.Errorf("the limiter counted %v", counted)
+	}
+}
+
+// A fire's block is the block of the trade that fired it, and null when no trade did: a fire at
+// the price now (an order placed beyond its trigger) and a time order's fire.
+func TestFireBlockIsNullWithoutATrade(t *testing.T) {
+	t.Parallel()
+	o := orders.Order{ID: "ord_1", Kind: orders.Limit, Side: curvekit.Buy, Token: ethToken, Decimals: 18, QuoteDecimals: 18,
+		State: orders.Sent, Fires: []orders.Fire{
+			{ID: "ord_1_f0", N: 0, State: orders.FireFailed, Block: 120, LogIndex: 2, Code: "TX_REVERTED", Error: "reverted"},
+			{ID: "ord_1_f1", N: 1, State: orders.FireTriggered},
+			{ID: "ord_1_f2", N: 2, State: orders.FireTriggered},
+		}}
+	o.Amount.SetUint64(1e16)
+	o.Price.SetUint64(4e18)
+	o.Fires[0].Price.SetUint64(3e18)
+	o.Fires[1].Price.SetUint64(2e18) // at the price now
+	var got struct {
+		Fires []map[string]any `json:"fires"`
+	}
+	raw, err := json.Marshal(orderOf(&o))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	var blocks []any
+	for _, f := range got.Fires {
+		b, ok := f["block"]
+		if !ok {
+			t.Fatalf("a fire without its block field: %s", raw)
+		}
+		blocks = append(blocks, b)
+	}
+	if diff := cmp.Diff([]any{float64(120), nil, nil}, blocks); diff != "" {
+		t.Errorf("blocks (-want +got):\n%s", diff)
 	}
 }
 

@@ -165,18 +165,24 @@ func (q *query) intIn(name string, def, lo, hi int64) int64 {
 	return n
 }
 
-// quote returns the value of name as a pairing asset, "ETH" (any case) for native ether (the
-// zero address) or an ERC-20's address, and whether it was present.
-func (q *query) quote(name string) (common.Address, bool) {
+// quote returns the value of name as a pairing asset, "ETH" (any case, as the addresses beside
+// it are) for native ether or an ERC-20's address, and whether it was present. The zero address
+// is how ETH is kept, not a name of it: asked for, it is an address no token pairs with, and
+// notFound says so (404, as any such address).
+func (q *query) quote(name string) (a common.Address, present bool, notFound error) {
 	v, ok := q.get(name)
 	if !ok || strings.EqualFold(v, "ETH") {
-		return common.Address{}, ok
+		return common.Address{}, ok, nil
 	}
 	a, valid := parseAddress(v)
 	if !valid {
 		q.fail("%s must be ETH or a pairing asset's address", name)
+		return a, true, nil
 	}
-	return a, true
+	if a == (common.Address{}) {
+		return a, true, fmt.Errorf("%w: quote asset not found (native ether is quote=ETH)", curvekit.ErrNotFound)
+	}
+	return a, true, nil
 }
 
 // percent returns the value of name, a percentage from 0 to 100 with at most two decimals, in

@@ -106,9 +106,11 @@ func (c *Config) validate() error {
 	if err := c.Policy.Validate(); err != nil {
 		return fmt.Errorf("httpapi: policy: %w", err)
 	}
-	if p := c.Policy[auth.ClassDefault].Limit.Period; p%time.Second != 0 {
-		// GET /config serves the default limit as requests per window in whole seconds.
-		return fmt.Errorf("httpapi: policy: default period %v is not a whole number of seconds", p)
+	for class, r := range c.Policy {
+		if p := r.Limit.Period; p%time.Second != 0 {
+			// GET /config serves each limit as requests per window in whole seconds.
+			return fmt.Errorf("httpapi: policy: %s period %v is not a whole number of seconds", class, p)
+		}
 	}
 	proxies := make([]netip.Prefix, len(c.TrustedProxies))
 	for i, p := range c.TrustedProxies {

@@ -37,6 +37,9 @@ func TestNewValidates(t *testing.T) {
 		{"default window not whole seconds", func(c *Config) {
 			c.Policy[auth.ClassDefault] = auth.Rule{Limit: auth.Every(5, 1500*time.Millisecond)}
 		}, "not a whole number of seconds"},
+		{"orders window not whole seconds", func(c *Config) {
+			c.Policy[auth.ClassOrders] = auth.Rule{Limit: auth.Every(5, 500*time.Millisecond)}
+		}, "orders period 500ms is not a whole number of seconds"},
 		{"invalid proxy", func(c *Config) { c.TrustedProxies = []netip.Prefix{{}} }, "trusted proxy 0"},
 		{"chain mismatch", func(c *Config) { c.Settings.ChainID = 1 }, "chain id 1 differs"},
 		{"router mismatch", func(c *Config) { c.Settings.Contracts.Router = nobody }, "router"},

@@ -32,7 +32,7 @@ func (a *App) wireOrders(context.Context) error {
 	}
 	a.OrderEngine, err = orders.NewEngine(orders.EngineConfig{
 		Store: a.DB.Orders(), Tokens: a.Store, History: market.History{Store: a.Store}, Trader: &orderTrader{app: a},
-		Notifier: a.sources(), Now: a.ordersClock,
+		Notifier: a.sources(), Now: a.ordersClock, Pauses: walletPauses{a},
 		Logger: a.Log.With("component", "orders"), Fault: a.faultHook(),
 	})
 	if err != nil {
@@ -46,6 +46,21 @@ func (a *App) wireOrders(context.Context) error {
 		}
 	})
 	return nil
+}
+
+// walletPauses reads the pause switch of an account's settings, which the wallet's guard applies:
+// the engine holds a paused account's price orders until it reads false.
+type walletPauses struct{ a *App }
+
+func (p walletPauses) Paused(ctx context.Context, accountID string) (bool, error) {
+	if p.a.Settings == nil {
+		return false, nil
+	}
+	st, err := p.a.Settings.Settings(ctx, accountID)
+	if err != nil {
+		return false, err
+	}
+	return st.Wallet.Paused, nil
 }
 
 // leading reports whether this replica leads the indexer, and its term.

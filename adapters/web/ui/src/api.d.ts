@@ -1777,6 +1777,7 @@ export interface components {
         Phase: "curve" | "graduated";
         Platform: {
             rateLimit: components["schemas"]["RateLimit"];
+            rateLimits: components["schemas"]["RateLimits"];
             slippage: components["schemas"]["SlippageSettings"];
         };
         PoolReserves: {
@@ -1833,6 +1834,14 @@ export interface components {
             burst: number;
             requests: number;
             windowSeconds: number;
+        };
+        RateLimits: {
+            export: components["schemas"]["RateLimit"];
+            keyExport: components["schemas"]["RateLimit"];
+            orders: components["schemas"]["RateLimit"];
+            signIn: components["schemas"]["RateLimit"];
+            signing: components["schemas"]["RateLimit"];
+            upload: components["schemas"]["RateLimit"];
         };
         Ready: {
             reason: string;
