@@ -421,3 +421,46 @@ func TestIndexerCatchUpRate(t *testing.T) {
 	}
 	t.Logf("failover: %d calls after it, mean %s, worst %s", calls, (total / calls).Round(time.Microsecond), worst.Round(time.Microsecond))
 }
+
+// One endpoint down and the other 20 blocks behind the indexed block: the pool says so once
+// ("failing; using the others"), and the syncs that wait for the lagging one are no outage: no
+// "unavailable"/"recovered" pair is logged at every retry of the dead endpoint.
+func TestPoolLogsADeadAndALaggingEndpointOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d, url := tradedChain(t, 10, 60)
+	lagging := httptest.NewServer(rpcfault.New(rpcfault.Config{Upstream: url, Lag: 20}))
+	defer lagging.Close()
+	dead := httptest.NewServer(rpcfault.New(rpcfault.Config{Upstream: url}))
+	deadURL := dead.URL
+	var lines []string
+	poolLog := slog.New(logCounter{words: []string{"unavailable", "recovered", "failing", "answers again"}, hits: &lines})
+	pool, err := evm.NewPool(evm.PoolConfig{
+		Endpoints: []evm.Endpoint{{Name: "dead", Client: dial(t, deadURL)}, {Name: "lagging", Client: dial(t, lagging.URL)}},
+		Backoff:   time.Millisecond, MaxBackoff: 2 * time.Millisecond, Logger: poolLog,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain, db := indexing(t, d, pool)
+	ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: db.Market(), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := d.Backend.Head().Number.Uint64()
+	if cur, err := ix.Sync(ctx); err != nil || cur.Block != head {
+		t.Fatalf("first sync: %+v %v", cur, err)
+	}
+	dead.CloseClientConnections()
+	dead.Close()
+	for i := range 10 {
+		time.Sleep(5 * time.Millisecond) // the dead endpoint's pause ends: it is asked again
+		if _, err := ix.Sync(ctx); !errors.Is(err, curvekit.ErrUnavailable) {
+			t.Fatalf("sync %d: %v, want an error matching ErrUnavailable", i+1, err)
+		}
+	}
+	want := []string{"chain endpoint failing; using the others"}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("the pool's log (-want +got):\n%s", diff)
+	}
+}

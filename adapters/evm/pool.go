@@ -405,9 +405,14 @@ func (p *Pool) outage(n need, behind bool, cause error, kind failure, wait time.
 		cause = errors.New("every endpoint is paused after failures")
 	}
 	err := &outageError{throttled: kind == failThrottled, retry: max(wait, time.Second), cause: cause}
-	if behind && kind != failThrottled && kind != failDown {
-		err.behind = n.block
-		return err // endpoints answer: they have not caught up yet
+	if behind {
+		// An endpoint answered, without the block: it has not caught up yet. That is no
+		// outage, whatever the others do (each endpoint that fails is logged once by failed),
+		// so it neither starts one nor, when the endpoint answers the next call, ends one.
+		if !err.throttled {
+			err.behind = n.block
+		}
+		return err
 	}
 	p.mu.Lock()
 	first := !p.out
