@@ -464,3 +464,22 @@ func TestPoolLogsADeadAndALaggingEndpointOnce(t *testing.T) {
 		t.Errorf("the pool's log (-want +got):\n%s", diff)
 	}
 }
+
+// A provider that refuses wide eth_getLogs ranges in words no table knows ("block range is too
+// wide") is answered by narrower ranges, as one whose words are known: the store ends equal to
+// one indexed straight from the node.
+func TestIndexerNarrowsARefusalInUnknownWords(t *testing.T) {
+	t.Parallel()
+	d, url := tradedChain(t, 20, 300)
+	want, _, _ := catchUp(t, d, dial(t, url), 2_000, slog.New(slog.DiscardHandler))
+	proxy := rpcfault.New(rpcfault.Config{Upstream: url, RangeCap: 40, RangeRefusal: "block range is too wide"})
+	srv := httptest.NewServer(proxy)
+	defer srv.Close()
+	got, _, _ := catchUp(t, d, dial(t, srv.URL), 2_000, slog.New(slog.DiscardHandler))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("indexed through refusals in unknown words (-straight +through):\n%s", diff)
+	}
+	if proxy.Counts()["range"] == 0 {
+		t.Fatalf("no range was refused: %v", proxy.Counts())
+	}
+}
