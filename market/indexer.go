@@ -384,16 +384,68 @@ func (ix *Indexer) sync(ctx context.Context) (Cursor, error) {
 }
 
 // follow returns cur when the chain still holds it, else the cursor after handling the
-// reorganization (or, with ResetOnChainChange, the new chain) that replaced it.
+// reorganization (or, with ResetOnChainChange, the new chain) that replaced it. A chain whose
+// head stands below cur is shorter only when its hashes say so (see behind); else follow waits
+// for its node to reach cur again, with an error matching curvekit.ErrUnavailable.
 func (ix *Indexer) follow(ctx context.Context, cur Cursor) (Cursor, error) {
 	if cur == (Cursor{}) {
 		return cur, nil
 	}
-	canonical, err := ix.canonical(ctx, cur)
-	if err != nil || canonical {
-		return cur, err
+	b, err := ix.cfg.Chain.Block(ctx, cur.Block)
+	switch {
+	case errors.Is(err, curvekit.ErrNotFound):
+		if err := ix.behind(ctx, cur); err != nil {
+			return cur, err
+		}
+	case err != nil:
+		return cur, fmt.Errorf("market: read block %d: %w", cur.Block, err)
+	case b.Hash == cur.Hash:
+		return cur, nil
 	}
 	return ix.reorg(ctx, cur)
+}
+
+// behind tells a node that has not reached the block at cur (nil: the chain moved back below it,
+// to be rolled back) from one that is behind on the chain the store follows (an error matching
+// curvekit.ErrUnavailable: wait). A load-balanced provider's head drops back whenever a request
+// lands on a backend behind the others, and a node that restarted may stand below its old head for
+// a while; neither removed a block. Only hashes tell: the chain moved back when its block at the
+// newest cursor the store recorded at or below its head differs from the recorded one. With no
+// recorded cursor at or below the head, nothing says that the chain moved back, unless
+// ResetOnChainChange lets a development chain started anew be taken for what it most likely is.
+func (ix *Indexer) behind(ctx context.Context, cur Cursor) error {
+	head, err := ix.cfg.Chain.Head(ctx)
+	if err != nil {
+		return fmt.Errorf("market: read head: %w", err)
+	}
+	if head.Number >= cur.Block {
+		// Not found a moment ago, yet the head reaches it: answers from nodes at different
+		// heights. Ask again later.
+		return fmt.Errorf("market: %w: block %d was not found, though the chain node's head is %d; retrying",
+			curvekit.ErrUnavailable, cur.Block, head.Number)
+	}
+	recent, err := ix.cfg.Store.RecentBlocks(ctx, reorgDepth)
+	if err != nil {
+		return fmt.Errorf("market: read recent blocks: %w", err)
+	}
+	for _, c := range recent {
+		if c.Block > head.Number {
+			continue
+		}
+		same, err := ix.canonical(ctx, c)
+		switch {
+		case err != nil:
+			return err
+		case !same:
+			return nil
+		}
+		break
+	}
+	if ix.cfg.ResetOnChainChange && (len(recent) == 0 || recent[len(recent)-1].Block > head.Number) {
+		return nil
+	}
+	return fmt.Errorf("market: %w: the chain node's head %d is below the indexed block %d on the same chain; waiting for it to catch up",
+		curvekit.ErrUnavailable, head.Number, cur.Block)
 }
 
 // report records a Sync's outcome in the status and writes the log lines it calls for.

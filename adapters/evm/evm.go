@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -50,8 +51,11 @@ type Config struct {
 	Router common.Address
 	// Head is the block Head reports: "latest" (the default), or "safe" or "finalized" where the
 	// node has them (after the merge); a node without them is followed at its latest block.
-	Head   string
-	Logger *slog.Logger
+	Head string
+	// LogsBackoff is the first pause before a narrower eth_getLogs after a refusal in words no
+	// known provider uses; doubled at each such refusal in a row, up to 2s. Default 100ms.
+	LogsBackoff time.Duration
+	Logger      *slog.Logger
 }
 
 func (c *Config) validate() error {
@@ -87,6 +91,9 @@ type Chain struct {
 	routerABI abi.ABI
 	// logs is the widest range one eth_getLogs covers.
 	logs window
+	// unknownLogs is set once the node refused eth_getLogs in words not known (said once in
+	// the log).
+	unknownLogs atomic.Bool
 	// untagged is set once the node answered that it has no safe or finalized block: Head
 	// follows the latest block instead (said once in the log).
 	untagged atomic.Bool
@@ -131,6 +138,9 @@ func New(cfg Config) (*Chain, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.LogsBackoff <= 0 {
+		cfg.LogsBackoff = 100 * time.Millisecond
 	}
 	return &Chain{
 		cfg:       cfg,

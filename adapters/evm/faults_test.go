@@ -2,6 +2,7 @@ package evm_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"math/big"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/adapters/bunstore"
 	"github.com/curvekit/curvekit/adapters/evm"
 	"github.com/curvekit/curvekit/adapters/evm/devnet"
@@ -125,8 +127,15 @@ func catchUp(t testing.TB, d *devnet.Devnet, client evm.Client, batch uint64, lo
 		}
 	}
 	took := time.Since(start)
+	return stored(t, db.Market()), ix.Status(), took
+}
+
+// stored reads what an indexer stored in s: every token and its trades.
+func stored(t testing.TB, s market.Store) indexed {
+	t.Helper()
+	ctx := context.Background()
 	out := indexed{Trades: map[string][]market.Trade{}}
-	s := db.Market()
+	var err error
 	if out.Cursor, err = s.Cursor(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +158,7 @@ func catchUp(t testing.TB, d *devnet.Devnet, client evm.Client, batch uint64, lo
 			q.Cursor = p.Next
 		}
 	}
-	return out, ix.Status(), took
+	return out
 }
 
 // logCounter counts the log records whose message contains any of its words.
@@ -217,6 +226,142 @@ func TestIndexerThroughProviderFaults(t *testing.T) {
 	t.Logf("faults: capped %v, lagging %v", capped.Counts(), lagging.Counts())
 }
 
+// Through a pool, a provider's head that drops back is a node behind, not a shorter chain: a block
+// the pool saw the chain reach is unavailable (not reached yet), never "not found", however often
+// it is asked, and is served again once the head is back.
+func TestPoolWaitsForAHeadThatDropsBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d, url := tradedChain(t, 1, 40)
+	proxy := rpcfault.New(rpcfault.Config{Upstream: url})
+	srv := httptest.NewServer(proxy)
+	defer srv.Close()
+	pool, err := evm.NewPool(evm.PoolConfig{Endpoints: []evm.Endpoint{{Name: "provider", Client: dial(t, srv.URL)}},
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain, err := evm.New(evm.Config{Client: pool, Factory: d.Addrs.Factory, Router: d.Addrs.Router})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := chain.Head(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := chain.Block(ctx, head.Number); err != nil || b.Hash != head.Hash {
+		t.Fatalf("the head's block: %+v %v", b, err)
+	}
+	proxy.DropBack(10)
+	for i := range 3 {
+		if _, err := chain.Block(ctx, head.Number); !errors.Is(err, curvekit.ErrUnavailable) || errors.Is(err, curvekit.ErrNotFound) {
+			t.Errorf("read %d of block %d with the head 10 blocks back: %v, want an error matching ErrUnavailable only", i+1, head.Number, err)
+		}
+	}
+	if h, err := chain.Head(ctx); err != nil || h.Number != head.Number-10 {
+		t.Errorf("the head dropped back: %+v %v, want block %d", h, err, head.Number-10)
+	}
+	proxy.DropBack(0)
+	if b, err := chain.Block(ctx, head.Number); err != nil || b.Hash != head.Hash {
+		t.Errorf("block %d with the head back: %+v %v", head.Number, b, err)
+	}
+}
+
+// A provider whose head drops back 20 blocks (a load balancer whose backends stand at different
+// heights) serves a node that is behind, not a chain that reorganized: the indexer rolls nothing
+// back and waits, running or restarted (a short stored history included), while the chain goes
+// on; once the head is back it indexes on, and its store ends equal to one indexed straight from
+// the node.
+func TestIndexerWaitsForAHeadThatDropsBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d, url := tradedChain(t, 30, 120)
+	proxy := rpcfault.New(rpcfault.Config{Upstream: url})
+	srv := httptest.NewServer(proxy)
+	defer srv.Close()
+	var hits []string
+	log := slog.New(logCounter{words: []string{"reorganized", "rolled back", "afresh"}, hits: &hits})
+	// indexer is a server's indexer of the store through a pool of the one provider, as the
+	// server builds it: a new one is a restarted server.
+	indexer := func(store market.Store, batch uint64) *market.Indexer {
+		pool, err := evm.NewPool(evm.PoolConfig{Endpoints: []evm.Endpoint{{Name: "provider", Client: dial(t, srv.URL)}},
+			Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		chain, err := evm.New(evm.Config{Client: pool, Factory: d.Addrs.Factory, Router: d.Addrs.Router})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: store, BatchBlocks: batch, Logger: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	// Two stores: one that recorded a cursor every 10 blocks, one that recorded only the head
+	// (a short history: none of its cursors is at or below the head that dropped back).
+	_, long := indexing(t, d, dial(t, url))
+	_, short := indexing(t, d, dial(t, url))
+	running := indexer(long.Market(), 10)
+	head := d.Backend.Head().Number.Uint64()
+	if cur, err := running.Sync(ctx); err != nil || cur.Block != head {
+		t.Fatalf("first sync: %+v %v, want block %d", cur, err, head)
+	}
+	if cur, err := indexer(short.Market(), 2_000).Sync(ctx); err != nil || cur.Block != head {
+		t.Fatalf("first sync of the short store: %+v %v, want block %d", cur, err, head)
+	}
+	before := stored(t, long.Market())
+
+	proxy.DropBack(20)
+	// The chain goes on meanwhile: a trade above the indexed blocks.
+	deadline, err := d.Deadline(ctx, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := big.NewInt(3e15)
+	if _, err := d.Send(ctx, d.Accounts[1].Key, &d.ETHToken.Curve, value, bindings.NewBondingCurve().PackBuy(value, big.NewInt(1), deadline)); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		ix *market.Indexer
+		db *bunstore.DB
+	}{"running": {running, long}, "restarted": {indexer(long.Market(), 10), long}, "restarted on a short history": {indexer(short.Market(), 2_000), short}} {
+		for i := range 3 {
+			cur, err := c.ix.Sync(ctx)
+			if err == nil || !errors.Is(err, curvekit.ErrUnavailable) || cur.Block != head {
+				t.Errorf("%s: sync %d with the head dropped back: %+v %v, want block %d and an error matching ErrUnavailable", name, i+1, cur, err, head)
+			}
+		}
+		if cur, err := c.db.Market().Cursor(ctx); err != nil || cur.Block != head {
+			t.Errorf("%s: the store's cursor %+v %v, want block %d", name, cur, err, head)
+		}
+	}
+	if diff := cmp.Diff(before, stored(t, long.Market())); diff != "" {
+		t.Errorf("the store changed while the head stood back (-before +after):\n%s", diff)
+	}
+	if len(hits) > 0 {
+		t.Errorf("the head that dropped back was taken for a reorganization: %q", hits)
+	}
+	if proxy.Counts()["lag"] == 0 {
+		t.Errorf("the proxy never answered from the lower head: %v", proxy.Counts())
+	}
+
+	proxy.DropBack(0)
+	want, _, _ := catchUp(t, d, dial(t, url), 2_000, slog.New(slog.DiscardHandler))
+	for name, c := range map[string]struct {
+		ix *market.Indexer
+		db *bunstore.DB
+	}{"running": {running, long}, "short": {indexer(short.Market(), 2_000), short}} {
+		if _, err := c.ix.Sync(ctx); err != nil {
+			t.Fatalf("%s: sync with the head back: %v", name, err)
+		}
+		if diff := cmp.Diff(want, stored(t, c.db.Market())); diff != "" {
+			t.Errorf("%s: indexed across the drop (-straight +across):\n%s", name, diff)
+		}
+	}
+}
+
 // TestIndexerCatchUpRate measures the indexer's catch-up over CURVEKIT_CATCHUP_BLOCKS blocks
 // (default 50,000) through the fault proxy with a 2,000-block eth_getLogs cap against no cap,
 // and the failover between two endpoints when the first stops. It only reports (timing is not
@@ -275,4 +420,66 @@ func TestIndexerCatchUpRate(t *testing.T) {
 		}
 	}
 	t.Logf("failover: %d calls after it, mean %s, worst %s", calls, (total / calls).Round(time.Microsecond), worst.Round(time.Microsecond))
+}
+
+// One endpoint down and the other 20 blocks behind the indexed block: the pool says so once
+// ("failing; using the others"), and the syncs that wait for the lagging one are no outage: no
+// "unavailable"/"recovered" pair is logged at every retry of the dead endpoint.
+func TestPoolLogsADeadAndALaggingEndpointOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d, url := tradedChain(t, 10, 60)
+	lagging := httptest.NewServer(rpcfault.New(rpcfault.Config{Upstream: url, Lag: 20}))
+	defer lagging.Close()
+	dead := httptest.NewServer(rpcfault.New(rpcfault.Config{Upstream: url}))
+	deadURL := dead.URL
+	var lines []string
+	poolLog := slog.New(logCounter{words: []string{"unavailable", "recovered", "failing", "answers again"}, hits: &lines})
+	pool, err := evm.NewPool(evm.PoolConfig{
+		Endpoints: []evm.Endpoint{{Name: "dead", Client: dial(t, deadURL)}, {Name: "lagging", Client: dial(t, lagging.URL)}},
+		Backoff:   time.Millisecond, MaxBackoff: 2 * time.Millisecond, Logger: poolLog,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain, db := indexing(t, d, pool)
+	ix, err := market.NewIndexer(ctx, market.IndexerConfig{Chain: chain, Store: db.Market(), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := d.Backend.Head().Number.Uint64()
+	if cur, err := ix.Sync(ctx); err != nil || cur.Block != head {
+		t.Fatalf("first sync: %+v %v", cur, err)
+	}
+	dead.CloseClientConnections()
+	dead.Close()
+	for i := range 10 {
+		time.Sleep(5 * time.Millisecond) // the dead endpoint's pause ends: it is asked again
+		if _, err := ix.Sync(ctx); !errors.Is(err, curvekit.ErrUnavailable) {
+			t.Fatalf("sync %d: %v, want an error matching ErrUnavailable", i+1, err)
+		}
+	}
+	want := []string{"chain endpoint failing; using the others"}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("the pool's log (-want +got):\n%s", diff)
+	}
+}
+
+// A provider that refuses wide eth_getLogs ranges in words no table knows ("block range is too
+// wide") is answered by narrower ranges, as one whose words are known: the store ends equal to
+// one indexed straight from the node.
+func TestIndexerNarrowsARefusalInUnknownWords(t *testing.T) {
+	t.Parallel()
+	d, url := tradedChain(t, 20, 300)
+	want, _, _ := catchUp(t, d, dial(t, url), 2_000, slog.New(slog.DiscardHandler))
+	proxy := rpcfault.New(rpcfault.Config{Upstream: url, RangeCap: 40, RangeRefusal: "block range is too wide"})
+	srv := httptest.NewServer(proxy)
+	defer srv.Close()
+	got, _, _ := catchUp(t, d, dial(t, srv.URL), 2_000, slog.New(slog.DiscardHandler))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("indexed through refusals in unknown words (-straight +through):\n%s", diff)
+	}
+	if proxy.Counts()["range"] == 0 {
+		t.Fatalf("no range was refused: %v", proxy.Counts())
+	}
 }

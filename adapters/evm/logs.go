@@ -2,12 +2,15 @@ package evm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 )
 
 // growAfter is how many full-width eth_getLogs calls in a row succeed before the window doubles.
@@ -76,22 +79,53 @@ func (c *Chain) Span() uint64 {
 	return c.logs.span
 }
 
+// unknownRefusal reports an eth_getLogs refusal in words the table of provider errors does not
+// know: the provider answered with a JSON-RPC error that is not the call's known failure. Many
+// such refusals are about the range ("block range is too wide"), so a narrower one is tried.
+func unknownRefusal(err error, kind failure) bool {
+	var re rpc.Error
+	return kind == failCall && errors.As(err, &re) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}
+
+// maxLogsBackoff bounds the pause before a narrower eth_getLogs after a refusal the table does
+// not know.
+const maxLogsBackoff = 2 * time.Second
+
 // filterLogs reads the logs of q over [from, to], in as many calls as the provider's limits
-// need, in chain order.
+// need, in chain order. A refusal the table of provider errors knows narrows the range at once;
+// one in other words is answered the same way after a pause (Config.LogsBackoff, doubled at each
+// refusal in a row, up to 2s) and is the call's error only once a single block is refused.
 func (c *Chain) filterLogs(ctx context.Context, q ethereum.FilterQuery, from, to uint64) ([]types.Log, error) {
-	var out []types.Log
+	var (
+		out   []types.Log
+		pause time.Duration // before the next call, after refusals in words not known
+	)
 	for from <= to {
 		end := c.logs.next(from, to)
 		q.FromBlock, q.ToBlock = new(big.Int).SetUint64(from), new(big.Int).SetUint64(end)
 		logs, err := c.cfg.Client.FilterLogs(ctx, q)
 		if err != nil {
 			kind := classify(err)
-			if (kind == failRange || kind == failResults) && end > from {
+			switch {
+			case (kind == failRange || kind == failResults) && end > from:
 				c.logs.refused(end-from+1, kind, rangeHint(err, kind))
+				continue
+			case unknownRefusal(err, kind) && end > from && ctx.Err() == nil:
+				if c.unknownLogs.CompareAndSwap(false, true) {
+					c.cfg.Logger.Warn("the chain node refuses eth_getLogs in words not known; narrowing the range", "blocks", end-from+1, "err", err)
+				}
+				c.logs.refused(end-from+1, failResults, 0)
+				pause = min(max(pause*2, c.cfg.LogsBackoff), maxLogsBackoff)
+				select {
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				case <-time.After(pause):
+				}
 				continue
 			}
 			return nil, fmt.Errorf("evm: logs %d-%d: %w", from, end, err)
 		}
+		pause = 0
 		c.logs.worked(end - from + 1)
 		out = append(out, logs...)
 		from = end + 1

@@ -78,10 +78,14 @@ func (c *PoolConfig) validate() error {
 // Pool is a Client over several endpoints of one chain, as hosted providers serve it: each call
 // goes to the healthiest endpoint that has the block it needs, fails over when an endpoint does
 // not answer or throttles, and pauses an endpoint that failed (exponential back-off with
-// jitter). Endpoints may stand at different heads: a call that names a block goes to an
-// endpoint that has reached it, and an endpoint that answers "not found" for a block another
-// reported is taken for behind, not for a reorganization, unless the hashes of the blocks both
-// saw say that the chain moved back.
+// jitter). Endpoints may stand at different heads, and one endpoint's head may drop back (a
+// load-balanced provider answers from backends at different heights): a call that names a block
+// goes to an endpoint that has reached it, or to them all when none says it has, and a "not
+// found" for a block the pool saw the chain reach is taken for behind, not for a
+// reorganization, unless the hashes of the blocks both saw say that the chain moved back. Such a
+// call fails with an error matching curvekit.ErrUnavailable ("no chain node has reached block N
+// yet") until an endpoint serves the block; ethereum.NotFound is the answer only for a block
+// beyond every head the pool saw, or on a chain whose hashes moved back.
 //
 // When no endpoint can answer, calls fail with an error matching curvekit.ErrUnavailable (and
 // curvekit.ErrThrottled when the endpoints throttle), whose message is fit for clients; the
@@ -198,6 +202,9 @@ type need struct {
 	block    uint64
 	hasBlock bool
 	byHash   bool
+	// header: the call reads the block's header, whose answer is the block itself or "not
+	// found", so it may be asked of an endpoint whose head is below the block.
+	header bool
 }
 
 // failover runs f on the endpoints, healthiest first, until one answers.
@@ -211,11 +218,11 @@ func failover[T any](ctx context.Context, p *Pool, n need, f func(Client) (T, er
 		notFound error
 		behind   bool
 		// asked: the heads were asked again because every endpoint seemed behind n; fresh:
-		// they answered.
-		asked, fresh bool
+		// they answered. anyHead: endpoints whose head is below n are asked all the same.
+		asked, fresh, anyHead bool
 	)
 	for {
-		e, wait, throttled, ahead := p.pick(n, tried)
+		e, wait, throttled, ahead := p.pick(n, tried, anyHead)
 		if e == nil && ahead && !asked {
 			// Every endpoint free to ask was behind the block when it last said; its head may
 			// have moved since, on or back (a reorganization to a shorter chain). Ask again.
@@ -225,10 +232,24 @@ func failover[T any](ctx context.Context, p *Pool, n need, f func(Client) (T, er
 				continue
 			}
 		}
-		if e == nil && ahead && fresh && wait == 0 && notFound == nil && last == nil {
-			// No endpoint, none of them paused, has reached the block: beyond every head it
-			// does not exist (yet), as a single node would answer.
-			return zero, ethereum.NotFound
+		if e == nil && ahead && fresh {
+			if n.block > p.highest() && wait == 0 && notFound == nil && last == nil {
+				// No endpoint, none of them paused, has reached the block, and none ever
+				// reported it: beyond every head it does not exist (yet), as a single node
+				// would answer.
+				return zero, ethereum.NotFound
+			}
+			// The chain reached the block before, and a head below it is no proof that the
+			// chain moved back: the endpoints are behind. A load-balanced provider reports the
+			// head of whichever backend answers, so a header is asked for all the same: one
+			// that has the block answers it, and a "not found" is weighed by the hashes
+			// (lagging). Other calls are not: a node behind may answer them without the
+			// blocks it lacks (eth_getLogs).
+			behind = true
+			if n.header && !anyHead {
+				anyHead = true
+				continue
+			}
 		}
 		if e == nil {
 			if lastKind == failCall && throttled {
@@ -283,8 +304,8 @@ func failover[T any](ctx context.Context, p *Pool, n need, f func(Client) (T, er
 
 // pick returns the best endpoint not yet tried that may serve n, or nil, how long until a
 // paused one may be asked again, whether one is paused for throttling, and whether one was
-// passed over for having a head below n's block.
-func (p *Pool) pick(n need, tried map[*endpoint]bool) (e *endpoint, wait time.Duration, throttled, ahead bool) {
+// passed over for having a head below n's block (none is with anyHead).
+func (p *Pool) pick(n need, tried map[*endpoint]bool, anyHead bool) (e *endpoint, wait time.Duration, throttled, ahead bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.cfg.Now()
@@ -303,7 +324,7 @@ func (p *Pool) pick(n need, tried map[*endpoint]bool) (e *endpoint, wait time.Du
 		if tried[e] {
 			continue
 		}
-		if n.hasBlock && e.head > 0 && e.head < n.block {
+		if n.hasBlock && e.head > 0 && e.head < n.block && !anyHead {
 			ahead = true
 			continue // an endpoint known to be behind the block might answer without it
 		}
@@ -384,9 +405,14 @@ func (p *Pool) outage(n need, behind bool, cause error, kind failure, wait time.
 		cause = errors.New("every endpoint is paused after failures")
 	}
 	err := &outageError{throttled: kind == failThrottled, retry: max(wait, time.Second), cause: cause}
-	if behind && kind != failThrottled && kind != failDown {
-		err.behind = n.block
-		return err // endpoints answer: they have not caught up yet
+	if behind {
+		// An endpoint answered, without the block: it has not caught up yet. That is no
+		// outage, whatever the others do (each endpoint that fails is logged once by failed),
+		// so it neither starts one nor, when the endpoint answers the next call, ends one.
+		if !err.throttled {
+			err.behind = n.block
+		}
+		return err
 	}
 	p.mu.Lock()
 	first := !p.out
@@ -400,7 +426,9 @@ func (p *Pool) outage(n need, behind bool, cause error, kind failure, wait time.
 	return err
 }
 
-// observe records a header an endpoint served as its head or as the block of a number.
+// observe records a header an endpoint served as its head or as the block of a number. A head
+// below the highest the pool saw moves the chain back only when its hash differs from the one the
+// pool saw at its number; with the same hash (or none to compare) the endpoint is behind.
 func (p *Pool) observe(e *endpoint, h *types.Header, head bool) {
 	if h == nil || h.Number == nil {
 		return
@@ -410,6 +438,9 @@ func (p *Pool) observe(e *endpoint, h *types.Header, head bool) {
 	defer p.mu.Unlock()
 	if head {
 		e.head = n // only a head it reported: a block it served is a lower bound
+		if prev, ok := p.seen[n]; ok && n < p.best && prev != h.Hash() {
+			p.movedBack(n)
+		}
 	}
 	p.best = max(p.best, n)
 	p.seen[n] = h.Hash()
@@ -422,10 +453,26 @@ func (p *Pool) observe(e *endpoint, h *types.Header, head bool) {
 	}
 }
 
+// movedBack forgets the heads and hashes above block n, the head of a chain that moved back
+// below them. p.mu is held.
+func (p *Pool) movedBack(n uint64) {
+	p.best = n
+	for k := range p.seen {
+		if k > n {
+			delete(p.seen, k)
+		}
+	}
+	for _, o := range p.endpoints {
+		o.head = min(o.head, n)
+	}
+}
+
 // lagging asks e, which answered "not found" for block n that some endpoint reported, whether it
 // is behind on the same chain (true) or the chain moved back below n (false): it compares e's
 // block at the newest number the pool saw at or below e's head with the hash the pool saw
-// there. When the chain moved back, the pool forgets the heads and hashes above e's head.
+// there. Only a different hash says that the chain moved back; with nothing to compare, e is
+// taken for behind. When the chain moved back, the pool forgets the heads and hashes above e's
+// head.
 func (p *Pool) lagging(ctx context.Context, e *endpoint, n uint64) bool {
 	h, err := e.Client.HeaderByNumber(ctx, nil)
 	if err != nil || h == nil {
@@ -445,28 +492,15 @@ func (p *Pool) lagging(ctx context.Context, e *endpoint, n uint64) bool {
 		}
 	}
 	p.mu.Unlock()
-	if head >= n {
-		return true // it has the block by now: ask again
+	if head >= n || !ok {
+		return true // it has the block by now (ask again), or nothing tells: wait
 	}
-	if ok {
-		mine, err := e.Client.HeaderByNumber(ctx, new(big.Int).SetUint64(at))
-		if err != nil || mine == nil {
-			return true
-		}
-		if mine.Hash() == hash {
-			return true
-		}
+	mine, err := e.Client.HeaderByNumber(ctx, new(big.Int).SetUint64(at))
+	if err != nil || mine == nil || mine.Hash() == hash {
+		return true
 	}
 	p.mu.Lock()
-	p.best = head
-	for k := range p.seen {
-		if k > head {
-			delete(p.seen, k)
-		}
-	}
-	for _, o := range p.endpoints {
-		o.head = min(o.head, head)
-	}
+	p.movedBack(head)
 	p.mu.Unlock()
 	return false
 }
@@ -549,7 +583,7 @@ func (p *Pool) HeaderByNumber(ctx context.Context, number *big.Int) (*types.Head
 	}
 	n := need{}
 	if number.Sign() >= 0 {
-		n = need{block: number.Uint64(), hasBlock: true}
+		n = need{block: number.Uint64(), hasBlock: true, header: true}
 	}
 	var from *endpoint
 	h, err := failover(ctx, p, n, func(c Client) (*types.Header, error) {
@@ -636,7 +670,7 @@ func (p *Pool) SubscribeNewHead(ctx context.Context, ch chan<- *types.Header) (e
 		paused bool
 	)
 	for {
-		e, wait, _, _ := p.pick(need{}, tried)
+		e, wait, _, _ := p.pick(need{}, tried, false)
 		paused = paused || wait > 0
 		if e == nil {
 			break

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -14,7 +15,8 @@ import (
 // ReadyCheck is one readiness condition: nil when it holds. GET /readyz is public, so what it
 // says of a failure is words only: the Reason of an *Unready, or "<name> unavailable". The error
 // itself (a dial error names a URL, a host and a port) goes to the log, once each time the
-// check's state changes.
+// check's state changes: failing, failing otherwise (another reason, its figures aside),
+// recovered.
 type ReadyCheck struct {
 	Name  string
 	Check func(ctx context.Context) error
@@ -45,17 +47,29 @@ func publicReason(name string, err error) string {
 	return name + " unavailable"
 }
 
-// readyLog remembers what each check last said, so the log has one line per change of state
-// (failing, failing otherwise, recovered) however often anyone asks.
+// readyLog remembers the state each check was last in, so the log has one line per change of
+// state (failing, failing otherwise, recovered) however often anyone asks. A check's state is its
+// public reason without its figures: "indexer failing since … (3 attempts)" is the state of the
+// 4th attempt too, and "indexer is 25 blocks behind the head" that of 26 blocks.
 type readyLog struct {
 	mu   sync.Mutex
 	last map[string]string
 }
 
+// readyState is the state a failed check's reason says, its figures left out.
+func readyState(reason string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return -1
+		}
+		return r
+	}, reason)
+}
+
 func (l *readyLog) note(log *slog.Logger, name string, err error) {
 	said := "ok"
 	if err != nil {
-		said = err.Error()
+		said = readyState(publicReason(name, err))
 	}
 	l.mu.Lock()
 	prev, seen := l.last[name]

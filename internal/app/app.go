@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -234,8 +235,12 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		}
 	}()
 	chain := "devnet"
-	if a.Config.RPCURL != "" {
-		chain = a.Config.RPCURL
+	if urls := a.Config.rpcURLs(); len(urls) > 0 {
+		names := make([]string, len(urls))
+		for i, u := range urls {
+			names[i] = endpointName(u) // scheme and host: a provider's key is in the rest
+		}
+		chain = strings.Join(names, ",")
 	}
 	log.Info("listening", "addr", "http://"+ln.Addr().String(), "db", a.Config.DB, "redis", a.Config.Redis, "chain", chain, "ipfs", a.Config.IPFSAPI)
 	var failed error

@@ -135,8 +135,14 @@ func (a *App) readyChecks() []httpapi.ReadyCheck {
 		{Name: "indexer", Check: func(ctx context.Context) error {
 			st := a.Replica.Status()
 			if st.Leading {
-				if err := st.Indexer.Check(a.Config.ReadyLag); err != nil {
-					return &httpapi.Unready{Reason: st.Indexer.Reason(), Err: err}
+				if st.Indexer.Check(a.Config.ReadyLag) != nil {
+					// The reason says how; the error, once, why (Check's error is the
+					// reason and the error again).
+					u := &httpapi.Unready{Reason: st.Indexer.Reason()}
+					if st.Indexer.Failures > 0 {
+						u.Err = st.Indexer.LastErr
+					}
+					return u
 				}
 				return nil
 			}

@@ -103,7 +103,8 @@ func TestNoCredentialReachesTheLog(t *testing.T) {
 			t.Errorf("the log holds %s:\n%s", s, log)
 		}
 	}
-	for _, want := range []string{"/v3/REDACTED", "apikey=REDACTED", "kubo:REDACTED@", "llm=\"http://" + closed + "/v1/REDACTED?key=REDACTED\""} {
+	for _, want := range []string{"/REDACTED/REDACTED", "apikey=REDACTED", "kubo:REDACTED@", "llm=\"http://" + closed + "/REDACTED/REDACTED?key=REDACTED\"",
+		"chain=" + node.URL + " "} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the log never names %s, so it says nothing of where it failed:\n%s", want, log)
 		}

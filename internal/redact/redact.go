@@ -1,10 +1,11 @@
-// Package redact removes credentials from text before it is logged: the password of a URL's
-// user info, every query value, path segments long enough to be a provider's API key (hosted
-// JSON-RPC endpoints put it in the path: /v3/<key>), and the values of key=value credentials
-// (a PostgreSQL connection string's password=). Handler applies it to every log record.
+// Package redact removes credentials from text before it is logged: a URL's password (and a user
+// name without one outside database URLs: a token), every query value, every path segment of a
+// URL other than a database's (hosted JSON-RPC endpoints put their key in the path, /v3/<key>,
+// and a key may be short), and the values of key=value credentials (a PostgreSQL connection
+// string's password=). Handler applies it to every log record.
 //
-// What stays is what an operator needs to tell endpoints apart: the scheme, host, port and the
-// short path segments (/v3, /rpc, a database's name).
+// What stays is what an operator needs to tell endpoints apart: the scheme, host and port, and
+// in a database URL the user and the database's name.
 package redact
 
 import (
@@ -16,9 +17,9 @@ import (
 // Mask replaces what was removed.
 const Mask = "REDACTED"
 
-// maxKept is the longest path segment kept: version prefixes and database names are shorter than
-// every provider key (Infura and Alchemy keys have 32 characters, QuickNode tokens 40).
-const maxKept = 12
+// databases are the schemes whose path names a database (or its number) and whose user name is
+// an account, not a key: both are kept.
+var databases = map[string]bool{"postgres": true, "postgresql": true, "redis": true, "rediss": true, "mysql": true}
 
 var (
 	// urls finds URLs in free text: a scheme, "://", then everything up to a space or a quote.
@@ -49,19 +50,22 @@ func Text(s string) string {
 	return s
 }
 
-// URL is raw with its password, query values and long path segments masked. A string that does
-// not parse as a URL keeps only its scheme.
+// URL is raw with its password, query values and path segments masked: of a database URL
+// (postgres, redis, mysql) the password and query values only. A string that does not parse as a
+// URL keeps only its scheme.
 func URL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
 		scheme, _, _ := strings.Cut(raw, "://")
 		return scheme + "://" + Mask
 	}
+	db := databases[strings.ToLower(u.Scheme)]
 	if u.User != nil {
-		if _, has := u.User.Password(); has {
+		switch _, has := u.User.Password(); {
+		case has:
 			u.User = url.UserPassword(u.User.Username(), Mask)
-		} else if len(u.User.Username()) > maxKept {
-			u.User = url.User(Mask) // a token passed as the user name
+		case !db:
+			u.User = url.User(Mask) // a user name alone is a token
 		}
 	}
 	if u.RawQuery != "" {
@@ -80,10 +84,10 @@ func URL(raw string) string {
 	if u.Opaque != "" {
 		u.Opaque = Mask
 	}
-	if strings.Trim(u.Path, "/") != "" {
+	if !db && strings.Trim(u.Path, "/") != "" {
 		segs := strings.Split(u.Path, "/")
 		for i, s := range segs {
-			if len(s) > maxKept {
+			if s != "" {
 				segs[i] = Mask
 			}
 		}

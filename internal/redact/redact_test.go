@@ -15,19 +15,26 @@ import (
 func TestText(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"https://mainnet.infura.io/v3/SECRETKEY123456789?apikey=SECRET2",
-			"https://mainnet.infura.io/v3/REDACTED?apikey=REDACTED"},
+			"https://mainnet.infura.io/REDACTED/REDACTED?apikey=REDACTED"},
+		// Keys short and long: no length tells a key from a version prefix.
+		{"https://mainnet.infura.io/v3/SECRETKEY123", "https://mainnet.infura.io/REDACTED/REDACTED"},
+		{"https://rpc.example/SECRETKEY123", "https://rpc.example/REDACTED"},
+		{"wss://rpc.example:8546/ws/v1/abc", "wss://rpc.example:8546/REDACTED/REDACTED/REDACTED"},
+		{"https://SECRETKEY123@rpc.example/", "https://REDACTED@rpc.example/"},
 		{"https://eth-mainnet.g.alchemy.com/v2/abcdefghijklmnopqrstuvwxyz012345",
-			"https://eth-mainnet.g.alchemy.com/v2/REDACTED"},
+			"https://eth-mainnet.g.alchemy.com/REDACTED/REDACTED"},
 		{"https://x.quiknode.pro/0123456789abcdef0123456789abcdef01234567/",
 			"https://x.quiknode.pro/REDACTED/"},
 		{"postgres://curvekit:hunter2@db.internal:5432/curvekit?sslmode=disable",
 			"postgres://curvekit:REDACTED@db.internal:5432/curvekit?sslmode=REDACTED"},
 		{"redis://:s3cret@127.0.0.1:6379/0", "redis://:REDACTED@127.0.0.1:6379/0"},
 		{`dial https://rpc.example/v3/SECRETKEY123456: Post "https://rpc.example/v3/SECRETKEY123456": dial tcp 10.0.0.1:443: connection refused`,
-			`dial https://rpc.example/v3/REDACTED: Post "https://rpc.example/v3/REDACTED": dial tcp 10.0.0.1:443: connection refused`},
+			`dial https://rpc.example/REDACTED/REDACTED: Post "https://rpc.example/REDACTED/REDACTED": dial tcp 10.0.0.1:443: connection refused`},
+		{`Post "https://rpc.example/v3/SECRETKEY123": EOF`, `Post "https://rpc.example/REDACTED/REDACTED": EOF`},
 		{"host=db user=curvekit password=hunter2 dbname=x", "host=db user=curvekit password=REDACTED dbname=x"},
 		{"http://127.0.0.1:5001", "http://127.0.0.1:5001"},
-		{"https://api.openai.com/v1", "https://api.openai.com/v1"},
+		{"https://api.openai.com/v1", "https://api.openai.com/REDACTED"},
+		{"redis://127.0.0.1:6379/3", "redis://127.0.0.1:6379/3"},
 		{"curvekit.db", "curvekit.db"},
 		{"no url here", "no url here"},
 		{"launch token: 0xAbC0000000000000000000000000000000000001", "launch token: 0xAbC0000000000000000000000000000000000001"},
@@ -53,7 +60,7 @@ func TestHandler(t *testing.T) {
 			t.Errorf("%s reached the log: %s", secret, out)
 		}
 	}
-	if diff := cmp.Diff(4, strings.Count(out, redact.Mask)-1); diff != "" {
+	if diff := cmp.Diff(5, strings.Count(out, redact.Mask)-1); diff != "" {
 		t.Errorf("masks (-want +got):\n%s\n%s", diff, out)
 	}
 }

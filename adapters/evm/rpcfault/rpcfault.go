@@ -1,7 +1,9 @@
 // Package rpcfault is a JSON-RPC proxy for tests that serves a node as hosted providers do on a
 // bad day: eth_getLogs refused above a block range or a result count, bursts of 429, latency,
-// connections cut mid-answer, and a node that stands some blocks behind the chain (and, as some
-// providers do, answers eth_getLogs up to its own head without saying so).
+// connections cut mid-answer, a node that stands some blocks behind the chain (and, as some
+// providers do, answers eth_getLogs up to its own head without saying so), and a head that drops
+// back some blocks while the test runs, as a load-balanced provider's does when the next request
+// lands on a backend behind the others.
 package rpcfault
 
 import (
@@ -24,6 +26,9 @@ type Config struct {
 	Upstream string
 	// RangeCap refuses an eth_getLogs over more blocks, as Infura does (-32602).
 	RangeCap uint64
+	// RangeRefusal, when set, is the message of RangeCap's refusals (code -32000) instead of
+	// Infura's: a wording no table of provider errors knows, such as "block range is too wide".
+	RangeRefusal string
 	// ResultCap refuses an eth_getLogs that answers more logs, as Infura does (-32005).
 	ResultCap int
 	// After every BurstEvery requests, the next BurstLen answer HTTP 429 as Alchemy does.
@@ -44,6 +49,8 @@ type Proxy struct {
 	cfg    Config
 	client *http.Client
 	n      atomic.Int64
+	// dropped is how many blocks DropBack moved the head back, on top of Config.Lag.
+	dropped atomic.Uint64
 
 	mu        sync.Mutex
 	counts    map[string]int
@@ -73,6 +80,16 @@ func (p *Proxy) Forwarded(method string) int {
 	defer p.mu.Unlock()
 	return p.forwarded[method]
 }
+
+// DropBack moves the node's head back n blocks from now on, on top of Config.Lag, as a
+// load-balanced provider's head moves back when requests land on a backend behind the others:
+// eth_blockNumber and "latest" answer the lower head, and the blocks above it are unknown again
+// (eth_getBlockByNumber answers null) though they were served before. The chain itself does not
+// change. DropBack(0) brings the head back.
+func (p *Proxy) DropBack(n uint64) { p.dropped.Store(n) }
+
+// lag is how many blocks the node trails the upstream's head now.
+func (p *Proxy) lag() uint64 { return p.cfg.Lag + p.dropped.Load() }
 
 func (p *Proxy) count(kind string) {
 	p.mu.Lock()
@@ -172,20 +189,21 @@ func (p *Proxy) answer(req *request, body []byte) ([]byte, error) {
 	p.forwarded[req.Method]++
 	p.mu.Unlock()
 	var head uint64
-	if p.cfg.Lag > 0 {
+	lag := p.lag()
+	if lag > 0 {
 		up, err := p.head()
 		if err != nil {
 			return nil, err
 		}
-		head = max(up, p.cfg.Lag) - p.cfg.Lag
+		head = max(up, lag) - lag
 	}
 	switch req.Method {
 	case "eth_blockNumber":
-		if p.cfg.Lag > 0 {
+		if lag > 0 {
 			return reply(fmt.Sprintf("0x%x", head), nil)
 		}
 	case "eth_getBlockByNumber":
-		if p.cfg.Lag > 0 && len(req.Params) > 0 {
+		if lag > 0 && len(req.Params) > 0 {
 			n, tag := blockParam(req.Params[0])
 			switch {
 			case tag == "latest" || tag == "pending" || tag == "safe" || tag == "finalized":
@@ -197,27 +215,27 @@ func (p *Proxy) answer(req *request, body []byte) ([]byte, error) {
 			}
 		}
 	case "eth_call", "eth_getBalance", "eth_getCode":
-		if p.cfg.Lag > 0 && len(req.Params) > 1 {
+		if lag > 0 && len(req.Params) > 1 {
 			if n, tag := blockParam(req.Params[len(req.Params)-1]); tag == "" && n > head {
 				p.count("lag")
 				return reply(nil, &rpcError{-32000, "header not found"})
 			}
 		}
 	case "eth_getLogs":
-		return p.logs(req, head, reply)
+		return p.logs(req, lag, head, reply)
 	}
 	return p.post(body)
 }
 
 // logs serves eth_getLogs with the range and result caps, and clamped to a lagging head.
-func (p *Proxy) logs(req *request, head uint64, reply func(any, *rpcError) ([]byte, error)) ([]byte, error) {
+func (p *Proxy) logs(req *request, lag, head uint64, reply func(any, *rpcError) ([]byte, error)) ([]byte, error) {
 	var f map[string]json.RawMessage
 	if len(req.Params) != 1 || json.Unmarshal(req.Params[0], &f) != nil {
 		return reply(nil, &rpcError{-32602, "invalid argument 0"})
 	}
 	from, _ := blockParam(f["fromBlock"])
 	to, tag := blockParam(f["toBlock"])
-	if tag == "" && p.cfg.Lag > 0 && to > head {
+	if tag == "" && lag > 0 && to > head {
 		// A node behind the range answers what it has, as some providers do.
 		p.count("lag")
 		if from > head {
@@ -230,6 +248,9 @@ func (p *Proxy) logs(req *request, head uint64, reply func(any, *rpcError) ([]by
 	}
 	if tag == "" && p.cfg.RangeCap > 0 && to >= from && to-from+1 > p.cfg.RangeCap {
 		p.count("range")
+		if p.cfg.RangeRefusal != "" {
+			return reply(nil, &rpcError{-32000, p.cfg.RangeRefusal})
+		}
 		return reply(nil, &rpcError{-32602, fmt.Sprintf("range %d exceeds limit of %d", to-from+1, p.cfg.RangeCap)})
 	}
 	answer, err := p.rewritten(req)
