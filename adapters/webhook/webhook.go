@@ -210,37 +210,73 @@ func (c *Client) control(_, address string, _ syscall.RawConn) error {
 	return nil
 }
 
-// refused are the special-purpose ranges beyond what netip's predicates name.
-var refused = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),       // "this network"
-	netip.MustParsePrefix("100.64.0.0/10"),   // CGNAT (also Alibaba's metadata 100.100.100.200)
-	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
-	netip.MustParsePrefix("192.0.2.0/24"),    // documentation
-	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
-	netip.MustParsePrefix("198.51.100.0/24"), // documentation
-	netip.MustParsePrefix("203.0.113.0/24"),  // documentation
-	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, broadcast
-	netip.MustParsePrefix("64:ff9b::/96"),    // NAT64: would reach any IPv4 address
-	netip.MustParsePrefix("64:ff9b:1::/48"),  // local NAT64
-	netip.MustParsePrefix("100::/64"),        // discard
-	netip.MustParsePrefix("2001::/23"),       // IETF protocol assignments (Teredo among them)
-	netip.MustParsePrefix("2001:db8::/32"),   // documentation
-	netip.MustParsePrefix("2002::/16"),       // 6to4: embeds an IPv4 address
+// SpecialRange is a range the client never connects to, named as its registry names it.
+type SpecialRange struct {
+	Prefix netip.Prefix
+	Name   string
 }
 
+// Special lists every range of IANA's IPv4 and IPv6 Special-Purpose Address Registries (as of
+// 2026), whether or not the registry marks it globally reachable, with multicast and the IPv6
+// forms that embed or stand for another address. Beyond them, an IPv6 address outside 2000::/3,
+// the only range IANA allocates as global unicast, is refused too (IPv4-compatible ::/96,
+// IPv4-translated ::ffff:0:0:0/96, the deprecated site-local fec0::/10, and every reserved block).
+// An IPv4-mapped address (::ffff:0:0/96) is checked as the IPv4 address it maps.
+var Special = []SpecialRange{
+	{netip.MustParsePrefix("0.0.0.0/8"), "this network"},
+	{netip.MustParsePrefix("10.0.0.0/8"), "private-use"},
+	{netip.MustParsePrefix("100.64.0.0/10"), "shared address space (CGNAT; Alibaba's metadata 100.100.100.200)"},
+	{netip.MustParsePrefix("127.0.0.0/8"), "loopback"},
+	{netip.MustParsePrefix("169.254.0.0/16"), "link local (cloud metadata 169.254.169.254)"},
+	{netip.MustParsePrefix("172.16.0.0/12"), "private-use"},
+	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol assignments (DS-Lite, PCP and TURN anycast, NAT64 discovery)"},
+	{netip.MustParsePrefix("192.0.2.0/24"), "documentation (TEST-NET-1)"},
+	{netip.MustParsePrefix("192.31.196.0/24"), "AS112-v4"},
+	{netip.MustParsePrefix("192.52.193.0/24"), "AMT"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "deprecated 6to4 relay anycast"},
+	{netip.MustParsePrefix("192.168.0.0/16"), "private-use"},
+	{netip.MustParsePrefix("192.175.48.0/24"), "direct delegation AS112 service"},
+	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},
+	{netip.MustParsePrefix("198.51.100.0/24"), "documentation (TEST-NET-2)"},
+	{netip.MustParsePrefix("203.0.113.0/24"), "documentation (TEST-NET-3)"},
+	{netip.MustParsePrefix("224.0.0.0/4"), "multicast"},
+	{netip.MustParsePrefix("240.0.0.0/4"), "reserved (and the limited broadcast 255.255.255.255)"},
+	{netip.MustParsePrefix("::/96"), "unspecified, loopback and IPv4-compatible (deprecated)"},
+	{netip.MustParsePrefix("::ffff:0:0:0/96"), "IPv4-translated"},
+	{netip.MustParsePrefix("64:ff9b::/96"), "IPv4-IPv6 translation (NAT64: would reach any IPv4 address)"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use IPv4/IPv6 translation"},
+	{netip.MustParsePrefix("100::/64"), "discard-only"},
+	{netip.MustParsePrefix("100:0:0:1::/64"), "dummy IPv6 prefix"},
+	{netip.MustParsePrefix("2001::/23"), "IETF protocol assignments (Teredo, PCP, TURN, benchmarking, AMT, AS112, ORCHID, drone remote ID)"},
+	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
+	{netip.MustParsePrefix("2002::/16"), "6to4 (embeds an IPv4 address)"},
+	{netip.MustParsePrefix("2620:4f:8000::/48"), "direct delegation AS112 service"},
+	{netip.MustParsePrefix("3fff::/20"), "documentation"},
+	{netip.MustParsePrefix("5f00::/16"), "segment routing (SRv6) SIDs"},
+	{netip.MustParsePrefix("fc00::/7"), "unique-local"},
+	{netip.MustParsePrefix("fe80::/10"), "link-local unicast"},
+	{netip.MustParsePrefix("fec0::/10"), "site-local (deprecated)"},
+	{netip.MustParsePrefix("ff00::/8"), "multicast"},
+}
+
+// globalUnicast6 is the only IPv6 range IANA allocates as global unicast.
+var globalUnicast6 = netip.MustParsePrefix("2000::/3")
+
 // Allowed reports whether the client connects to a: a public unicast address, or loopback with
-// AllowLoopback.
+// AllowLoopback. It refuses every range of Special, and any IPv6 address outside 2000::/3.
 func (c *Client) Allowed(a netip.Addr) bool {
+	if !a.IsValid() || a.Zone() != "" {
+		return false
+	}
 	a = a.Unmap()
 	if a.IsLoopback() {
 		return c.cfg.AllowLoopback
 	}
-	if !a.IsValid() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast() ||
-		a.IsMulticast() || a.IsUnspecified() || !a.IsGlobalUnicast() {
+	if a.Is6() && !globalUnicast6.Contains(a) {
 		return false
 	}
-	for _, p := range refused {
-		if p.Contains(a) {
+	for _, r := range Special {
+		if r.Prefix.Contains(a) {
 			return false
 		}
 	}

@@ -183,3 +183,74 @@ func TestNoRedirectCappedAnswerTimeout(t *testing.T) {
 		t.Errorf("headers %v", headers)
 	}
 }
+
+// Every range of the special-purpose registries is refused, its first and last address, as
+// written and (IPv4) as an IPv4-mapped IPv6 address, in the check a subscription's URL passes
+// when created and when the connection is made: the receiver hears nothing.
+func TestEverySpecialRangeRefused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	strict, _ := webhook.New(webhook.Config{})
+	loose, _ := webhook.New(webhook.Config{AllowLoopback: true})
+	loopback := func(a netip.Addr) bool { return a.Unmap().IsLoopback() }
+	for _, r := range webhook.Special {
+		first := r.Prefix.Masked().Addr()
+		b := first.AsSlice() // the last address: every host bit set
+		for i := r.Prefix.Bits(); i < first.BitLen(); i++ {
+			b[i/8] |= 0x80 >> (i % 8)
+		}
+		last, _ := netip.AddrFromSlice(b)
+		forms := []netip.Addr{first, last}
+		if first.Is4() {
+			forms = append(forms, netip.AddrFrom16(first.As16()), netip.AddrFrom16(last.As16()))
+		}
+		for _, a := range forms {
+			if strict.Allowed(a) {
+				t.Errorf("%s (%s, %s) is allowed", a, r.Prefix, r.Name)
+			}
+			if loose.Allowed(a) != loopback(a) {
+				t.Errorf("with AllowLoopback, %s (%s) allowed: %v", a, r.Name, loose.Allowed(a))
+			}
+			host := a.String()
+			if a.Is6() {
+				host = "[" + host + "]"
+			}
+			if err := strict.Check(ctx, "https://"+host+"/hook"); !errors.Is(err, curvekit.ErrInvalid) {
+				t.Errorf("Check of https://%s/hook: %v, want ErrInvalid", host, err)
+			}
+		}
+	}
+	// The forms that reached loopback and private addresses before, and reserved IPv6 space.
+	srv, hits := receiver(t, true, func(w http.ResponseWriter, r *http.Request) {})
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	for _, host := range []string{"::127.0.0.1", "::ffff:0:7f00:1", "fec0::1", "::a00:1", "64:ff9b::7f00:1", "2001:0:4136:e378:8000:63bf:80ff:fffe", "4000::1", "[::ffff:127.0.0.1]"} {
+		host = strings.Trim(host, "[]")
+		url := "https://[" + host + "]:" + port + "/in"
+		if err := strict.Check(ctx, url); !errors.Is(err, curvekit.ErrInvalid) {
+			t.Errorf("Check(%s) = %v, want ErrInvalid", url, err)
+		}
+		if _, err := strict.Post(ctx, url, msg()); !errors.Is(err, webhook.ErrRefused) {
+			t.Errorf("Post(%s) = %v, want ErrRefused", url, err)
+		}
+	}
+	// A name that resolves to one of them is refused when the connection is made.
+	for _, a := range []string{"::127.0.0.1", "::ffff:0:7f00:1", "fec0::1"} {
+		c, _ := webhook.New(webhook.Config{Resolver: &resolver{answers: []string{"93.184.216.34", a}}})
+		url := "https://hooks.example.com:" + port + "/in"
+		if err := c.Check(ctx, url); err != nil {
+			t.Fatalf("Check while the name is public: %v", err)
+		}
+		if _, err := c.Post(ctx, url, msg()); !errors.Is(err, webhook.ErrRefused) {
+			t.Errorf("Post after the name moved to %s: %v, want ErrRefused", a, err)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the receiver got %d requests", n)
+	}
+	// Public addresses stay allowed.
+	for _, a := range []string{"93.184.216.34", "8.8.8.8", "2606:4700::6810:84e5", "2a00:1450:4001:80b::200e", "::ffff:93.184.216.34"} {
+		if !strict.Allowed(netip.MustParseAddr(a)) {
+			t.Errorf("public %s refused", a)
+		}
+	}
+}
