@@ -412,13 +412,22 @@ func (s *Service) Deliveries(ctx context.Context, q DeliveryQuery) (DeliveryPage
 	return s.cfg.Store.Deliveries(ctx, q)
 }
 
+// ReplaySkew is how far past the server's clock a replay's Since may lie (a client's clock runs a
+// little ahead); a later one, or one before 1970, is curvekit.ErrInvalid.
+const ReplaySkew = 5 * time.Minute
+
 // Replay delivers again one delivery (p.DeliveryID) or every delivery created since p.Since,
-// with the same webhook-id and a fresh retry schedule.
+// with the same webhook-id and a fresh retry schedule. A Since before 1970 or more than
+// ReplaySkew ahead of the clock is curvekit.ErrInvalid.
 func (s *Service) Replay(ctx context.Context, p ReplayParams) (int, error) {
+	now := s.cfg.Now().UTC()
+	if p.DeliveryID == "" && (p.Since.Before(time.Unix(0, 0)) || p.Since.After(now.Add(ReplaySkew))) {
+		return 0, fmt.Errorf("%w: since must be Unix seconds between 0 and now", curvekit.ErrInvalid)
+	}
 	if _, err := s.cfg.Store.Subscription(ctx, p.AccountID, p.SubscriptionID); err != nil {
 		return 0, err
 	}
-	p.Now, p.Limit = s.cfg.Now().UTC(), MaxReplay
+	p.Now, p.Limit = now, MaxReplay
 	n, err := s.cfg.Store.Replay(ctx, p)
 	if n > 0 {
 		s.Wake()

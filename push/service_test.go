@@ -505,3 +505,27 @@ func TestTail(t *testing.T) {
 		seen[e.ID] = true
 	}
 }
+
+// A replay since a time out of range is refused, not read as another time: before 1970, or
+// beyond the clock (a time that overflowed the store's nanoseconds replayed everything).
+func TestReplaySinceOutOfRange(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWorld(t, "", push.Config{})
+	h := newHook(t, func(int) int { return 204 })
+	h.strict = false
+	sub, _ := w.subscribe(t, h, "acc1", push.Trade)
+	_ = w.svc.Publish(ctx, tradeEvent("evt_1"))
+	w.send(t)
+	for _, since := range []int64{99_999_999_999_999, 1e13, 1e11, w.clock.Now().Add(push.ReplaySkew + time.Second).Unix(), -1} {
+		n, err := w.svc.Replay(ctx, push.ReplayParams{AccountID: "acc1", SubscriptionID: sub.ID, Since: time.Unix(since, 0)})
+		if !errors.Is(err, curvekit.ErrInvalid) || n != 0 {
+			t.Errorf("replay since %d: %d, %v; want ErrInvalid", since, n, err)
+		}
+	}
+	for since, want := range map[int64]int{0: 1, w.clock.Now().Add(time.Minute).Unix(): 0} {
+		if n, err := w.svc.Replay(ctx, push.ReplayParams{AccountID: "acc1", SubscriptionID: sub.ID, Since: time.Unix(since, 0)}); err != nil || n != want {
+			t.Errorf("replay since %d: %d, %v; want %d", since, n, err, want)
+		}
+	}
+}

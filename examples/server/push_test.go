@@ -268,6 +268,9 @@ func TestWebhooksRefuse(t *testing.T) {
 	wantStatus(t, "unknown delivery", b.do(http.MethodPost, "/webhooks/"+hook.ID+"/deliveries/dlv_nope/replay", ""), http.StatusNotFound)
 	wantStatus(t, "patch to a private URL", b.do(http.MethodPatch, "/webhooks/"+hook.ID, `{"url":"https://192.168.0.1/"}`), http.StatusBadRequest)
 	wantStatus(t, "replay without since", b.do(http.MethodPost, "/webhooks/"+hook.ID+"/replay", `{}`), http.StatusBadRequest)
+	for _, since := range []string{"99999999999999", "1e11", "10000000000000", "-1", "1.5", `"0"`} {
+		wantStatus(t, "replay since "+since, b.do(http.MethodPost, "/webhooks/"+hook.ID+"/replay", `{"since":`+since+`}`), http.StatusBadRequest)
+	}
 	a = b.do(http.MethodPatch, "/webhooks/"+hook.ID, `{"enabled":false,"minTradeSize":""}`)
 	wantStatus(t, "patch", a, http.StatusOK)
 	a.decode(t, &hook)
