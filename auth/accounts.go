@@ -58,6 +58,11 @@ type Accounts interface {
 	RevokeKey(ctx context.Context, p *RevokeKeyParams) error
 	// TouchKey sets a key's last use to at, unless it already records a later one.
 	TouchKey(ctx context.Context, keyID string, at time.Time) error
+	// LiveCredentials returns, of p.IDs, the sessions and keys that still authenticate at p.At:
+	// sessions neither ended nor expired by then (ExpiresAt after p.At), keys not revoked. Ids it
+	// does not hold (a pruned session) are left out. Its cost grows with the ids asked about,
+	// never with the store: open streams are checked this way every WatchEvery.
+	LiveCredentials(ctx context.Context, p *LiveCredentialsParams) (CredentialIDs, error)
 
 	// Prune deletes pending sign-ins that expired before t, and sessions that expired or ended
 	// before t.
@@ -153,4 +158,16 @@ type RevokeKeyParams struct {
 	AccountID string
 	KeyID     string
 	At        time.Time
+}
+
+// CredentialIDs names sessions and API keys by id.
+type CredentialIDs struct {
+	Sessions []string
+	Keys     []string
+}
+
+// LiveCredentialsParams asks which of IDs still authenticate at At.
+type LiveCredentialsParams struct {
+	IDs CredentialIDs
+	At  time.Time
 }

@@ -114,7 +114,8 @@ func (s *Service) touch(ctx context.Context, keyID string) {
 	}
 }
 
-// Logout ends the principal's session at once: the token is refused from the next request on.
+// Logout ends the principal's session at once: the token is refused from the next request on,
+// and what the session holds open (Hold) ends.
 // Only a session can log out (curvekit.ErrForbidden for a key).
 func (s *Service) Logout(ctx context.Context, p *Principal) error {
 	if p == nil {
@@ -126,5 +127,6 @@ func (s *Service) Logout(ctx context.Context, p *Principal) error {
 	if err := s.cfg.Accounts.EndSession(ctx, p.SessionID, s.cfg.Now()); err != nil {
 		return fmt.Errorf("auth: end session: %w", err)
 	}
+	s.endHolds(credential{KindSession, p.SessionID})
 	return nil
 }

@@ -3,7 +3,8 @@
 // sessions, API keys with their restrictions (read-only, IP and recipient allowlists), the
 // subscription tier, and the rate-limit classes of the API. Secrets are random and reach the
 // store only as SHA-256 digests; nothing positive is cached, so a revocation or a logout holds
-// from the next request on.
+// from the next request on. What a credential keeps open (an event stream, a streamed turn) runs
+// under Service.Hold, which ends it within WatchEvery of the credential's end on any process.
 //
 // Service is the entry point; it reaches the outside through ports declared here: Accounts (the
 // store of users, sessions, keys and pending sign-ins; conformance suite in auth/authtest),

@@ -98,7 +98,7 @@ func (s *Service) Keys(ctx context.Context, by *Principal) ([]Key, error) {
 }
 
 // RevokeKey revokes one of the principal's keys; from the moment it returns, the key
-// authenticates nothing. Another account's key is curvekit.ErrForbidden, an unknown one
+// authenticates nothing, and what it holds open (Hold) ends. Another account's key is curvekit.ErrForbidden, an unknown one
 // curvekit.ErrNotFound; revoking a revoked key succeeds.
 func (s *Service) RevokeKey(ctx context.Context, by *Principal, keyID string) error {
 	if err := requireSession(by); err != nil {
@@ -116,5 +116,6 @@ func (s *Service) RevokeKey(ctx context.Context, by *Principal, keyID string) er
 	case err != nil:
 		return fmt.Errorf("auth: revoke key: %w", err)
 	}
+	s.endHolds(credential{KindKey, keyID})
 	return nil
 }

@@ -30,6 +30,11 @@ type Config struct {
 	// TouchEvery is how often a key's lastUsedAt is written while it is in use; default one
 	// minute, so that a busy key costs no write per request.
 	TouchEvery time.Duration
+	// WatchEvery is how often the credentials behind held contexts (Service.Hold) are checked
+	// against the store, so that a logout or a revocation through another process, or a
+	// session's expiry, ends what they opened within this much (plus the store's answer);
+	// default 500ms.
+	WatchEvery time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives failures the caller does not see; default slog.Default(). Raw keys and
@@ -53,6 +58,9 @@ func (c *Config) withDefaults() {
 	if c.TouchEvery == 0 {
 		c.TouchEvery = time.Minute
 	}
+	if c.WatchEvery == 0 {
+		c.WatchEvery = 500 * time.Millisecond
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -65,7 +73,7 @@ func (c *Config) validate() error {
 	switch {
 	case c.Accounts == nil || c.Provider == nil || c.Wallets == nil:
 		return errors.New("auth: Accounts, Provider and Wallets are required")
-	case c.SessionLifetime < 0, c.LoginLifetime < 0, c.TouchEvery < 0:
+	case c.SessionLifetime < 0, c.LoginLifetime < 0, c.TouchEvery < 0, c.WatchEvery < 0:
 		return errors.New("auth: lifetimes must not be negative")
 	case c.MaxKeys < 0:
 		return fmt.Errorf("auth: MaxKeys %d is negative", c.MaxKeys)
@@ -83,6 +91,8 @@ type Service struct {
 	// writes: it never vouches for a key, so it cannot outlive a revocation.
 	mu      sync.Mutex
 	touched map[string]time.Time
+
+	holds holds // see Hold
 }
 
 // New returns a Service for cfg.

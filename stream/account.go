@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/curvekit/curvekit"
 )
 
 // AccountEvents is what an account stream replays: the account's events by their numbers. The
@@ -26,6 +28,11 @@ type AccountEvent struct {
 	Data []byte
 }
 
+// DefaultMaxAccountStreams is how many account streams one account may have open in one process
+// at once unless Config.MaxAccountStreams says otherwise: enough for every tab and bot of a
+// person, few enough that one leaked credential cannot hold a server's connections.
+const DefaultMaxAccountStreams = 16
+
 // MaxAccountResume is the most events a resumed account stream replays; an id further back gets
 // a reset (reason too-old) and the stream goes on from the present.
 const MaxAccountResume = 1000
@@ -45,6 +52,8 @@ type Ready struct {
 
 // Account opens the stream of an account's events: subscribes, then replays from the store what
 // followed lastEventID (a resume), or nothing (a connect: a ready event whose id is the present).
+// An account has at most Config.MaxAccountStreams open in this process: one more is refused
+// with curvekit.ErrLimited (coded CodeRateLimited) before anything is sent.
 // An id the server did not give, or further back than MaxAccountResume events, is answered with
 // a reset event instead of a replay; the stream goes on from the present. Live events the replay
 // included are skipped, so the boundary has neither a gap nor a duplicate.
@@ -53,7 +62,11 @@ func (s *Service) Account(ctx context.Context, accountID, lastEventID string) (*
 	if src == nil {
 		return nil, errors.New("stream: no account events")
 	}
-	sub, _ := s.cfg.Hub.Subscribe(AccountTopic(accountID))
+	sub, _, ok := s.cfg.Hub.SubscribeAtMost(AccountTopic(accountID), s.cfg.MaxAccountStreams)
+	if !ok {
+		return nil, curvekit.WithCode(curvekit.CodeRateLimited, fmt.Errorf("%w: this account has %d streams open on this server, the most it may; close one first",
+			curvekit.ErrLimited, s.cfg.MaxAccountStreams))
+	}
 	c := &Conn{s: s, sub: sub, ri: accountStream}
 	first, err := c.openAccount(ctx, src, accountID, lastEventID)
 	if err != nil {

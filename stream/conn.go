@@ -30,6 +30,9 @@ type Config struct {
 	MaxResumeTrades int
 	// Accounts, when set, serves the account streams (Service.Account).
 	Accounts AccountEvents
+	// MaxAccountStreams bounds the account streams one account may have open in this process
+	// at once; default DefaultMaxAccountStreams.
+	MaxAccountStreams int
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
 }
@@ -38,8 +41,11 @@ func (c *Config) validate() error {
 	if c.Hub == nil || c.Store == nil || c.Market == nil || c.Codec == nil {
 		return errors.New("stream: service needs a Hub, a Store, a Market and a Codec")
 	}
-	if c.Heartbeat < 0 || c.MaxResumeTrades < 0 {
-		return errors.New("stream: negative heartbeat or resume limit")
+	if c.Heartbeat < 0 || c.MaxResumeTrades < 0 || c.MaxAccountStreams < 0 {
+		return errors.New("stream: negative heartbeat, resume limit or stream limit")
+	}
+	if c.MaxAccountStreams == 0 {
+		c.MaxAccountStreams = DefaultMaxAccountStreams
 	}
 	if c.Heartbeat == 0 {
 		c.Heartbeat = 15 * time.Second

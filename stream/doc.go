@@ -70,5 +70,7 @@
 // records them publishes nothing here; each replica's tail of the store (internal/app) publishes
 // every account event, in the order of its number (Message.Seq), so ids are the same on every
 // replica. A connection opens with ready (id: the newest number now), or with a Last-Event-ID
-// the replay of the account's events after it; live events the replay included are skipped.
+// the replay of the account's events after it; live events the replay included are skipped. An
+// account has at most Config.MaxAccountStreams of them open in one process (Hub.SubscribeAtMost
+// counts the topic's subscribers under the hub's lock).
 package stream

@@ -181,17 +181,30 @@ var errUnsubscribed = errors.New("stream: unsubscribed")
 // subscriber receives exactly the messages published after the cursor. On a closed hub the
 // subscription is already over (Err is ErrClosed).
 func (h *Hub) Subscribe(t Topic) (*Subscription, Cursor) {
+	s, c, _ := h.SubscribeAtMost(t, 0)
+	return s, c
+}
+
+// SubscribeAtMost is Subscribe unless t already has max subscribers (max > 0): then it
+// subscribes nothing and ok is false. The count and the subscription are one step under the
+// hub's lock, so concurrent callers never pass max together.
+func (h *Hub) SubscribeAtMost(t Topic, max int) (sub *Subscription, cur Cursor, ok bool) {
 	s := &Subscription{idx: -1, ready: make(chan struct{}, 1)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if max > 0 && !h.closed {
+		if tp := h.topics[t]; tp != nil && len(tp.subs) >= max {
+			return nil, Cursor{}, false
+		}
+	}
 	if h.closed {
 		s.end(ErrClosed)
-		return s, Cursor{}
+		return s, Cursor{}, true
 	}
 	tp := h.topic(t)
 	s.tp, s.idx = tp, int32(len(tp.subs))
 	tp.subs = append(tp.subs, s)
-	return s, Cursor{Last: tp.last, Time: h.time}
+	return s, Cursor{Last: tp.last, Time: h.time}, true
 }
 
 // topic returns t's topic, made if there is none. h.mu must be held.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -454,6 +455,33 @@ func (s *Accounts) TouchKey(ctx context.Context, keyID string, at time.Time) err
 		return fmt.Errorf("bunstore: touch key: %w", err)
 	}
 	return nil
+}
+
+// liveChunk bounds the ids of one LiveCredentials statement, well under both drivers' limits on
+// bound parameters.
+const liveChunk = 500
+
+// LiveCredentials reads the ids asked about by primary key, a chunk of ids per statement.
+func (s *Accounts) LiveCredentials(ctx context.Context, p *auth.LiveCredentialsParams) (auth.CredentialIDs, error) {
+	var out auth.CredentialIDs
+	at := nanos(p.At)
+	for ids := range slices.Chunk(p.IDs.Sessions, liveChunk) {
+		var live []string
+		if err := s.db.NewSelect().Model((*sessionRow)(nil)).Column("id").
+			Where("id IN (?) AND ended_at IS NULL AND expires_at > ?", bun.In(ids), at).Scan(ctx, &live); err != nil {
+			return auth.CredentialIDs{}, fmt.Errorf("bunstore: live sessions: %w", err)
+		}
+		out.Sessions = append(out.Sessions, live...)
+	}
+	for ids := range slices.Chunk(p.IDs.Keys, liveChunk) {
+		var live []string
+		if err := s.db.NewSelect().Model((*keyRow)(nil)).Column("id").
+			Where("id IN (?) AND revoked_at IS NULL", bun.In(ids)).Scan(ctx, &live); err != nil {
+			return auth.CredentialIDs{}, fmt.Errorf("bunstore: live keys: %w", err)
+		}
+		out.Keys = append(out.Keys, live...)
+	}
+	return out, nil
 }
 
 // Prune deletes sign-ins and sessions that can no longer be used.

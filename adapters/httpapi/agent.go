@@ -29,7 +29,7 @@ func (s *Server) agentRoutes() []group {
 		{method: http.MethodPost, path: "/job", access: Key, class: auth.ClassDefault, handle: s.submitJob},
 		{method: http.MethodGet, path: "/job/:id", access: Key, class: auth.ClassDefault, handle: s.getJob, notFound: job},
 		{method: http.MethodPost, path: "/job/:id/cancel", access: Key, class: auth.ClassDefault, handle: s.cancelJob, notFound: job},
-		{method: http.MethodPost, path: "/prompt", access: Session, class: auth.ClassDefault, handle: s.prompt},
+		{method: http.MethodPost, path: "/prompt", access: Session, class: auth.ClassDefault, handle: s.prompt, lasting: true},
 		{method: http.MethodGet, path: "/memory", access: Session, class: auth.ClassDefault, handle: s.listMemory},
 		{method: http.MethodDelete, path: "/memory/:key", access: Session, class: auth.ClassDefault, handle: s.deleteMemory, notFound: "memory not found"},
 	}}}
@@ -165,7 +165,8 @@ func (s *Server) cancelJob(w http.ResponseWriter, req bunrouter.Request) error {
 
 // POST /agent/prompt: the same turn as a job, streamed as SSE events named after agent.EventType.
 // A request that fails validation gets a JSON error before any event; once the stream started,
-// a failure is the error event. A client that disconnects cancels the turn.
+// a failure is the error event. A client that disconnects cancels the turn, and so does the end
+// of the session that asked (a logout, its expiry): the stream then ends without its done event.
 // promptHeartbeat is the idle time after which a streamed turn sends a heartbeat comment.
 var promptHeartbeat = 15 * time.Second
 

@@ -25,6 +25,24 @@ type Authenticator interface {
 	Authenticate(ctx context.Context, creds auth.Credentials) (*auth.Principal, auth.Outcome, error)
 }
 
+// Holder ends what a credential opened when the credential ends (auth.Service implements it):
+// the context it gives ends once the principal's session or key no longer authenticates (a
+// logout, a revocation on any replica, the session's expiry). Event streams, the streamed agent
+// turn and guarded mounts run under it.
+type Holder interface {
+	Hold(ctx context.Context, p *auth.Principal) (held context.Context, release context.CancelFunc)
+}
+
+// hold binds ctx to the credential of the principal it carries, if any (Config.Holder); release
+// lets go of it when the answer ends.
+func (s *Server) hold(ctx context.Context) (held context.Context, release context.CancelFunc) {
+	p, _ := ctx.Value(principalKey{}).(*auth.Principal)
+	if p == nil || s.cfg.Holder == nil {
+		return ctx, func() {}
+	}
+	return s.cfg.Holder.Hold(ctx, p)
+}
+
 // Cookie names. svc_session is SPEC 3.3's; svc_signin binds a sign-in under way to the browser
 // that began it, so that nobody can make a victim complete the attacker's sign-in.
 const (

@@ -232,7 +232,13 @@ func (s *Server) pipeline(rt *route) bunrouter.HandlerFunc {
 			return nil
 		}
 		if p != nil {
-			req = req.WithContext(context.WithValue(r.Context(), principalKey{}, p))
+			ctx := context.WithValue(r.Context(), principalKey{}, p)
+			if rt.lasting {
+				var release context.CancelFunc
+				ctx, release = s.hold(ctx)
+				defer release()
+			}
+			req = req.WithContext(ctx)
 		}
 		if rt.access != Public {
 			// An answer for one account (its keys, memory, wallet) is never kept by a cache.

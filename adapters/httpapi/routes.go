@@ -46,7 +46,10 @@ type route struct {
 	// asks (a sign-and-submit that only simulates spends no signing budget).
 	reclass func(r *http.Request, class auth.Class) auth.Class
 	// bearer routes also take the API key from Authorization: Bearer.
-	bearer  bool
+	bearer bool
+	// lasting routes answer for long (a streamed turn, a mounted protocol): the handler runs
+	// under a context that ends when the request's credential ends (Config.Holder).
+	lasting bool
 	full    string        // method and full path, set at registration: the route's name in logs and metrics
 	doc     op            // the route in the OpenAPI document (operations), set at registration
 	metrics *routeMetrics // its collectors, set at registration when the server has metrics
@@ -94,7 +97,9 @@ func (s *Server) groups() []group {
 
 // Mount is a handler of another package served as routes of the table (remote MCP, the
 // development identity provider): it runs in the same pipeline as every route, with its
-// access check, rate-limit class, body deadline and error answers.
+// access check, rate-limit class, body deadline and error answers. A guarded mount's request
+// runs under a context that ends when the credential that authenticated it ends, so that
+// nothing it holds open (remote MCP's requests) outlives a logout or a revocation.
 type Mount struct {
 	// Methods the handler answers at Path.
 	Methods []string
@@ -129,6 +134,7 @@ func (s *Server) mountRoutes() []group {
 		h := m.Handler
 		for _, method := range m.Methods {
 			routes = append(routes, route{method: method, path: m.Path, access: m.Access, class: m.Class, bearer: m.Bearer, doc: m.Doc.op(method),
+				lasting: m.Access != Public,
 				handle: func(w http.ResponseWriter, req bunrouter.Request) error {
 					w.Header()["X-Content-Type-Options"] = nosniff // as every answer of the API
 					h.ServeHTTP(w, req.Request)

@@ -59,6 +59,10 @@ type Config struct {
 	// Auth resolves credentials to principals; default Accounts. Without either, every request
 	// is anonymous and guarded routes answer 401.
 	Auth Authenticator
+	// Holder ends event streams, streamed agent turns and guarded mounts when the credential
+	// that opened them ends; default Auth when it is a Holder. Without one they end only when
+	// their client leaves.
+	Holder Holder
 	// PublicURL is where browsers reach the server (the sign-in's redirect URI is under it). A
 	// sign-in started on another host (localhost where it says 127.0.0.1) could not finish: the
 	// browser would not send that host's sign-in cookie to the callback. Such a sign-in is
@@ -134,6 +138,9 @@ func (c *Config) validate() error {
 	}
 	if c.Auth == nil && c.Accounts != nil {
 		c.Auth = c.Accounts
+	}
+	if h, ok := c.Auth.(Holder); ok && c.Holder == nil {
+		c.Holder = h
 	}
 	if c.BodyTimeout < 0 {
 		return errors.New("httpapi: negative body timeout")

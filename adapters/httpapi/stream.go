@@ -11,6 +11,7 @@ import (
 
 	"github.com/uptrace/bunrouter"
 
+	"github.com/curvekit/curvekit/auth"
 	"github.com/curvekit/curvekit/candles"
 	"github.com/curvekit/curvekit/stream"
 )
@@ -66,7 +67,9 @@ func (s *Server) tokenStream(w http.ResponseWriter, req bunrouter.Request) error
 }
 
 // serveStream sends the headers and leaves conn in sw for ServeHTTP to run once the router has
-// returned, until the client leaves, the hub cuts it off or the server shuts down.
+// returned, until the client leaves, the hub cuts it off, the server shuts down or the
+// credential that opened it ends (Config.Holder; the connection closes, and the client's
+// reconnect gets 401).
 //
 // Over HTTP/1.1 the body is the rest of the connection (Transfer-Encoding: identity, which
 // net/http answers with Connection: close and no chunking, as the SSE specification
@@ -138,6 +141,8 @@ func (s *Server) detachStream(sw *statusWriter, r *http.Request) bool {
 // runDetached runs a detached stream until it ends, then closes the connection.
 func (s *Server) runDetached(ctx context.Context, nc net.Conn, conn *stream.Conn, path string) {
 	defer nc.Close()
+	ctx, release := s.hold(ctx)
+	defer release()
 	go awaitHangup(nc, conn)
 	s.streamEnded(ctx, path, conn.Run(ctx, &connWriter{nc: nc, timeout: s.cfg.StreamWriteTimeout}))
 }
@@ -154,12 +159,16 @@ func awaitHangup(nc net.Conn, conn *stream.Conn) {
 func (s *Server) runStream(sw *statusWriter, path string) {
 	conn, ctx := sw.info.stream, sw.info.ctx
 	defer conn.Close()
+	ctx, release := s.hold(ctx)
+	defer release()
 	s.streamEnded(ctx, path, conn.Run(ctx, (*eventWriter)(sw)))
 }
 
 // streamEnded logs why a stream ended when that is worth saying.
 func (s *Server) streamEnded(ctx context.Context, path string, err error) {
 	switch {
+	case errors.Is(context.Cause(ctx), auth.ErrCredentialEnded):
+		s.log.InfoContext(ctx, "httpapi: stream ended: its credential ended", slog.String("path", path))
 	case err == nil, ctx.Err() != nil, errors.Is(err, stream.ErrClosed):
 	case errors.Is(err, stream.ErrSlow):
 		s.log.InfoContext(ctx, "httpapi: stream cut off: client too slow", slog.String("path", path))

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/auth"
@@ -52,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		{"KeyLimit", testKeyLimit},
 		{"KeyLimitUnderConcurrency", testKeyLimitRace},
 		{"RevokedKeyRefusedUnderConcurrency", testRevokeRace},
+		{"LiveCredentials", testLiveCredentials},
 		{"Prune", testPrune},
 		{"NoSecretsAtRest", testNoSecrets},
 	} {
@@ -490,6 +493,64 @@ func testRevoke(t *testing.T, h Harness) {
 	keys, err := a.Keys(ctx, u.ID)
 	if err != nil || len(keys) != 1 || !keys[0].RevokedAt.Equal(first) {
 		t.Fatalf("Keys after revocation = %+v, %v", keys, err)
+	}
+}
+
+func testLiveCredentials(t *testing.T, h Harness) {
+	ctx := context.Background()
+	a := h.Accounts
+	u := newUser(t, a, "acc_1", addr(1))
+	open := func(id string, signedIn time.Time) {
+		t.Helper()
+		if err := a.OpenSession(ctx, &auth.OpenSessionParams{Session: session(id, u.ID, signedIn), TokenHash: hashOf("token " + id)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// ses_live lasts; ses_ended was logged out of; ses_expiring expires a nanosecond after at
+	// (and is no longer valid at its expiry); ses_gone was pruned (never stored here).
+	open("ses_live", at)
+	open("ses_ended", at)
+	open("ses_expiring", at.Add(time.Nanosecond-auth.SessionLifetime))
+	if err := a.EndSession(ctx, "ses_ended", at.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	createKey(t, a, key("key_0001", u.ID, at), 10)
+	createKey(t, a, key("key_0002", u.ID, at), 10)
+	if err := a.RevokeKey(ctx, &auth.RevokeKeyParams{AccountID: u.ID, KeyID: "key_0002", At: at.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	sessions := []string{"ses_live", "ses_ended", "ses_expiring", "ses_gone"}
+	keys := []string{"key_0001", "key_0002", "key_9999"}
+	check := func(when time.Time, wantSessions []string) {
+		t.Helper()
+		got, err := a.LiveCredentials(ctx, &auth.LiveCredentialsParams{IDs: auth.CredentialIDs{Sessions: sessions, Keys: keys}, At: when})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(got.Sessions)
+		slices.Sort(got.Keys)
+		want := auth.CredentialIDs{Sessions: wantSessions, Keys: []string{"key_0001"}}
+		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("LiveCredentials at %v (-want +got):\n%s", when, diff)
+		}
+	}
+	check(at, []string{"ses_expiring", "ses_live"})
+	check(at.Add(time.Nanosecond), []string{"ses_live"})
+	// Many ids at once: every live one comes back, whatever the store's limit on a statement.
+	many := make([]string, 0, 1203)
+	for i := range 1200 {
+		many = append(many, fmt.Sprintf("ses_%04d", i))
+	}
+	many = append(many, "ses_live", "ses_ended", "ses_live")
+	got, err := a.LiveCredentials(ctx, &auth.LiveCredentialsParams{IDs: auth.CredentialIDs{Sessions: many}, At: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(got.Sessions, "ses_live") || slices.Contains(got.Sessions, "ses_ended") || len(got.Keys) != 0 {
+		t.Fatalf("LiveCredentials of %d ids: %+v", len(many), got)
+	}
+	if got, err := a.LiveCredentials(ctx, &auth.LiveCredentialsParams{At: at}); err != nil || len(got.Sessions)+len(got.Keys) != 0 {
+		t.Fatalf("LiveCredentials of no ids: %+v, %v", got, err)
 	}
 }
 
