@@ -109,6 +109,21 @@ func TestDeployThenFollow(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+
+	// The command line reads the same profile: against the server that serves its chain each
+	// command runs; against a profile of another deployment it stops before acting.
+	if r := run(t, "", nil, "--server", s.base, "--chain", profile, "tokens", "--json"); r.code != 0 || !strings.Contains(r.stdout, "FLW") {
+		t.Fatalf("tokens --chain: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	other := filepath.Join(t.TempDir(), "other.json")
+	_ = os.WriteFile(other, []byte(strings.Replace(string(doc), d.Router.Hex(), common.Address{9}.Hex(), 1)), 0o600)
+	r = run(t, "", []string{"CURVEKIT_CHAIN=" + other}, "--server", s.base, "tokens")
+	if r.code != 2 || !strings.Contains(r.stderr, "serves router "+d.Router.Hex()) || r.stdout != "" {
+		t.Fatalf("tokens with another deployment's profile: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, "", nil, "--chain", profile, "deploy", "--rpc-url", rpcURL, "--key-file", keyFile); r.code != 2 || !strings.Contains(r.stderr, "--out") {
+		t.Fatalf("deploy --chain: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }
 
 // serveRPC serves the devnet's JSON-RPC over HTTP, forwarding each call to its in-process RPC

@@ -10,11 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/curvekit/curvekit/adapters/apiclient"
+	"github.com/curvekit/curvekit/adapters/evm"
 )
 
 // Exit codes; the command's package documentation lists them for users.
@@ -36,6 +39,7 @@ type root struct {
 	JSON    bool          `name:"json" help:"Print machine-readable JSON."`
 	Timeout time.Duration `help:"Timeout of each request to the server." default:"30s" env:"CURVEKIT_TIMEOUT"`
 	Retries int           `help:"Times a throttled (429) request is tried again, after growing random waits." default:"4" env:"CURVEKIT_RETRIES"`
+	Chain   string        `name:"chain" type:"existingfile" help:"Chain profile (what deploy --out writes, the server's --chain): each command first checks that the server serves that chain (its chain id, factory and router), and stops with exit code 2 if not." env:"CURVEKIT_CHAIN"`
 
 	Tokens   tokensCmd   `cmd:"" help:"List tokens."`
 	Token    tokenCmd    `cmd:"" help:"Show one token."`
@@ -58,13 +62,54 @@ type env struct {
 	out, err io.Writer
 }
 
-// client is the API client for the global flags.
+// client is the API client for the global flags; with --chain, of a server checked to serve the
+// profile's chain.
 func (e *env) client() (*apiclient.Client, error) {
 	retries := e.root.Retries
 	if retries == 0 {
 		retries = -1 // apiclient reads 0 as its default
 	}
-	return apiclient.New(apiclient.Config{BaseURL: e.root.Server, APIKey: e.root.APIKey, Timeout: e.root.Timeout, Retries: retries, UserAgent: "curvekit-cli"})
+	c, err := apiclient.New(apiclient.Config{BaseURL: e.root.Server, APIKey: e.root.APIKey, Timeout: e.root.Timeout, Retries: retries, UserAgent: "curvekit-cli"})
+	if err != nil || e.root.Chain == "" {
+		return c, err
+	}
+	if err := checkChain(e.ctx, c, e.root.Chain, e.root.Server); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkChain holds the server's /config to the chain profile at path: the same chain id, and
+// the profile's factory and router. A mismatch, or a profile that cannot be read, is a usage
+// error (exit code 2), as the server's own --chain check is.
+func checkChain(ctx context.Context, c *apiclient.Client, path, server string) error {
+	p, err := evm.ReadProfile(path)
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--chain: %w", err)}
+	}
+	st, err := c.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	mismatch := func(what, served, want string) error {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--chain %s: the server at %s serves %s %s, the profile names %s", path, server, what, served, want)}
+	}
+	if st.ChainID != p.ChainID {
+		return mismatch("chain id", strconv.FormatUint(st.ChainID, 10), strconv.FormatUint(p.ChainID, 10))
+	}
+	for _, k := range []struct {
+		name string
+		want common.Address
+	}{{"factory", p.Factory}, {"router", p.Router}} {
+		served := "none"
+		if a := st.Contracts[k.name]; a != nil {
+			served = *a
+		}
+		if !common.IsHexAddress(served) || common.HexToAddress(served) != k.want {
+			return mismatch(k.name, served, k.want.Hex())
+		}
+	}
+	return nil
 }
 
 // keyed is client for commands that need an API key: a missing key fails before any request.

@@ -28,6 +28,9 @@ type deployCmd struct {
 }
 
 func (c *deployCmd) Run(e *env) error {
+	if e.root.Chain != "" {
+		return &exitError{code: exitUsage, err: errors.New("--chain names a chain already deployed; deploy writes a new profile with --out")}
+	}
 	key, err := loadKey(c.KeyFile)
 	if err != nil {
 		return err
