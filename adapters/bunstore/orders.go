@@ -506,21 +506,9 @@ func (s *Orders) Fires(ctx context.Context, states ...orders.FireState) ([]order
 func (s *Orders) SettleFire(ctx context.Context, p orders.SettleParams) error {
 	at := p.At.UnixNano()
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := checkTerm(ctx, tx, s.dialect, p.Term); err != nil {
-			return err
-		}
-		var row fireRow
-		q := tx.NewSelect().Model(&row).Where("id = ?", p.FireID)
-		if s.dialect == dialectPostgres {
-			q = q.For("UPDATE")
-		}
-		if err := q.Scan(ctx); errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: fire %s", curvekit.ErrNotFound, p.FireID)
-		} else if err != nil {
+		row, err := s.unsettledFire(ctx, tx, p.Term, p.FireID)
+		if err != nil {
 			return fmt.Errorf("bunstore: settle fire: %w", err)
-		}
-		if st := orders.FireState(row.State); st == orders.FireFilled || st == orders.FireFailed {
-			return fmt.Errorf("%w: fire %s is %s", curvekit.ErrConflict, p.FireID, st)
 		}
 		row.State, row.UpdatedAt = string(p.State), at
 		if p.TxHash != (common.Hash{}) {
@@ -563,24 +551,35 @@ func (s *Orders) SettleFire(ctx context.Context, p orders.SettleParams) error {
 // RecordFireTx implements orders.Store.
 func (s *Orders) RecordFireTx(ctx context.Context, p orders.FireTxParams) error {
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := checkTerm(ctx, tx, s.dialect, p.Term); err != nil {
-			return err
-		}
-		var row fireRow
-		q := tx.NewSelect().Model(&row).Where("id = ?", p.FireID)
-		if s.dialect == dialectPostgres {
-			q = q.For("UPDATE")
-		}
-		if err := q.Scan(ctx); errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("%w: fire %s", curvekit.ErrNotFound, p.FireID)
-		} else if err != nil {
+		row, err := s.unsettledFire(ctx, tx, p.Term, p.FireID)
+		if err != nil {
 			return fmt.Errorf("bunstore: record a fire's transaction: %w", err)
-		}
-		if st := orders.FireState(row.State); st == orders.FireFilled || st == orders.FireFailed {
-			return fmt.Errorf("%w: fire %s is %s", curvekit.ErrConflict, p.FireID, st)
 		}
 		return addFireTxs(ctx, tx, row.ID, []orders.FireTx{p.Tx}, p.At.UnixNano())
 	})
+}
+
+// unsettledFire checks the leader's term and reads a fire that is neither filled nor failed,
+// locked for the rest of tx: curvekit.ErrNotFound when there is none, curvekit.ErrConflict when
+// it is settled.
+func (s *Orders) unsettledFire(ctx context.Context, tx bun.Tx, term uint64, id string) (fireRow, error) {
+	var row fireRow
+	if err := checkTerm(ctx, tx, s.dialect, term); err != nil {
+		return row, err
+	}
+	q := tx.NewSelect().Model(&row).Where("id = ?", id)
+	if s.dialect == dialectPostgres {
+		q = q.For("UPDATE")
+	}
+	if err := q.Scan(ctx); errors.Is(err, sql.ErrNoRows) {
+		return row, fmt.Errorf("%w: fire %s", curvekit.ErrNotFound, id)
+	} else if err != nil {
+		return row, err
+	}
+	if st := orders.FireState(row.State); st == orders.FireFilled || st == orders.FireFailed {
+		return row, fmt.Errorf("%w: fire %s is %s", curvekit.ErrConflict, id, st)
+	}
+	return row, nil
 }
 
 // recordOrderEvents records in tx the events build makes of the order id with its fires as tx
