@@ -116,7 +116,7 @@ func TestPauseRefusesASendAndTheSimulationPreviewsIt(t *testing.T) {
 	// simulation shows DETH out and ETH in, and the sell is mined as simulated.
 	s.click(`[aria-label=Side] button:nth-child(2)`)
 	s.clear(`[data-testid=amount]`)
-	s.typeIn(`[data-testid=amount]`, "1000")
+	s.typeIn(`[data-testid=amount]`, "100000")
 	s.until("a sell quote", `document.querySelector('[data-testid=quote]')?.textContent.includes('You get about')`)
 	s.click(`[data-testid=use-custodial]`)
 	s.until("the approval's simulation", `document.querySelector('dialog')?.open && /^Approve/.test(document.querySelector('dialog p')?.textContent) && !!document.querySelector('[data-testid=sim-gas]') && !document.querySelector('[data-testid=confirm-custodial]').disabled`)
@@ -126,8 +126,8 @@ func TestPauseRefusesASendAndTheSimulationPreviewsIt(t *testing.T) {
 	s.click(`[data-testid=confirm-custodial]`)
 	s.until("the sell's simulation", `document.querySelector('dialog')?.open && /^Sell/.test(document.querySelector('dialog p')?.textContent) && document.querySelectorAll('[data-testid=sim-change]').length === 2 && !document.querySelector('[data-testid=confirm-custodial]').disabled`)
 	changes = eval[map[string]string](s, `Object.fromEntries([...document.querySelectorAll('[data-testid=sim-change]')].map(e => [e.dataset.asset.toLowerCase(), e.dataset.delta]))`)
-	if changes[strings.ToLower(deth.Hex())] != "-1000000000000000000000" || strings.HasPrefix(changes["eth"], "-") || changes["eth"] == "" {
-		t.Errorf("the sell's simulation shows %v, want 1000 DETH out and ETH in", changes)
+	if changes[strings.ToLower(deth.Hex())] != "-100000000000000000000000" || strings.HasPrefix(changes["eth"], "-") || changes["eth"] == "" {
+		t.Errorf("the sell's simulation shows %v, want 100,000 DETH out and ETH in", changes)
 	}
 	ethBefore, err := dn.Balance(context.Background(), common.Address{}, custodial)
 	if err != nil {
@@ -135,8 +135,8 @@ func TestPauseRefusesASendAndTheSimulationPreviewsIt(t *testing.T) {
 	}
 	s.click(`[data-testid=confirm-custodial]`)
 	s.until("the sell indexed", `document.querySelector('[data-testid=trade-status]')?.textContent.startsWith('Indexed')`)
-	if bal, err = dn.Balance(context.Background(), deth, custodial); err != nil || new(big.Int).Sub(tokensIn, bal).String() != "1000000000000000000000" {
-		t.Errorf("after the sell the wallet holds %s DETH (%v), want 1000 fewer than %s", bal, err, tokensIn)
+	if bal, err = dn.Balance(context.Background(), deth, custodial); err != nil || new(big.Int).Sub(tokensIn, bal).String() != "100000000000000000000000" {
+		t.Errorf("after the sell the wallet holds %s DETH (%v), want 100,000 fewer than %s", bal, err, tokensIn)
 	}
 	ethAfter, err := dn.Balance(context.Background(), common.Address{}, custodial)
 	if err != nil {

@@ -347,12 +347,21 @@ type sendCall struct {
 func (d *Devnet) sendAll(ctx context.Context, calls ...sendCall) ([]*types.Receipt, error) {
 	d.mu.Lock()
 	txs := make([]*types.Transaction, 0, len(calls))
+	// A sender's later calls take the nonces after its first: the pool's pending nonce may not
+	// count a transaction sent a moment ago.
+	next := map[common.Address]uint64{}
 	for _, c := range calls {
-		tx, err := d.submit(ctx, c.key, c.to, c.value, c.data)
+		from := crypto.PubkeyToAddress(c.key.PublicKey)
+		var nonce *uint64
+		if n, ok := next[from]; ok {
+			nonce = &n
+		}
+		tx, err := d.submit(ctx, c.key, c.to, c.value, c.data, nonce)
 		if err != nil {
 			d.mu.Unlock()
 			return nil, err
 		}
+		next[from] = tx.Nonce() + 1
 		txs = append(txs, tx)
 	}
 	if d.wallClock {
@@ -379,15 +388,22 @@ func (d *Devnet) sendAll(ctx context.Context, calls ...sendCall) ([]*types.Recei
 	return rcpts, nil
 }
 
-// submit signs and sends a transaction, under d.mu (nonces are taken one sender at a time).
-func (d *Devnet) submit(ctx context.Context, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, data []byte) (*types.Transaction, error) {
+// submit signs and sends a transaction, under d.mu (nonces are taken one sender at a time),
+// with the given nonce or, when nil, the pool's pending nonce of the sender.
+func (d *Devnet) submit(ctx context.Context, key *ecdsa.PrivateKey, to *common.Address, value *big.Int, data []byte, given *uint64) (*types.Transaction, error) {
 	if value == nil {
 		value = new(big.Int)
 	}
 	from := crypto.PubkeyToAddress(key.PublicKey)
-	nonce, err := d.Client.PendingNonceAt(ctx, from)
-	if err != nil {
-		return nil, err
+	var nonce uint64
+	if given != nil {
+		nonce = *given
+	} else {
+		n, err := d.Client.PendingNonceAt(ctx, from)
+		if err != nil {
+			return nil, err
+		}
+		nonce = n
 	}
 	gas, err := d.Client.EstimateGas(ctx, ethereum.CallMsg{From: from, To: to, Value: value, Data: data})
 	if err != nil {
