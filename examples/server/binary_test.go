@@ -27,9 +27,14 @@ var serverBinary = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
-// mustServerBinary is serverBinary for a test.
+// mustServerBinary is serverBinary for a test. Under the race detector the test skips: the
+// server it would run is a process of its own, built without the detector, so the detector would
+// watch only the test's clients, and the plain suite runs the same test.
 func mustServerBinary(t testing.TB) string {
 	t.Helper()
+	if raceDetector {
+		t.Skip("the tests of server processes do not run under the race detector: the processes are built without it")
+	}
 	bin, err := serverBinary()
 	if err != nil {
 		t.Fatal(err)
