@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -34,6 +35,7 @@ type holds struct {
 	mu       sync.Mutex
 	by       map[credential]map[*hold]struct{}
 	watching bool
+	failing  atomic.Bool // the last check found the store not answering
 }
 
 type hold struct {
@@ -137,8 +139,15 @@ func (s *Service) check(ids CredentialIDs) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*s.cfg.WatchEvery)
 	defer cancel()
 	live, err := s.cfg.Accounts.LiveCredentials(ctx, &LiveCredentialsParams{IDs: ids, At: s.cfg.Now()})
+	// A store that stops answering is logged once, and once again when it answers.
+	if failing := err != nil; failing != s.holds.failing.Swap(failing) {
+		if failing {
+			s.cfg.Logger.WarnContext(ctx, "auth: cannot check the credentials of open streams; they stay open until the store answers", slog.Any("error", err))
+		} else {
+			s.cfg.Logger.InfoContext(ctx, "auth: checking the credentials of open streams again")
+		}
+	}
 	if err != nil {
-		s.cfg.Logger.WarnContext(ctx, "auth: check the credentials of open streams", slog.Any("error", err))
 		return
 	}
 	var ended []credential

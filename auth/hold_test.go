@@ -1,8 +1,13 @@
 package auth_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -104,3 +109,55 @@ func TestHoldEndsWithItsCredential(t *testing.T) {
 		t.Fatalf("a hold without a credential: %v, %d held", context.Cause(anon), replica.Held())
 	}
 }
+
+// flakyAccounts fails LiveCredentials while down is set.
+type flakyAccounts struct {
+	auth.Accounts
+	down atomic.Bool
+}
+
+func (a *flakyAccounts) LiveCredentials(ctx context.Context, p *auth.LiveCredentialsParams) (auth.CredentialIDs, error) {
+	if a.down.Load() {
+		return auth.CredentialIDs{}, errors.New("connection refused")
+	}
+	return a.Accounts.LiveCredentials(ctx, p)
+}
+
+// A store that stops answering ends no hold, and is logged once when it stops and once when it
+// answers again, however many checks fall in between.
+func TestHoldLogsAStoreOutageOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, func(c *auth.Config) {})
+	accounts := &flakyAccounts{Accounts: f.db.Accounts()}
+	var logs syncBuffer
+	svc, err := auth.New(auth.Config{Accounts: accounts, Provider: f.provider, Wallets: f.wallets, Now: f.clock.Now,
+		WatchEvery: 5 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, release := svc.Hold(context.Background(), f.session(t, alice))
+	defer release()
+	accounts.down.Store(true)
+	time.Sleep(100 * time.Millisecond) // twenty checks
+	open(t, "a session held while the store is down", held)
+	accounts.down.Store(false)
+	time.Sleep(50 * time.Millisecond)
+	open(t, "a session held after the store is back", held)
+	out := logs.String()
+	if w, i := strings.Count(out, "level=WARN"), strings.Count(out, "checking the credentials of open streams again"); w != 1 || i != 1 {
+		t.Errorf("%d warnings and %d recoveries logged, want one each:\n%s", w, i, out)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the watcher's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
