@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"math/big"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,13 +26,7 @@ func TestOrderFireRetriedAfterItsTradeWasSent(t *testing.T) {
 	dn := a.Devnet
 	deth := dn.ETHToken.Token
 	const account = "acc_retriedsell"
-	w, err := a.Wallets.Create(ctx, account)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &w, big.NewInt(1e18), nil); err != nil {
-		t.Fatal(err)
-	}
+	w := fundedWallet(t, a, account)
 	tr := &orderTrader{app: a}
 	trade := func(p orders.TradeParams) orders.TradeResult {
 		t.Helper()

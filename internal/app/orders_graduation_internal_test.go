@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
@@ -34,13 +35,7 @@ func TestOrderFireAcrossTheGraduationWindow(t *testing.T) {
 	dn := a.Devnet
 	deth := dn.ETHToken.Token
 	const account = "acc_gradwindow"
-	w, err := a.Wallets.Create(ctx, account)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dn.Send(ctx, dn.Accounts[1].Key, &w, big.NewInt(1e18), nil); err != nil {
-		t.Fatal(err)
-	}
+	w := fundedWallet(t, a, account)
 	graduate := func() {
 		for i := 0; ; i++ {
 			if grad, err := a.Market.GraduatedNow(ctx, deth); err != nil || grad {
@@ -158,4 +153,18 @@ func TestOrderFireAcrossTheGraduationWindow(t *testing.T) {
 	if n := sent(); n != 4 {
 		t.Errorf("the wallet sent %d transactions, want 4 (buy, two approvals, sell)", n)
 	}
+}
+
+// fundedWallet creates account's custodial wallet and sends it 1 ETH from a devnet account.
+func fundedWallet(t *testing.T, a *App, account string) common.Address {
+	t.Helper()
+	ctx := context.Background()
+	w, err := a.Wallets.Create(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Devnet.Send(ctx, a.Devnet.Accounts[1].Key, &w, big.NewInt(1e18), nil); err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
