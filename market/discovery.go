@@ -6,78 +6,88 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 )
 
 // The trending score. Each trade weighs 1 + log2(1 + its notional in whole units of the pairing
 // asset): every trade counts, larger ones more, a whale's no more than a few dozen small ones. A
-// token keeps two sums of its trades' weights, each decaying exponentially with the trade's age:
-// Hour with a time constant of one hour, Day with one of a day. Its score is
+// token's score at time T is the sum of its trades' weights, each halved for every TrendHalfLife
+// of its age:
 //
-//	Hour + Day/24
+//	score(T) = Σ weight · 2^-((T - t) / TrendHalfLife)
 //
-// so that the last hour's trading leads and the day's keeps a token in view. Stores keep the sums
-// current at every batch (multiply every token's sums by the decay since the previous batch, add
-// the batch's trades), never by reading trades when a list is asked for; a score below
-// TrendFloor is 0, which drops tokens idle for a day or so out of the ranking.
-const (
-	TrendHour  = 3600.0  // seconds: the time constant of Trend.Hour
-	TrendDay   = 86400.0 // seconds: the time constant of Trend.Day
-	TrendFloor = 0.001
-)
+// Every token's score decays by the same factor as time passes, so the order of any two tokens
+// changes only when one of them trades. Stores keep the score's logarithm against a fixed epoch,
+//
+//	TrendLog = log2(Σ weight · 2^(t / TrendHalfLife))
+//
+// which a trade moves (AddTrend) and time passing does not: a list orders by it and rewrites
+// nothing, and the score shown is TrendScore(TrendLog, T). A token without trades has NoTrend.
+const TrendHalfLife = 2 * 3600.0 // seconds
 
-// Trend is a token's pair of decaying trade sums, expressed at one time.
-type Trend struct {
-	Hour, Day float64
-}
+// NoTrend is the TrendLog of a token without trades: below any trade's, and a score of 0.
+const NoTrend = -1e300
 
-// Score is the trending score of t.
-func (t Trend) Score() float64 { return t.Hour + t.Day/24 }
+// TrendHorizon is how far back a store that adds a token's score up again from its trades (after
+// a reorganization) reads them: a trade older than 48 half-lives weighs less than 2^-48 of what
+// it did, below a float's precision beside any newer trade.
+const TrendHorizon = int64(48 * TrendHalfLife)
 
-// Decay returns t expressed dt seconds later.
-func (t Trend) Decay(dt float64) Trend {
-	if dt <= 0 {
-		return t
-	}
-	return Trend{Hour: t.Hour * math.Exp(-dt/TrendHour), Day: t.Day * math.Exp(-dt/TrendDay)}
-}
-
-// TradeWeight is what one trade adds to the trending sums when it happens.
+// TradeWeight is what one trade adds to the trending score when it happens.
 func TradeWeight(tr *Trade, quoteDecimals uint8) float64 {
 	q, _ := new(big.Float).SetInt(tr.QuoteAmount.ToBig()).Float64()
 	return 1 + math.Log2(1+q/math.Pow10(int(quoteDecimals)))
 }
 
-// TrendOf adds the batch's trades, each decayed from its time to at, per token. The pairing
-// asset's decimals come from the batch's launches and updates (every traded token has one).
-func TrendOf(b *Batch, at int64) map[common.Address]Trend {
-	decimals := make(map[common.Address]uint8, len(b.Updates)+len(b.Launches))
-	for i := range b.Launches {
-		decimals[b.Launches[i].Address] = b.Launches[i].Quote.Decimals
+// OpenPrice is the curve's opening price in the scale of Trade.Price (pairing-asset base units
+// per whole token, times PriceScale), as a float: the reference of a price change before the
+// token's first trade in the window.
+func OpenPrice(t *Token) float64 {
+	if t.Params.VirtualToken0.IsZero() {
+		return 0
 	}
-	for i := range b.Updates {
-		decimals[b.Updates[i].Address] = b.Updates[i].Quote.Decimals
+	q, _ := new(big.Float).SetInt(t.Params.VirtualQuote0.ToBig()).Float64()
+	v, _ := new(big.Float).SetInt(t.Params.VirtualToken0.ToBig()).Float64()
+	return q * math.Pow10(int(t.Decimals)+18) / v
+}
+
+// TrendTerm is the TrendLog of one trade of the given weight at block time t.
+func TrendTerm(weight float64, t int64) float64 {
+	return math.Log2(weight) + float64(t)/TrendHalfLife
+}
+
+// AddTrend returns the TrendLog of the sum of two scores given by their TrendLogs.
+func AddTrend(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
 	}
-	out := make(map[common.Address]Trend)
-	for i := range b.Trades {
-		tr := &b.Trades[i]
-		weight := TradeWeight(tr, decimals[tr.Token])
-		w := Trend{Hour: weight, Day: weight}.Decay(float64(at - tr.Time))
-		t := out[tr.Token]
-		t.Hour += w.Hour
-		t.Day += w.Day
-		out[tr.Token] = t
+	if b <= NoTrend {
+		return a
 	}
-	return out
+	return a + math.Log2(1+math.Exp2(b-a))
+}
+
+// TrendScore is the score at time at of a token whose TrendLog is l.
+func TrendScore(l float64, at int64) float64 {
+	if l <= NoTrend {
+		return 0
+	}
+	return math.Exp2(l - float64(at)/TrendHalfLife)
 }
 
 // Ranks are the discovery values a token list shows beside each token: its trending score and
 // its price changes over the last hour and day (display values; 0.1 = +10%). The change compares
 // the last trade's price with the price of the last trade at least an hour (a day) before the
 // last indexed block, or the curve's opening price when there is none. Stores keep them current
-// at every batch, as of its last block.
+// at every batch, as of its last block, by recomputing them only for the tokens whose last trade
+// or reference trade the batch moved.
 type Ranks struct {
 	Trend               float64
 	Change1h, Change24h float64
+	// Volume24h, Buys24h and Sells24h sum the trades of the day up to the last indexed block
+	// (both ends included), exactly.
+	Volume24h         uint256.Int
+	Buys24h, Sells24h int
 }
 
 // King is the king of the hill of a pairing asset: its curve-phase token with the highest market

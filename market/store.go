@@ -135,10 +135,10 @@ type TokenSort string
 const (
 	// SortNewest orders by launch: LaunchBlock, then LaunchLog. It is the default (empty Sort).
 	SortNewest TokenSort = "newest"
-	// SortVolume24h orders by the pairing-asset volume of the trades with
-	// Now-86400 <= Time <= Now. A store may rank by an approximation of the volume (floating
+	// SortVolume24h orders by the pairing-asset volume of the trades of the day up to the last
+	// batch (Ranks.Volume24h). A store may rank by an approximation of the volume (floating
 	// point), so tokens whose volumes differ by less than about one part in 10^15 may appear in
-	// either order; Activity gives the exact figures.
+	// either order; Ranks gives the exact figures.
 	SortVolume24h TokenSort = "volume24h"
 	// SortMarketCap orders by Token.MarketCap.
 	SortMarketCap TokenSort = "marketCap"
@@ -176,8 +176,9 @@ type TokenQuery struct {
 	GraduatedSince int64
 	Cursor         string // opaque, from a previous page
 	Limit          int    // see DefaultLimit and MaxLimit
-	// Now is the end of the 24h volume window, Unix seconds. The pages after the first keep
-	// the window of the first one (the cursor carries it), so a walk sees one ranking.
+	// Now is the present of the caller, Unix seconds: Service.Tokens sets it and reads the day's
+	// activity it shows beside each token up to it. Stores order by the figures of their last
+	// batch and do not read it.
 	Now int64
 }
 

@@ -71,7 +71,17 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := tx.NewSelect().Model((*cursorRow)(nil)).Column("block_number").Where("id = 1").Scan(ctx, &stored); err != nil {
 			return fmt.Errorf("cursor: %w", err)
 		}
-		fresh := len(stored) == 0 || cursorBlock > stored[0]
+		after := int64(-1)
+		if len(stored) == 1 {
+			after = stored[0]
+		}
+		var m *move
+		if fresh := cursorBlock > after; fresh {
+			var err error
+			if m, err = beginDiscovery(ctx, tx, b); err != nil {
+				return err
+			}
+		}
 		if err := insertChunks(ctx, tx, launches, "CONFLICT (address) DO NOTHING"); err != nil {
 			return fmt.Errorf("launches: %w", err)
 		}
@@ -90,8 +100,8 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := writeHoldings(ctx, tx, b.Holdings); err != nil {
 			return err
 		}
-		if fresh {
-			if err := discover(ctx, tx, b); err != nil {
+		if m != nil {
+			if err := finishDiscovery(ctx, tx, s.dialect, m, b, after); err != nil {
 				return err
 			}
 		}
@@ -319,7 +329,7 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 				return fmt.Errorf("last trade times: %w", err)
 			}
 		}
-		if err := rediscover(ctx, tx, addrs, r.Time); err != nil {
+		if err := rediscover(ctx, tx, s.dialect, addrs, r.Time); err != nil {
 			return err
 		}
 		return writeCursor(ctx, tx, to, r.To.Hash)

@@ -5,18 +5,37 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 	"github.com/uptrace/bun"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/market"
 )
 
-// The discovery state on the tokens table (trend_hour, trend_day, trend_score, change_1h,
-// change_24h) and in discovery and kings is moved by every batch Apply writes for blocks after
-// the stored cursor, in its transaction, from what the batch wrote: a batch applied again
-// (its cursor not after the stored one) leaves it alone, as it leaves its rows.
+// The discovery state lives on the tokens table (trend_log, volume_24h with volume_rank,
+// buys_24h, sells_24h, change_1h, change_24h; see migrations/*/0021_discovery_stored.sql) and in
+// discovery (the clock: the time the figures are as of) and kings. Every batch Apply writes for
+// blocks after the stored cursor moves it in its transaction, and writes only the tokens whose
+// figures moved:
+//
+//   - the tokens the batch's new trades trade: their trend, volume and last price;
+//   - the tokens with a trade that leaves the day's window as the clock moves: their volume, and
+//     the reference price of their 24h change;
+//   - the tokens with a trade that passes the hour's mark: the reference of their 1h change.
+//
+// The trending score decays at read time (market.TrendScore), so time passing rewrites nothing
+// else. What leaves a window is found by the trades' block_time index over the span the clock
+// moved, so a batch's cost follows its own trades and the trades it retires, never the number of
+// tokens or trades stored. A batch applied again (its cursor not after the stored one) leaves the
+// state alone, as it leaves its rows.
+
+const (
+	hour = 3600
+	day  = 86400
+)
 
 type kingRow struct {
 	bun.BaseModel `bun:"table:kings"`
@@ -27,8 +46,8 @@ type kingRow struct {
 }
 
 // lockDiscovery takes the discovery row for the rest of tx, first among the writes of an Apply or
-// a Rollback: the discovery state touches many tokens' rows, and two writers that took them in
-// different orders would deadlock (SQLite runs one write transaction at a time anyway).
+// a Rollback, so that writers take their turns (SQLite runs one write transaction at a time
+// anyway).
 func (s *Market) lockDiscovery(ctx context.Context, tx bun.Tx) error {
 	if s.dialect != dialectPostgres {
 		return nil
@@ -39,7 +58,7 @@ func (s *Market) lockDiscovery(ctx context.Context, tx bun.Tx) error {
 	return nil
 }
 
-// trendClock returns the time the trending sums are expressed at; ok is false before the first.
+// trendClock returns the time the discovery figures are as of; ok is false before the first batch.
 func trendClock(ctx context.Context, db bun.IDB) (at int64, ok bool, err error) {
 	err = db.NewSelect().TableExpr("discovery").Column("trend_at").Where("id = 1").Scan(ctx, &at)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -53,40 +72,132 @@ func setTrendClock(ctx context.Context, tx bun.Tx, at int64) error {
 	return err
 }
 
-// discover moves the discovery state to the batch's last block: the trending sums decay to its
-// time and gain its trades, the price changes are read again for the tokens that traded in the
-// last day (or still show a change), and the kings of the pairing assets the batch touched are
-// checked.
-func discover(ctx context.Context, tx bun.Tx, b *market.Batch) error {
+// windowTrade is a trade as the discovery windows read it.
+type windowTrade struct {
+	Token common.Address `bun:"token"`
+	Time  int64          `bun:"block_time"`
+	Side  string         `bun:"side"`
+	Quote amount         `bun:"quote_amount"`
+}
+
+// move is what one batch does to the discovery state, read before its rows are written: the
+// clock's step and the stored trades the step retires.
+type move struct {
+	prev, at int64
+	// leaving are the trades that leave the day's volume window: Time in [prev-day, at-day).
+	leaving []windowTrade
+	// refs are the tokens whose 1h or 24h reference trade moves.
+	refs map[common.Address]bool
+}
+
+// beginDiscovery reads the clock and what its step to the batch's time retires. It runs before
+// the batch's trades are written, so that it sees only trades counted before.
+func beginDiscovery(ctx context.Context, tx bun.Tx, b *market.Batch) (*move, error) {
 	prev, ok, err := trendClock(ctx, tx)
 	if err != nil {
-		return fmt.Errorf("discovery: %w", err)
+		return nil, fmt.Errorf("discovery: %w", err)
 	}
 	at := b.Time
-	if ok {
-		at = max(at, prev)
+	for i := range b.Trades {
+		at = max(at, b.Trades[i].Time)
 	}
-	if ok && at > prev {
-		d := market.Trend{Hour: 1, Day: 1}.Decay(float64(at - prev))
-		if _, err := tx.NewRaw(`UPDATE tokens SET trend_hour = trend_hour * ?, trend_day = trend_day * ? WHERE trend_score > 0`,
-			d.Hour, d.Day).Exec(ctx); err != nil {
-			return fmt.Errorf("trend decay: %w", err)
+	m := &move{prev: prev, at: at, refs: map[common.Address]bool{}}
+	if !ok || at <= prev {
+		m.at = max(at, prev)
+		return m, nil
+	}
+	var rows []windowTrade
+	if err := tx.NewSelect().TableExpr("trades").Column("token", "block_time", "side", "quote_amount").
+		Where("block_time >= ? AND block_time <= ?", prev-day, at-day).Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("discovery: the day's window: %w", err)
+	}
+	for _, r := range rows {
+		if r.Time < at-day {
+			m.leaving = append(m.leaving, r)
+		}
+		if r.Time > prev-day {
+			m.refs[r.Token] = true
 		}
 	}
-	for tok, t := range market.TrendOf(b, at) {
-		if _, err := tx.NewRaw(`UPDATE tokens SET trend_hour = trend_hour + ?, trend_day = trend_day + ? WHERE address = ?`,
-			t.Hour, t.Day, tok).Exec(ctx); err != nil {
-			return fmt.Errorf("trend: %w", err)
+	var passed []common.Address
+	if err := tx.NewSelect().TableExpr("trades").ColumnExpr("DISTINCT token").
+		Where("block_time > ? AND block_time <= ?", prev-hour, at-hour).Scan(ctx, &passed); err != nil {
+		return nil, fmt.Errorf("discovery: the hour's window: %w", err)
+	}
+	for _, a := range passed {
+		m.refs[a] = true
+	}
+	return m, nil
+}
+
+// figures are a token's discovery columns.
+type figures struct {
+	Address       common.Address `bun:"address"`
+	QuoteDecimals int            `bun:"quote_decimals"`
+	OpenPrice     float64        `bun:"open_price"`
+	TrendLog      float64        `bun:"trend_log"`
+	Volume        amount         `bun:"volume_24h"`
+	Buys          int            `bun:"buys_24h"`
+	Sells         int            `bun:"sells_24h"`
+	Change1h      float64        `bun:"change_1h"`
+	Change24h     float64        `bun:"change_24h"`
+}
+
+// finishDiscovery moves the figures by the batch's new trades (those after the cursor stored
+// before it) and what m retires, writes the tokens whose figures moved, the clock, and the kings
+// of the pairing assets the batch touched.
+func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *move, b *market.Batch, after int64) error {
+	var fresh []*market.Trade
+	for i := range b.Trades {
+		if int64(b.Trades[i].Block) > after {
+			fresh = append(fresh, &b.Trades[i])
 		}
 	}
-	if err := scoreTrends(ctx, tx); err != nil {
-		return err
+	tokens := make(map[common.Address]bool, len(m.refs)+len(fresh))
+	for a := range m.refs {
+		tokens[a] = true
 	}
-	if err := setTrendClock(ctx, tx, at); err != nil {
+	for _, r := range m.leaving {
+		tokens[r.Token] = true
+	}
+	for _, tr := range fresh {
+		tokens[tr.Token] = true
+	}
+	if len(tokens) > 0 {
+		figs, err := readFigures(ctx, tx, setList(tokens))
+		if err != nil {
+			return err
+		}
+		for _, r := range m.leaving {
+			f := figs[r.Token]
+			if f == nil {
+				continue // launched and rolled back since
+			}
+			if err := f.count(curvekit.Side(r.Side), (*uint256.Int)(&r.Quote), -1); err != nil {
+				return fmt.Errorf("discovery: %s: %w", r.Token, err)
+			}
+		}
+		for _, tr := range fresh {
+			f := figs[tr.Token]
+			if f == nil {
+				return fmt.Errorf("%w: trade of token %s, which is not launched", curvekit.ErrInvalid, tr.Token)
+			}
+			f.TrendLog = market.AddTrend(f.TrendLog, market.TrendTerm(market.TradeWeight(tr, uint8(f.QuoteDecimals)), tr.Time))
+			if tr.Time >= m.at-day {
+				if err := f.count(tr.Side, &tr.QuoteAmount, 1); err != nil {
+					return fmt.Errorf("discovery: %s: %w", tr.Token, err)
+				}
+			}
+		}
+		if err := priceChanges(ctx, tx, figs, m.at); err != nil {
+			return err
+		}
+		if err := writeFigures(ctx, tx, dialect, figs); err != nil {
+			return err
+		}
+	}
+	if err := setTrendClock(ctx, tx, m.at); err != nil {
 		return fmt.Errorf("discovery: %w", err)
-	}
-	if err := refreshChanges(ctx, tx, at); err != nil {
-		return err
 	}
 	quotes := map[common.Address]bool{}
 	for i := range b.Launches {
@@ -95,49 +206,148 @@ func discover(ctx context.Context, tx bun.Tx, b *market.Batch) error {
 	for i := range b.Updates {
 		quotes[b.Updates[i].Quote.Address] = true
 	}
-	return crown(ctx, tx, quotes, at)
+	return crown(ctx, tx, dialect, quotes, m.at)
 }
 
-// scoreTrends computes the score of every token whose sums are not zero, and zeroes the sums of
-// those that fell below the floor.
-func scoreTrends(ctx context.Context, tx bun.Tx) error {
-	const score = "(trend_hour + trend_day / 24)"
-	_, err := tx.NewRaw(`UPDATE tokens SET
-		trend_score = CASE WHEN `+score+` < ? THEN 0 ELSE `+score+` END,
-		trend_hour = CASE WHEN `+score+` < ? THEN 0 ELSE trend_hour END,
-		trend_day = CASE WHEN `+score+` < ? THEN 0 ELSE trend_day END
-		WHERE trend_hour > 0 OR trend_day > 0 OR trend_score > 0`, market.TrendFloor, market.TrendFloor, market.TrendFloor).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("trend scores: %w", err)
+// count adds (sign 1) or removes (sign -1) a trade from the day's volume and counts.
+func (f *figures) count(side curvekit.Side, quote *uint256.Int, sign int) error {
+	v := (*uint256.Int)(&f.Volume)
+	if sign > 0 {
+		if _, over := v.AddOverflow(v, quote); over {
+			return errors.New("the day's volume is above 2^256-1")
+		}
+	} else if _, under := v.SubOverflow(v, quote); under {
+		return errors.New("the day's volume would fall below zero: the stored figures do not match the trades")
+	}
+	switch side {
+	case curvekit.Buy:
+		f.Buys += sign
+	case curvekit.Sell:
+		f.Sells += sign
 	}
 	return nil
 }
 
-// refreshChanges computes the hour's and the day's price change, as of at, of the tokens that
-// traded in the day before it or still show a change.
-func refreshChanges(ctx context.Context, tx bun.Tx, at int64) error {
-	const last = `(SELECT CAST(price AS DOUBLE PRECISION) FROM trades WHERE trades.token = tokens.address
+// figureChunk bounds the tokens one discovery statement names.
+const figureChunk = 500
+
+func readFigures(ctx context.Context, db bun.IDB, tokens []common.Address) (map[common.Address]*figures, error) {
+	out := make(map[common.Address]*figures, len(tokens))
+	for len(tokens) > 0 {
+		chunk := tokens[:min(len(tokens), figureChunk)]
+		tokens = tokens[len(chunk):]
+		var rows []figures
+		if err := db.NewSelect().TableExpr("tokens").
+			Column("address", "quote_decimals", "open_price", "trend_log", "volume_24h", "buys_24h", "sells_24h", "change_1h", "change_24h").
+			Where("address IN (?)", bun.List(chunk)).Scan(ctx, &rows); err != nil {
+			return nil, fmt.Errorf("discovery: %w", err)
+		}
+		for i := range rows {
+			out[rows[i].Address] = &rows[i]
+		}
+	}
+	return out, nil
+}
+
+// priceChanges sets the 1h and 24h changes of figs as of at: the last trade's price against the
+// price of the last trade at least an hour (a day) before at, or the opening price. Each price
+// is one probe of a trades index.
+func priceChanges(ctx context.Context, db bun.IDB, figs map[common.Address]*figures, at int64) error {
+	const last = `(SELECT price FROM trades WHERE trades.token = tokens.address
 		ORDER BY block_number DESC, log_index DESC LIMIT 1)`
-	const before = `COALESCE((SELECT CAST(price AS DOUBLE PRECISION) FROM trades WHERE trades.token = tokens.address
-		AND block_time <= ? ORDER BY block_time DESC, block_number DESC, log_index DESC LIMIT 1), open_price)`
-	_, err := tx.NewRaw(`UPDATE tokens SET
-		change_1h = COALESCE(`+last+` / NULLIF(`+before+`, 0) - 1, 0),
-		change_24h = COALESCE(`+last+` / NULLIF(`+before+`, 0) - 1, 0)
-		WHERE last_trade_at >= ? OR change_1h <> 0 OR change_24h <> 0`,
-		at-3600, at-86400, at-86400).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("price changes: %w", err)
+	const before = `(SELECT price FROM trades WHERE trades.token = tokens.address AND block_time <= ?
+		ORDER BY block_time DESC, block_number DESC, log_index DESC LIMIT 1)`
+	tokens := make([]common.Address, 0, len(figs))
+	for a := range figs {
+		tokens = append(tokens, a)
+	}
+	for len(tokens) > 0 {
+		chunk := tokens[:min(len(tokens), figureChunk)]
+		tokens = tokens[len(chunk):]
+		var rows []struct {
+			Address common.Address `bun:"address"`
+			Last    *amount        `bun:"last"`
+			Hour    *amount        `bun:"hour"`
+			Day     *amount        `bun:"day"`
+		}
+		if err := db.NewRaw(`SELECT address, `+last+` AS last, `+before+` AS hour, `+before+` AS day
+			FROM tokens WHERE address IN (?)`, at-hour, at-day, bun.List(chunk)).Scan(ctx, &rows); err != nil {
+			return fmt.Errorf("discovery: price changes: %w", err)
+		}
+		for _, r := range rows {
+			f := figs[r.Address]
+			f.Change1h = change(r.Last, r.Hour, f.OpenPrice)
+			f.Change24h = change(r.Last, r.Day, f.OpenPrice)
+		}
 	}
 	return nil
 }
 
-// crown finds the king of each pairing asset in quotes and records a new one since at.
-func crown(ctx context.Context, tx bun.Tx, quotes map[common.Address]bool, at int64) error {
+// change is last against ref (or open without one) less one; 0 without a last trade or a price
+// to compare with.
+func change(last, ref *amount, open float64) float64 {
+	if last == nil {
+		return 0
+	}
+	base := open
+	if ref != nil {
+		base = (*uint256.Int)(ref).Float64()
+	}
+	if base == 0 {
+		return 0
+	}
+	return (*uint256.Int)(last).Float64()/base - 1
+}
+
+// writeFigures stores figs in one statement per chunk: an UPDATE from a list of values.
+func writeFigures(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[common.Address]*figures) error {
+	// PostgreSQL types a list of values by its first row.
+	first := "(?, ?, ?, ?, ?, ?, ?, ?)"
+	if dialect == dialectPostgres {
+		first = "(CAST(? AS BYTEA), CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), " +
+			"CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION))"
+	}
+	rows := make([]*figures, 0, len(figs))
+	for _, f := range figs {
+		rows = append(rows, f)
+	}
+	for len(rows) > 0 {
+		chunk := rows[:min(len(rows), figureChunk)]
+		rows = rows[len(chunk):]
+		var sb strings.Builder
+		args := make([]any, 0, 8*len(chunk))
+		sb.WriteString(`WITH v (address, trend_log, volume_24h, volume_rank, buys_24h, sells_24h, change_1h, change_24h) AS (VALUES `)
+		for i, f := range chunk {
+			if i == 0 {
+				sb.WriteString(first)
+			} else {
+				sb.WriteString(", (?, ?, ?, ?, ?, ?, ?, ?)")
+			}
+			vol := uint256.Int(f.Volume)
+			args = append(args, f.Address, f.TrendLog, f.Volume, vol.Float64(), f.Buys, f.Sells, f.Change1h, f.Change24h)
+		}
+		sb.WriteString(`) UPDATE tokens SET trend_log = v.trend_log, volume_24h = v.volume_24h, volume_rank = v.volume_rank,
+			buys_24h = v.buys_24h, sells_24h = v.sells_24h, change_1h = v.change_1h, change_24h = v.change_24h
+			FROM v WHERE tokens.address = v.address`)
+		if _, err := tx.NewRaw(sb.String(), args...).Exec(ctx); err != nil {
+			return fmt.Errorf("discovery: write: %w", err)
+		}
+	}
+	return nil
+}
+
+// crown finds the king of each pairing asset in quotes (one probe of tokens_king each) and
+// records a new one since at.
+func crown(ctx context.Context, tx bun.Tx, dialect dialectKind, quotes map[common.Address]bool, at int64) error {
+	curve := "NOT t.graduated" // the predicate of the partial index tokens_king, as written there
+	if dialect != dialectPostgres {
+		curve = "t.graduated = 0"
+	}
 	for q := range quotes {
 		var top []common.Address
 		if err := tx.NewSelect().Model((*tokenRow)(nil)).Column("address").
-			Where("t.graduated = ? AND t.quote_address = ?", false, q).
-			OrderExpr("t.market_cap DESC, "+newestKey).Limit(1).Scan(ctx, &top); err != nil {
+			Where(curve).Where("t.quote_address = ?", q).
+			OrderExpr("t.quote_address DESC, t.market_cap DESC, "+newestKey).Limit(1).Scan(ctx, &top); err != nil {
 			return fmt.Errorf("king: %w", err)
 		}
 		if len(top) == 0 {
@@ -162,10 +372,57 @@ func crown(ctx context.Context, tx bun.Tx, quotes map[common.Address]bool, at in
 	return nil
 }
 
-// rediscover puts the discovery state right after a rollback to a block of time at: the trending
-// sums of the restored tokens are added up again from their trades left, the price changes are
-// read again, and every pairing asset's king is checked (a new one holds it since at).
-func rediscover(ctx context.Context, tx bun.Tx, tokens []common.Address, at int64) error {
+// refigure computes the figures of tokens again from their trades, as of the clock: after a
+// rollback (the tokens it restored) and once after the migration to these figures. It reads the
+// trades of the day (volume) and of market.TrendHorizon (trend) of those tokens alone.
+func refigure(ctx context.Context, tx bun.Tx, dialect dialectKind, tokens []common.Address, clock int64) error {
+	for len(tokens) > 0 {
+		chunk := tokens[:min(len(tokens), figureChunk)]
+		tokens = tokens[len(chunk):]
+		figs, err := readFigures(ctx, tx, chunk)
+		if err != nil {
+			return err
+		}
+		if len(figs) == 0 {
+			continue
+		}
+		for _, f := range figs {
+			f.TrendLog, f.Volume, f.Buys, f.Sells = market.NoTrend, amount{}, 0, 0
+		}
+		var rows []windowTrade
+		if err := tx.NewSelect().TableExpr("trades").Column("token", "block_time", "side", "quote_amount").
+			Where("token IN (?) AND block_time > ? AND block_time <= ?", bun.List(chunk), clock-market.TrendHorizon, clock).
+			Scan(ctx, &rows); err != nil {
+			return fmt.Errorf("discovery: trades: %w", err)
+		}
+		for _, r := range rows {
+			f := figs[r.Token]
+			if f == nil {
+				continue
+			}
+			tr := market.Trade{QuoteAmount: uint256.Int(r.Quote)}
+			f.TrendLog = market.AddTrend(f.TrendLog, market.TrendTerm(market.TradeWeight(&tr, uint8(f.QuoteDecimals)), r.Time))
+			if r.Time >= clock-day {
+				if err := f.count(curvekit.Side(r.Side), &tr.QuoteAmount, 1); err != nil {
+					return fmt.Errorf("discovery: %s: %w", r.Token, err)
+				}
+			}
+		}
+		if err := priceChanges(ctx, tx, figs, clock); err != nil {
+			return err
+		}
+		if err := writeFigures(ctx, tx, dialect, figs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rediscover puts the discovery state right after a rollback to a block of time at: the
+// figures of the restored tokens are computed again from their trades left, as of the clock
+// (which does not move back), and the kings of the pairing assets that had one or whose tokens
+// were restored are checked (a new one holds it since at).
+func rediscover(ctx context.Context, tx bun.Tx, dialect dialectKind, tokens []common.Address, at int64) error {
 	clock, ok, err := trendClock(ctx, tx)
 	if err != nil {
 		return fmt.Errorf("discovery: %w", err)
@@ -173,53 +430,57 @@ func rediscover(ctx context.Context, tx bun.Tx, tokens []common.Address, at int6
 	if !ok {
 		clock = at
 	}
-	if len(tokens) > 0 {
-		var rows []struct {
-			Token    common.Address `bun:"token"`
-			Time     int64          `bun:"block_time"`
-			Quote    amount         `bun:"quote_amount"`
-			Decimals int            `bun:"quote_decimals"`
-		}
-		// Older trades add less than the floor: e^-7/24 of their weight.
-		if err := tx.NewRaw(`SELECT trades.token, trades.block_time, trades.quote_amount, tokens.quote_decimals
-			FROM trades JOIN tokens ON tokens.address = trades.token
-			WHERE trades.token IN (?) AND trades.block_time > ?`, bun.List(tokens), clock-7*86400).Scan(ctx, &rows); err != nil {
-			return fmt.Errorf("trends: %w", err)
-		}
-		sums := make(map[common.Address]market.Trend, len(tokens))
-		for _, tok := range tokens {
-			sums[tok] = market.Trend{}
-		}
-		for _, r := range rows {
-			tr := market.Trade{QuoteAmount: uint256Of(r.Quote)}
-			w := market.TradeWeight(&tr, uint8(r.Decimals))
-			d := market.Trend{Hour: w, Day: w}.Decay(float64(clock - r.Time))
-			s := sums[r.Token]
-			s.Hour, s.Day = s.Hour+d.Hour, s.Day+d.Day
-			sums[r.Token] = s
-		}
-		for tok, s := range sums {
-			if _, err := tx.NewRaw(`UPDATE tokens SET trend_hour = ?, trend_day = ? WHERE address = ?`,
-				s.Hour, s.Day, tok).Exec(ctx); err != nil {
-				return fmt.Errorf("trends: %w", err)
-			}
-		}
-		if err := scoreTrends(ctx, tx); err != nil {
-			return err
-		}
-	}
-	if err := refreshChanges(ctx, tx, clock); err != nil {
+	if err := refigure(ctx, tx, dialect, tokens, clock); err != nil {
 		return err
 	}
-	var quotes []common.Address
-	if err := tx.NewRaw(`SELECT quote_address FROM tokens UNION SELECT quote FROM kings`).Scan(ctx, &quotes); err != nil {
+	var assets []common.Address
+	if err := tx.NewRaw(`SELECT quote FROM kings`).Scan(ctx, &assets); err != nil {
 		return fmt.Errorf("king: %w", err)
 	}
-	set := make(map[common.Address]bool, len(quotes))
-	for _, q := range quotes {
-		set[q] = true
+	for len(tokens) > 0 {
+		chunk := tokens[:min(len(tokens), figureChunk)]
+		tokens = tokens[len(chunk):]
+		var more []common.Address
+		if err := tx.NewSelect().TableExpr("tokens").ColumnExpr("DISTINCT quote_address").
+			Where("address IN (?)", bun.List(chunk)).Scan(ctx, &more); err != nil {
+			return fmt.Errorf("king: %w", err)
+		}
+		assets = append(assets, more...)
 	}
-	return crown(ctx, tx, set, at)
+	quotes := make(map[common.Address]bool, len(assets))
+	for _, q := range assets {
+		quotes[q] = true
+	}
+	return crown(ctx, tx, dialect, quotes, at)
+}
+
+// rebuildDiscovery computes the figures once from the trades a store held before it kept them
+// (migration 0021 flags such a store): every token with a trade within market.TrendHorizon of
+// the clock. It reads those trades once.
+func (d *DB) rebuildDiscovery(ctx context.Context) error {
+	var flag []int
+	if err := d.bun.NewSelect().TableExpr("discovery").Column("rebuild").Where("id = 1").Scan(ctx, &flag); err != nil {
+		return fmt.Errorf("bunstore: discovery: %w", err)
+	}
+	if len(flag) == 0 || flag[0] == 0 {
+		return nil
+	}
+	return d.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		clock, _, err := trendClock(ctx, tx)
+		if err != nil {
+			return err
+		}
+		var tokens []common.Address
+		if err := tx.NewSelect().TableExpr("trades").ColumnExpr("DISTINCT token").
+			Where("block_time > ?", clock-market.TrendHorizon).Scan(ctx, &tokens); err != nil {
+			return fmt.Errorf("bunstore: discovery: %w", err)
+		}
+		if err := refigure(ctx, tx, d.dialect, tokens, clock); err != nil {
+			return fmt.Errorf("bunstore: %w", err)
+		}
+		_, err = tx.NewRaw(`UPDATE discovery SET rebuild = 0 WHERE id = 1`).Exec(ctx)
+		return err
+	})
 }
 
 // King returns the king of the hill of a pairing asset.

@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/holiman/uint256"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/market"
@@ -32,33 +34,35 @@ var zeroBalance = padDecimal(new(uint256.Int))
 const holderKeyChunk = 500
 
 // readBalances returns the stored balances of keys, reading with db (the store or a
-// transaction).
+// transaction): one probe of the primary key per pair.
 func readBalances(ctx context.Context, db bun.IDB, keys []market.HolderKey) (map[market.HolderKey]uint256.Int, error) {
 	out := make(map[market.HolderKey]uint256.Int, len(keys))
-	want := make(map[market.HolderKey]bool, len(keys))
-	for _, k := range keys {
-		want[k] = true
+	// PostgreSQL types a list of values by its first row.
+	first := "(?, ?)"
+	if db.Dialect().Name() == dialect.PG {
+		first = "(CAST(? AS BYTEA), CAST(? AS BYTEA))"
 	}
 	for len(keys) > 0 {
 		chunk := keys[:min(len(keys), holderKeyChunk)]
 		keys = keys[len(chunk):]
-		tokens, holders := map[common.Address]bool{}, map[common.Address]bool{}
-		for _, k := range chunk {
-			tokens[k.Token], holders[k.Holder] = true, true
+		var sb strings.Builder
+		args := make([]any, 0, 2*len(chunk))
+		sb.WriteString("WITH k (token, holder) AS (VALUES ")
+		for i, k := range chunk {
+			if i == 0 {
+				sb.WriteString(first)
+			} else {
+				sb.WriteString(", (?, ?)")
+			}
+			args = append(args, k.Token, k.Holder)
 		}
+		sb.WriteString(") SELECT h.token, h.holder, h.balance, h.changed_block FROM holders AS h JOIN k ON h.token = k.token AND h.holder = k.holder")
 		var rows []holderRow
-		// The pairs of a batch share few tokens: ask for the cross product and keep the pairs.
-		if err := db.NewSelect().Model(&rows).
-			Where("h.token IN (?)", bun.List(setList(tokens))).
-			Where("h.holder IN (?)", bun.List(setList(holders))).
-			Scan(ctx); err != nil {
+		if err := db.NewRaw(sb.String(), args...).Scan(ctx, &rows); err != nil {
 			return nil, err
 		}
 		for i := range rows {
-			k := market.HolderKey{Token: rows[i].Token, Holder: rows[i].Holder}
-			if want[k] {
-				out[k] = uint256.Int(rows[i].Balance)
-			}
+			out[market.HolderKey{Token: rows[i].Token, Holder: rows[i].Holder}] = uint256.Int(rows[i].Balance)
 		}
 	}
 	return out, nil
@@ -114,14 +118,34 @@ func writeHoldings(ctx context.Context, tx bun.Tx, holdings []market.Holding) er
 	if err := upsertHolders(ctx, tx, rows); err != nil {
 		return err
 	}
+	return countHolders(ctx, tx, delta)
+}
+
+// countHolders moves the holder counts of tokens by delta, in one statement.
+func countHolders(ctx context.Context, tx bun.Tx, delta map[common.Address]int64) error {
+	first := "(?, ?)"
+	if tx.Dialect().Name() == dialect.PG {
+		first = "(CAST(? AS BYTEA), CAST(? AS BIGINT))"
+	}
+	var sb strings.Builder
+	var args []any
 	for tok, d := range delta {
 		if d == 0 {
 			continue
 		}
-		if _, err := tx.NewUpdate().Model((*tokenRow)(nil)).Set("holders = holders + ?", d).
-			Where("address = ?", tok).Exec(ctx); err != nil {
-			return fmt.Errorf("holder count: %w", err)
+		if len(args) == 0 {
+			sb.WriteString("WITH d (address, delta) AS (VALUES " + first)
+		} else {
+			sb.WriteString(", (?, ?)")
 		}
+		args = append(args, tok, d)
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	sb.WriteString(") UPDATE tokens SET holders = holders + d.delta FROM d WHERE tokens.address = d.address")
+	if _, err := tx.NewRaw(sb.String(), args...).Exec(ctx); err != nil {
+		return fmt.Errorf("holder count: %w", err)
 	}
 	return nil
 }

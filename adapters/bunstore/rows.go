@@ -3,10 +3,10 @@ package bunstore
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 	"github.com/uptrace/bun"
 
 	"github.com/curvekit/curvekit"
@@ -83,7 +83,11 @@ type tokenRow struct {
 	GraduatedAt      int64          `bun:"graduated_at"`
 	// Written at launch, then by the discovery state alone (discovery.go).
 	OpenPrice  float64 `bun:"open_price"`
-	TrendScore float64 `bun:"trend_score"`
+	TrendLog   float64 `bun:"trend_log"`
+	Volume24h  amount  `bun:"volume_24h"`
+	VolumeRank float64 `bun:"volume_rank"`
+	Buys24h    int     `bun:"buys_24h"`
+	Sells24h   int     `bun:"sells_24h"`
 	Change1h   float64 `bun:"change_1h"`
 	Change24h  float64 `bun:"change_24h"`
 }
@@ -142,7 +146,8 @@ func newTokenRow(t *market.Token) (tokenRow, error) {
 		MarketCap:        sortAmount(t.MarketCap()),
 		Progress:         int(t.Progress()),
 		GraduatedAt:      t.GraduatedAt,
-		OpenPrice:        openPrice(t),
+		OpenPrice:        market.OpenPrice(t),
+		TrendLog:         market.NoTrend,
 	}, nil
 }
 
@@ -315,18 +320,10 @@ func toInt64(what string, v uint64) (int64, error) {
 	return int64(v), nil
 }
 
-// openPrice is the curve's opening price in the scale of trades.price (pairing-asset base units
-// per whole token, times market.PriceScale), as a float: the reference of a price change before
-// the token's first trade in the window.
-func openPrice(t *market.Token) float64 {
-	if t.Params.VirtualToken0.IsZero() {
-		return 0
+// ranks are the row's discovery values as of the discovery clock at.
+func (r *tokenRow) ranks(at int64) market.Ranks {
+	return market.Ranks{
+		Trend: market.TrendScore(r.TrendLog, at), Change1h: r.Change1h, Change24h: r.Change24h,
+		Volume24h: uint256.Int(r.Volume24h), Buys24h: r.Buys24h, Sells24h: r.Sells24h,
 	}
-	q, _ := new(big.Float).SetInt(t.Params.VirtualQuote0.ToBig()).Float64()
-	v, _ := new(big.Float).SetInt(t.Params.VirtualToken0.ToBig()).Float64()
-	return q * math.Pow10(int(t.Decimals)+18) / v
-}
-
-func (r *tokenRow) ranks() market.Ranks {
-	return market.Ranks{Trend: r.TrendScore, Change1h: r.Change1h, Change24h: r.Change24h}
 }

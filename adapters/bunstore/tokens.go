@@ -18,9 +18,6 @@ import (
 	"github.com/curvekit/curvekit/market"
 )
 
-// volumeWindow is the length of the volume24h window in seconds; both ends are inclusive.
-const volumeWindow = 86400
-
 // Token returns one token, or curvekit.ErrNotFound.
 func (s *Market) Token(ctx context.Context, addr common.Address) (market.Token, error) {
 	var row tokenRow
@@ -38,7 +35,7 @@ func (s *Market) Token(ctx context.Context, addr common.Address) (market.Token, 
 const newestKey = "t.launch_block DESC, t.launch_log DESC, t.address DESC"
 
 // Tokens returns a page of tokens. Keyset pagination on (sort key, launch block, launch log,
-// address) for every order but volume24h, which pages by offset.
+// address) for every order; the discovery orders read the figures each batch keeps (discovery.go).
 func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenPage, error) {
 	limit := pageLimit(q.Limit)
 	sel := s.db.NewSelect().Model((*tokenRow)(nil))
@@ -72,49 +69,23 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 	if order == "" {
 		order = market.SortNewest
 	}
-	var (
-		rows []tokenRow
-		next func(last *tokenRow) string
-	)
 	switch order {
-	case market.SortNewest, market.SortMarketCap, market.SortProgress,
+	case market.SortNewest, market.SortVolume24h, market.SortMarketCap, market.SortProgress,
 		market.SortTrending, market.SortGainers1h, market.SortGainers24h, market.SortLosers24h:
-		var err error
-		if next, err = keysetTokens(sel, order, q.Cursor); err != nil {
-			return market.TokenPage{}, err
-		}
-		if err := sel.Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
-			return market.TokenPage{}, fmt.Errorf("bunstore: tokens: %w", err)
-		}
-	case market.SortVolume24h:
-		now, offset := q.Now, 0
-		if q.Cursor != "" {
-			f, err := decodeCursor(q.Cursor, "v", 2)
-			if err != nil {
-				return market.TokenPage{}, err
-			}
-			n, err1 := strconv.ParseInt(f[0], 10, 64)
-			o, err2 := strconv.Atoi(f[1])
-			if err1 != nil || err2 != nil || o < 0 {
-				return market.TokenPage{}, fmt.Errorf("%w: malformed cursor", curvekit.ErrInvalid)
-			}
-			now, offset = n, o
-		}
-		volumes := s.db.NewSelect().TableExpr("trades").
-			ColumnExpr("token, SUM(quote_approx) AS volume").
-			Where("block_time >= ? AND block_time <= ?", now-volumeWindow, now).
-			Group("token")
-		sel.Join("LEFT JOIN (?) AS v ON v.token = t.address", volumes).
-			OrderExpr("COALESCE(v.volume, 0) DESC, " + newestKey).
-			Offset(int64(offset))
-		if err := sel.Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
-			return market.TokenPage{}, fmt.Errorf("bunstore: tokens: %w", err)
-		}
-		next = func(*tokenRow) string {
-			return encodeCursor("v", strconv.FormatInt(now, 10), strconv.Itoa(offset+limit))
-		}
 	default:
 		return market.TokenPage{}, fmt.Errorf("%w: unknown sort %q", curvekit.ErrInvalid, q.Sort)
+	}
+	next, err := keysetTokens(sel, order, q.Cursor)
+	if err != nil {
+		return market.TokenPage{}, err
+	}
+	var rows []tokenRow
+	if err := sel.Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
+		return market.TokenPage{}, fmt.Errorf("bunstore: tokens: %w", err)
+	}
+	clock, _, err := trendClock(ctx, s.db)
+	if err != nil {
+		return market.TokenPage{}, fmt.Errorf("bunstore: tokens: %w", err)
 	}
 
 	var page market.TokenPage
@@ -126,7 +97,7 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 	page.Ranks = make([]market.Ranks, len(rows))
 	for i := range rows {
 		page.Tokens[i] = rows[i].token()
-		page.Ranks[i] = rows[i].ranks()
+		page.Ranks[i] = rows[i].ranks(clock)
 	}
 	return page, nil
 }
@@ -140,9 +111,12 @@ func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string) (f
 		asc    bool   // the leading column ascends (the tie-break still descends)
 		encode func(r *tokenRow) string
 		decode func(f string) (any, bool)
+		mark   string // the placeholder of the key's value
 	}
 	floatKey := func(tag, column string, asc bool, get func(r *tokenRow) float64) keyset {
-		return keyset{tag: tag, column: column, asc: asc,
+		// A float written out may read as an integer literal (4100000000000012300), which
+		// SQLite then compares with the column as an integer; the cast keeps it a float.
+		return keyset{tag: tag, column: column, asc: asc, mark: "CAST(? AS DOUBLE PRECISION)",
 			encode: func(r *tokenRow) string { return strconv.FormatFloat(get(r), 'g', -1, 64) },
 			decode: func(f string) (any, bool) {
 				v, err := strconv.ParseFloat(f, 64)
@@ -175,14 +149,19 @@ func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string) (f
 				return v, err == nil
 			},
 		}
+	case market.SortVolume24h:
+		k = floatKey("v", "t.volume_rank", false, func(r *tokenRow) float64 { return r.VolumeRank })
 	case market.SortTrending:
-		k = floatKey("t", "t.trend_score", false, func(r *tokenRow) float64 { return r.TrendScore })
+		k = floatKey("t", "t.trend_log", false, func(r *tokenRow) float64 { return r.TrendLog })
 	case market.SortGainers1h:
 		k = floatKey("g1", "t.change_1h", false, func(r *tokenRow) float64 { return r.Change1h })
 	case market.SortGainers24h:
 		k = floatKey("g24", "t.change_24h", false, func(r *tokenRow) float64 { return r.Change24h })
 	case market.SortLosers24h:
 		k = floatKey("l24", "t.change_24h", true, func(r *tokenRow) float64 { return r.Change24h })
+	}
+	if k.mark == "" {
+		k.mark = "?"
 	}
 	switch {
 	case k.asc:
@@ -221,14 +200,18 @@ func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string) (f
 		if k.asc {
 			// The leading column ascends: after the cursor is a larger value, or the same one
 			// and an older launch.
-			sel.Where("("+k.column+" > ? OR ("+k.column+" = ? AND ("+cols+") < (?, ?, ?)))", append([]any{args[0]}, args...)...)
+			sel.Where("("+k.column+" > "+k.mark+" OR ("+k.column+" = "+k.mark+" AND ("+cols+") < (?, ?, ?)))", append([]any{args[0]}, args...)...)
 			return next(k.tag, k.encode), nil
 		}
 		if k.column != "" {
 			cols = k.column + ", " + cols
 		}
 		// Row-value comparison: every column descends, so "after" is "less than".
-		sel.Where("("+cols+") < ("+strings.TrimSuffix(strings.Repeat("?, ", len(args)), ", ")+")", args...)
+		marks := "?, ?, ?"
+		if k.column != "" {
+			marks = k.mark + ", " + marks
+		}
+		sel.Where("("+cols+") < ("+marks+")", args...)
 	}
 
 	return next(k.tag, k.encode), nil

@@ -245,39 +245,36 @@ func (g *Gen) NextSpan(maxTrades int) *market.Batch {
 		return nil
 	}
 	for !g.Done() && len(out.Trades) < maxTrades {
-		merge(out, g.Next())
+		b := g.Next()
+		out.Cursor, out.Time = b.Cursor, b.Time
+		out.Launches = append(out.Launches, b.Launches...)
+		out.Trades = append(out.Trades, b.Trades...)
+		out.Claims = append(out.Claims, b.Claims...)
+		out.Updates = append(out.Updates, b.Updates...)
+		out.Holdings = append(out.Holdings, b.Holdings...)
 	}
+	// The later token state and the later balance of each holder pair.
+	out.Updates = keepLast(out.Updates, func(t market.Token) market.HolderKey { return market.HolderKey{Token: t.Address} })
+	out.Holdings = keepLast(out.Holdings, func(h market.Holding) market.HolderKey {
+		return market.HolderKey{Token: h.Token, Holder: h.Holder}
+	})
 	return out
 }
 
-// merge appends b to a: the later cursor, time and token states, and the later balance of each
-// holder pair.
-func merge(a, b *market.Batch) {
-	a.Cursor, a.Time = b.Cursor, b.Time
-	a.Launches = append(a.Launches, b.Launches...)
-	a.Trades = append(a.Trades, b.Trades...)
-	a.Claims = append(a.Claims, b.Claims...)
-	a.Updates = mergeLast(a.Updates, b.Updates, func(t market.Token) market.HolderKey { return market.HolderKey{Token: t.Address} })
-	a.Holdings = mergeLast(a.Holdings, b.Holdings, func(h market.Holding) market.HolderKey {
-		return market.HolderKey{Token: h.Token, Holder: h.Holder}
-	})
-}
-
-// mergeLast appends b to a, keeping only the last element of each key.
-func mergeLast[T any](a, b []T, key func(T) market.HolderKey) []T {
-	at := make(map[market.HolderKey]int, len(a))
-	for i, v := range a {
-		at[key(v)] = i
-	}
-	for _, v := range b {
-		if i, ok := at[key(v)]; ok {
-			a[i] = v
+// keepLast keeps only the last element of each key, in the order of their first occurrences.
+func keepLast[T any](s []T, key func(T) market.HolderKey) []T {
+	at := make(map[market.HolderKey]int, len(s))
+	out := s[:0:0]
+	for _, v := range s {
+		k := key(v)
+		if i, ok := at[k]; ok {
+			out[i] = v
 			continue
 		}
-		at[key(v)] = len(a)
-		a = append(a, v)
+		at[k] = len(out)
+		out = append(out, v)
 	}
-	return a
+	return out
 }
 
 // blockBuilder collects one block's events.

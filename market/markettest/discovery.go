@@ -100,15 +100,14 @@ func testDiscovery(t *testing.T, s market.Store) {
 	b3 := &market.Batch{Cursor: market.Cursor{Block: 1003, Hash: hash(kindBlock, 1003)}, Time: t3, Updates: []market.Token{gb}}
 	apply(t, s, b3)
 
-	// The trending sums, decayed to t3.
+	// The trending scores as of t3: each trade's weight, halved for every half-life of its age.
 	weight := func(q uint64) float64 { return 1 + math.Log2(1+float64(q)) }
 	trend := func(parts ...[2]float64) float64 {
-		var tr market.Trend
+		var sum float64
 		for _, p := range parts {
-			d := market.Trend{Hour: p[0], Day: p[0]}.Decay(float64(t3) - p[1])
-			tr.Hour, tr.Day = tr.Hour+d.Hour, tr.Day+d.Day
+			sum += p[0] * math.Exp2(-(float64(t3)-p[1])/market.TrendHalfLife)
 		}
-		return tr.Score()
+		return sum
 	}
 	wantTrend := map[common.Address]float64{
 		a.Address: trend([2]float64{weight(1), float64(t1)}, [2]float64{weight(1), float64(t2)}),
@@ -117,7 +116,7 @@ func testDiscovery(t *testing.T, s market.Store) {
 		d.Address: 0,
 	}
 	order, ranks := ranksOf(t, s, market.TokenQuery{Sort: market.SortTrending, Limit: 1})
-	if diff := cmp.Diff([]common.Address{b.Address, c.Address, a.Address, d.Address}, order); diff != "" {
+	if diff := cmp.Diff([]common.Address{b.Address, a.Address, c.Address, d.Address}, order); diff != "" {
 		t.Fatalf("trending order (-want +got):\n%s", diff)
 	}
 	for tok, want := range wantTrend {
@@ -168,6 +167,26 @@ func testDiscovery(t *testing.T, s market.Store) {
 	}
 	if k, err := s.King(ctx, common.Address{}); err != nil || k.Token != c.Address || k.Since != t3 {
 		t.Fatalf("king of ETH after b graduated: %+v, %v; want %s since %d", k, err, c.Address, t3)
+	}
+
+	// Time passing halves every score in a half-life and keeps the order.
+	half := &market.Batch{Cursor: market.Cursor{Block: 1004, Hash: hash(kindBlock, 1004)}, Time: t3 + int64(market.TrendHalfLife)}
+	apply(t, s, half)
+	if later, lranks := ranksOf(t, s, market.TokenQuery{Sort: market.SortTrending}); !cmp.Equal(later, order) {
+		t.Errorf("trending order a half-life later (-want +got):\n%s", cmp.Diff(order, later))
+	} else {
+		for tok, want := range wantTrend {
+			if !near(lranks[tok].Trend, want/2) {
+				t.Errorf("trend of %s a half-life later: %v, want %v", tok, lranks[tok].Trend, want/2)
+			}
+		}
+	}
+	// An hour after t3 the changes of the hour are 0: no token traded in it.
+	for tok, want := range wantChange {
+		_, r := ranksOf(t, s, market.TokenQuery{Sort: market.SortGainers1h})
+		if !near(r[tok].Change1h, 0) || !near(r[tok].Change24h, want[1]) {
+			t.Errorf("changes of %s an hour on: %v/%v, want 0/%v", tok, r[tok].Change1h, r[tok].Change24h, want[1])
+		}
 	}
 
 	// Applied again, a batch moves nothing.

@@ -43,6 +43,7 @@ func Run(t *testing.T, newStore func(t *testing.T) market.Store) {
 		{"Rollback", testRollback},
 		{"Holders", testHolders},
 		{"Discovery", testDiscovery},
+		{"FiguresFollowTheTrades", testFiguresFollowTheTrades},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
