@@ -94,16 +94,20 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := insertChunks(ctx, tx, claims, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
 			return fmt.Errorf("claims: %w", err)
 		}
-		if err := updateTokens(ctx, tx, updates); err != nil {
-			return fmt.Errorf("updates: %w", err)
-		}
-		if err := writeHoldings(ctx, tx, b.Holdings); err != nil {
+		delta, err := writeHoldings(ctx, tx, b.Holdings)
+		if err != nil {
 			return err
 		}
-		if m != nil {
-			if err := finishDiscovery(ctx, tx, s.dialect, m, b, after); err != nil {
+		if m == nil {
+			// Applied again: the states and holder counts, not the discovery figures.
+			if err := updateTokens(ctx, tx, updates, false); err != nil {
+				return fmt.Errorf("updates: %w", err)
+			}
+			if err := countHolders(ctx, tx, delta); err != nil {
 				return err
 			}
+		} else if err := finishDiscovery(ctx, tx, s.dialect, m, b, after, updates, delta); err != nil {
+			return err
 		}
 		return writeCursor(ctx, tx, cursorBlock, b.Cursor.Hash)
 	})
@@ -128,8 +132,10 @@ func insertChunks[T any](ctx context.Context, tx bun.Tx, rows []T, on string) er
 // updateTokens writes the mutable columns of tokens that checkTokensExist found stored, in one
 // statement: an upsert whose insert branch never runs is a bulk update that both dialects accept
 // without per-column casts. A token updated twice in a batch keeps its last update, as the port
-// says; the upsert itself may touch each row once.
-func updateTokens(ctx context.Context, tx bun.Tx, updates []tokenRow) error {
+// says; the upsert itself may touch each row once. With figures, it writes the rows' discovery
+// figures too and adds their Holders to the stored count, so that a batch writes each token
+// once.
+func updateTokens(ctx context.Context, tx bun.Tx, updates []tokenRow, figures bool) error {
 	if len(updates) == 0 {
 		return nil
 	}
@@ -146,6 +152,12 @@ func updateTokens(ctx context.Context, tx bun.Tx, updates []tokenRow) error {
 	q := tx.NewInsert().Model(&rows).On("CONFLICT (address) DO UPDATE")
 	for _, col := range tokenMutable {
 		q.Set(col + " = EXCLUDED." + col)
+	}
+	if figures {
+		for _, col := range figureColumns {
+			q.Set(col + " = EXCLUDED." + col)
+		}
+		q.Set("holders = t.holders + EXCLUDED.holders")
 	}
 	_, err := q.Exec(ctx)
 	return err
@@ -320,7 +332,7 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 			if n != len(states) {
 				return fmt.Errorf("%w: rollback states a token launched after block %d or not at all", curvekit.ErrInvalid, to)
 			}
-			if err := updateTokens(ctx, tx, states); err != nil {
+			if err := updateTokens(ctx, tx, states, false); err != nil {
 				return fmt.Errorf("token states: %w", err)
 			}
 			if _, err := tx.NewUpdate().Model((*tokenRow)(nil)).

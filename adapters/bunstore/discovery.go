@@ -144,9 +144,12 @@ type figures struct {
 }
 
 // finishDiscovery moves the figures by the batch's new trades (those after the cursor stored
-// before it) and what m retires, writes the tokens whose figures moved, the clock, and the kings
+// before it) and what m retires, and writes every token the batch changed once: the updated
+// ones with their states (updates), figures and holder counts (moved by delta) in one upsert,
+// the others with their figures and holder counts in one update. Then the clock, and the kings
 // of the pairing assets the batch touched.
-func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *move, b *market.Batch, after int64) error {
+func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *move, b *market.Batch, after int64,
+	updates []tokenRow, delta map[common.Address]int64) error {
 	var fresh []*market.Trade
 	for i := range b.Trades {
 		if int64(b.Trades[i].Block) > after {
@@ -162,6 +165,12 @@ func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *mov
 	}
 	for _, tr := range fresh {
 		tokens[tr.Token] = true
+	}
+	for i := range updates {
+		tokens[updates[i].Address] = true
+	}
+	for a := range delta {
+		tokens[a] = true
 	}
 	if len(tokens) > 0 {
 		figs, err := readFigures(ctx, tx, setList(tokens))
@@ -192,7 +201,22 @@ func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *mov
 		if err := priceChanges(ctx, tx, figs, m.at); err != nil {
 			return err
 		}
-		if err := writeFigures(ctx, tx, dialect, figs); err != nil {
+		rest := make(map[common.Address]*figures, len(figs))
+		for a, f := range figs {
+			rest[a] = f
+		}
+		for i := range updates {
+			u := &updates[i]
+			if f := figs[u.Address]; f != nil {
+				u.setFigures(f)
+				u.Holders = delta[u.Address]
+				delete(rest, u.Address)
+			}
+		}
+		if err := updateTokens(ctx, tx, updates, true); err != nil {
+			return fmt.Errorf("updates: %w", err)
+		}
+		if err := writeFigures(ctx, tx, dialect, rest, delta); err != nil {
 			return err
 		}
 	}
@@ -299,13 +323,15 @@ func change(last, ref *amount, open float64) float64 {
 	return (*uint256.Int)(last).Float64()/base - 1
 }
 
-// writeFigures stores figs in one statement per chunk: an UPDATE from a list of values.
-func writeFigures(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[common.Address]*figures) error {
+// writeFigures stores figs, and moves their tokens' holder counts by delta, in one statement
+// per chunk: an UPDATE from a list of values.
+func writeFigures(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[common.Address]*figures, delta map[common.Address]int64) error {
 	// PostgreSQL types a list of values by its first row.
-	first := "(?, ?, ?, ?, ?, ?, ?, ?)"
+	const marks = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	first := marks
 	if dialect == dialectPostgres {
 		first = "(CAST(? AS BYTEA), CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), " +
-			"CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION))"
+			"CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT))"
 	}
 	rows := make([]*figures, 0, len(figs))
 	for _, f := range figs {
@@ -315,19 +341,20 @@ func writeFigures(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[
 		chunk := rows[:min(len(rows), figureChunk)]
 		rows = rows[len(chunk):]
 		var sb strings.Builder
-		args := make([]any, 0, 8*len(chunk))
-		sb.WriteString(`WITH v (address, trend_log, volume_24h, volume_rank, buys_24h, sells_24h, change_1h, change_24h) AS (VALUES `)
+		args := make([]any, 0, 9*len(chunk))
+		sb.WriteString(`WITH v (address, trend_log, volume_24h, volume_rank, buys_24h, sells_24h, change_1h, change_24h, holders) AS (VALUES `)
 		for i, f := range chunk {
 			if i == 0 {
 				sb.WriteString(first)
 			} else {
-				sb.WriteString(", (?, ?, ?, ?, ?, ?, ?, ?)")
+				sb.WriteString(", " + marks)
 			}
 			vol := uint256.Int(f.Volume)
-			args = append(args, f.Address, f.TrendLog, f.Volume, vol.Float64(), f.Buys, f.Sells, f.Change1h, f.Change24h)
+			args = append(args, f.Address, f.TrendLog, f.Volume, vol.Float64(), f.Buys, f.Sells, f.Change1h, f.Change24h, delta[f.Address])
 		}
 		sb.WriteString(`) UPDATE tokens SET trend_log = v.trend_log, volume_24h = v.volume_24h, volume_rank = v.volume_rank,
-			buys_24h = v.buys_24h, sells_24h = v.sells_24h, change_1h = v.change_1h, change_24h = v.change_24h
+			buys_24h = v.buys_24h, sells_24h = v.sells_24h, change_1h = v.change_1h, change_24h = v.change_24h,
+			holders = tokens.holders + v.holders
 			FROM v WHERE tokens.address = v.address`)
 		if _, err := tx.NewRaw(sb.String(), args...).Exec(ctx); err != nil {
 			return fmt.Errorf("discovery: write: %w", err)
@@ -411,7 +438,7 @@ func refigure(ctx context.Context, tx bun.Tx, dialect dialectKind, tokens []comm
 		if err := priceChanges(ctx, tx, figs, clock); err != nil {
 			return err
 		}
-		if err := writeFigures(ctx, tx, dialect, figs); err != nil {
+		if err := writeFigures(ctx, tx, dialect, figs, nil); err != nil {
 			return err
 		}
 	}

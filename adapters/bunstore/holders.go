@@ -85,16 +85,16 @@ func (s *Market) Balances(ctx context.Context, keys []market.HolderKey) (map[mar
 	return out, nil
 }
 
-// writeHoldings stores holdings and moves each token's holder count by the pairs that start or
-// stop holding, read from the rows they replace: writing the same holdings again changes
-// nothing.
-func writeHoldings(ctx context.Context, tx bun.Tx, holdings []market.Holding) error {
+// writeHoldings stores holdings and returns how each token's holder count moves by the pairs
+// that start or stop holding, read from the rows they replace: writing the same holdings again
+// moves nothing.
+func writeHoldings(ctx context.Context, tx bun.Tx, holdings []market.Holding) (map[common.Address]int64, error) {
 	if len(holdings) == 0 {
-		return nil
+		return nil, nil
 	}
 	rows, err := holderRows(holdings)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	keys := make([]market.HolderKey, len(holdings))
 	for i := range holdings {
@@ -102,7 +102,7 @@ func writeHoldings(ctx context.Context, tx bun.Tx, holdings []market.Holding) er
 	}
 	old, err := readBalances(ctx, tx, keys)
 	if err != nil {
-		return fmt.Errorf("holders: %w", err)
+		return nil, fmt.Errorf("holders: %w", err)
 	}
 	delta := make(map[common.Address]int64)
 	for i := range holdings {
@@ -114,11 +114,13 @@ func writeHoldings(ctx context.Context, tx bun.Tx, holdings []market.Holding) er
 		case !was.IsZero() && h.Balance.IsZero():
 			delta[h.Token]--
 		}
+		// A pair moved twice in the list counts from what it held before the batch.
+		old[keys[i]] = h.Balance
 	}
 	if err := upsertHolders(ctx, tx, rows); err != nil {
-		return err
+		return nil, err
 	}
-	return countHolders(ctx, tx, delta)
+	return delta, nil
 }
 
 // countHolders moves the holder counts of tokens by delta, in one statement.
@@ -179,9 +181,18 @@ func upsertHolders(ctx context.Context, tx bun.Tx, rows []holderRow) error {
 // rollbackHoldings deletes the holders of the tokens launched after block to, writes the
 // balances the chain held at to, and counts the holders of their tokens again.
 func rollbackHoldings(ctx context.Context, tx bun.Tx, to int64, holdings []market.Holding) error {
-	if _, err := tx.NewDelete().Model((*holderRow)(nil)).
-		Where("token IN (SELECT address FROM tokens WHERE launch_block > ?)", to).Exec(ctx); err != nil {
+	// The tokens first, then their holders by key: a planner may join the two by reading every
+	// holder.
+	var gone []common.Address
+	if err := tx.NewSelect().Model((*tokenRow)(nil)).Column("address").Where("launch_block > ?", to).Scan(ctx, &gone); err != nil {
 		return fmt.Errorf("holders: %w", err)
+	}
+	for len(gone) > 0 {
+		chunk := gone[:min(len(gone), holderKeyChunk)]
+		gone = gone[len(chunk):]
+		if _, err := tx.NewDelete().Model((*holderRow)(nil)).Where("token IN (?)", bun.List(chunk)).Exec(ctx); err != nil {
+			return fmt.Errorf("holders: %w", err)
+		}
 	}
 	if len(holdings) == 0 {
 		return nil

@@ -80,14 +80,23 @@ func TestScaleFill(t *testing.T) {
 // spans of up to 2,000 trades), then times the write of one live block (25 trades, 1 launch,
 // transfers at the shape's rate) 200 times. Each run does all of it once, so run it with
 // -benchtime 1x. The store's size comes from CURVEKIT_SCALE_TOKENS and CURVEKIT_SCALE_TRADES
-// (1,000 and 99,000 when unset); README's "Scale" section gives the commands.
+// (1,000 and 99,000 when unset); CURVEKIT_SCALE_DSN fills that store alone (an empty one), and
+// keeps it. README's "Scale" section gives the commands.
 //
 // It reports the fill's seconds (generating the history included), the backfill's trades/s
 // (the time in Apply alone) over its first and last tenth and in all, and the live block's p50
 // and p99 in milliseconds.
 func BenchmarkScale(b *testing.B) {
 	tokens, trades := envInt(b, "CURVEKIT_SCALE_TOKENS", 1_000), envInt(b, "CURVEKIT_SCALE_TRADES", 99_000)
-	for name, open := range map[string]func(testing.TB) *bunstore.Market{"sqlite": newSQLite, "postgres": newPostgres} {
+	stores := map[string]func(testing.TB) *bunstore.Market{"sqlite": newSQLite, "postgres": newPostgres}
+	if dsn := os.Getenv("CURVEKIT_SCALE_DSN"); dsn != "" {
+		// A store of the caller's, kept after the run: a server can then serve it
+		// (curvekit serve --store DSN --no-indexer) to time the reads.
+		stores = map[string]func(testing.TB) *bunstore.Market{"dsn": func(t testing.TB) *bunstore.Market {
+			return open(t, bunstore.Config{DSN: dsn, MaxOpenConns: 4})
+		}}
+	}
+	for name, open := range stores {
 		b.Run(fmt.Sprintf("%s/tokens=%d/trades=%d", name, tokens, trades), func(b *testing.B) {
 			benchScale(b, open(b), tokens, trades)
 		})
@@ -104,6 +113,7 @@ func benchScale(b *testing.B, s *bunstore.Market, tokens, trades int) {
 		trades int
 		at     time.Duration
 	}
+	rate := func(from, to mark) float64 { return float64(to.trades-from.trades) / (to.at - from.at).Seconds() }
 	// The backfill's rate counts the time in Apply alone, not the generator's.
 	var (
 		marks   []mark
@@ -119,9 +129,13 @@ func benchScale(b *testing.B, s *bunstore.Market, tokens, trades int) {
 		writing += time.Since(t0)
 		written += len(batch.Trades)
 		marks = append(marks, mark{written, writing})
+		if testing.Verbose() && len(marks)%500 == 0 {
+			// A large fill takes a while: -v shows how it goes.
+			fmt.Fprintf(os.Stderr, "%s filled %d trades, %d tokens: %.0f trades/s lately, %s in all\n",
+				time.Now().Format(time.TimeOnly), written, g.Launched(), rate(marks[len(marks)-500], marks[len(marks)-1]), time.Since(start).Round(time.Second))
+		}
 	}
 	fill := time.Since(start)
-	rate := func(from, to mark) float64 { return float64(to.trades-from.trades) / (to.at - from.at).Seconds() }
 	tenth := max(1, len(marks)/10)
 	first := rate(mark{}, marks[tenth-1])
 	last := rate(marks[len(marks)-1-tenth], marks[len(marks)-1])

@@ -1,0 +1,188 @@
+package bunstore
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/curvekit/curvekit/internal/pgtest"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/market/marketgen"
+)
+
+// statementLog records the statements a store runs, as run (arguments inlined).
+type statementLog struct {
+	mu   sync.Mutex
+	on   bool
+	seen map[string]bool
+	list []string
+}
+
+func (l *statementLog) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	return ctx
+}
+
+func (l *statementLog) AfterQuery(_ context.Context, e *bun.QueryEvent) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.on || e.Err != nil || l.seen[e.Query] {
+		return
+	}
+	l.seen[e.Query] = true
+	l.list = append(l.list, e.Query)
+}
+
+func (l *statementLog) record(on bool) {
+	l.mu.Lock()
+	l.on = on
+	l.mu.Unlock()
+}
+
+// marketTables are the tables that grow with the market.
+var marketTables = map[string]bool{"tokens": true, "trades": true, "holders": true, "fee_claims": true}
+
+// planNode is a node of EXPLAIN (FORMAT JSON).
+type planNode struct {
+	Type      string     `json:"Node Type"`
+	Relation  string     `json:"Relation Name"`
+	Index     string     `json:"Index Name"`
+	IndexCond string     `json:"Index Cond"`
+	Plans     []planNode `json:"Plans"`
+}
+
+// wholeReads returns the nodes of plan that read a market table whole: a sequential scan, or an
+// index scan with no condition on the index that no Limit above it stops.
+func wholeReads(n planNode, limited bool) []string {
+	var out []string
+	if marketTables[n.Relation] {
+		switch n.Type {
+		case "Seq Scan":
+			out = append(out, n.Type+" on "+n.Relation)
+		case "Index Scan", "Index Only Scan":
+			if n.IndexCond == "" && !limited {
+				out = append(out, n.Type+" using "+n.Index+" on "+n.Relation+", unbounded")
+			}
+		}
+	}
+	limited = limited || n.Type == "Limit"
+	for _, c := range n.Plans {
+		out = append(out, wholeReads(c, limited)...)
+	}
+	return out
+}
+
+// explainAll fails t for each statement in log whose PostgreSQL plan reads a whole market table
+// even when sequential scans are priced out (enable_seqscan off): a statement that has no index
+// to serve it. Store sizes do not matter to that question, so a small store answers it.
+func explainAll(t *testing.T, d *DB, log *statementLog) {
+	t.Helper()
+	ctx := context.Background()
+	log.mu.Lock()
+	list := append([]string(nil), log.list...)
+	log.mu.Unlock()
+	sort.Strings(list)
+	checked := 0
+	for _, q := range list {
+		head := strings.ToUpper(strings.TrimSpace(q))
+		if !strings.HasPrefix(head, "SELECT") && !strings.HasPrefix(head, "UPDATE") &&
+			!strings.HasPrefix(head, "DELETE") && !strings.HasPrefix(head, "WITH") && !strings.HasPrefix(head, "INSERT") {
+			continue
+		}
+		var plan string
+		err := d.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if _, err := tx.ExecContext(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
+				return err
+			}
+			return tx.NewRaw("EXPLAIN (FORMAT JSON) "+q).Scan(ctx, &plan)
+		})
+		if err != nil {
+			t.Errorf("EXPLAIN %.200s: %v", q, err)
+			continue
+		}
+		var top []struct {
+			Plan planNode `json:"Plan"`
+		}
+		if err := json.Unmarshal([]byte(plan), &top); err != nil || len(top) != 1 {
+			t.Fatalf("EXPLAIN %.200s: %v", q, err)
+		}
+		checked++
+		if bad := wholeReads(top[0].Plan, false); len(bad) > 0 {
+			t.Errorf("a statement reads a whole table (%s):\n%s", strings.Join(bad, "; "), q)
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d statements checked", checked)
+	}
+}
+
+// Every statement an Apply or a Rollback runs on PostgreSQL is served by an index: the write's
+// cost is its block's, whatever the store holds.
+func TestWritePathUsesIndexes(t *testing.T) {
+	dsn := pgtest.Schema(t, "bunstore_plans")
+	ctx := context.Background()
+	d, err := Open(ctx, Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	log := &statementLog{seen: map[string]bool{}}
+	d.bun.AddQueryHook(log)
+	s := d.Market()
+	g, err := marketgen.New(marketgen.Shape{Tokens: 200, Trades: 8_000, End: time.Now().Unix() - 3600, Span: 2 * 86400, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := g.NextSpan(500); b != nil; b = g.NextSpan(500) {
+		if err := s.Apply(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log.record(true)
+	var cursors []market.Cursor
+	for range 5 {
+		b := g.Block(25, 1)
+		if err := s.Apply(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+		cursors = append(cursors, b.Cursor)
+	}
+	// A rollback of the last three blocks, with the tokens' stored states (the plans do not
+	// depend on them).
+	to := cursors[1]
+	touched, err := s.Touched(ctx, to.Block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &market.Rollback{To: to, Time: time.Now().Unix()}
+	for _, a := range touched {
+		tok, err := s.Token(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tok.LaunchBlock <= to.Block {
+			r.Tokens = append(r.Tokens, tok)
+		}
+	}
+	changed, err := s.HoldersChanged(ctx, to.Block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bal, err := s.Balances(ctx, changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range changed {
+		r.Holdings = append(r.Holdings, market.Holding{Token: k.Token, Holder: k.Holder, Balance: bal[k], Block: to.Block})
+	}
+	if err := s.Rollback(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	log.record(false)
+	explainAll(t, d, log)
+}
