@@ -2,10 +2,12 @@ package bunstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/driver/pgdriver"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/market"
@@ -58,7 +60,19 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		return err
 	}
 
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	// On PostgreSQL the transaction runs on a connection of its own, which COPY also uses.
+	run := func(fn func(ctx context.Context, tx bun.Tx) error) error { return s.db.RunInTx(ctx, nil, fn) }
+	var conn *bun.Conn
+	if s.dialect == dialectPostgres {
+		c, err := s.db.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("bunstore: apply batch to block %d: %w", b.Cursor.Block, err)
+		}
+		defer c.Close()
+		conn = &c
+		run = func(fn func(ctx context.Context, tx bun.Tx) error) error { return c.RunInTx(ctx, nil, fn) }
+	}
+	err = run(func(ctx context.Context, tx bun.Tx) error {
 		if err := s.checkFence(ctx, tx); err != nil {
 			return err
 		}
@@ -88,7 +102,7 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := checkTokensExist(ctx, tx, b); err != nil {
 			return err
 		}
-		if err := insertChunks(ctx, tx, trades, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
+		if err := insertTrades(ctx, tx, conn, trades, after, m != nil); err != nil {
 			return fmt.Errorf("trades: %w", err)
 		}
 		if err := insertChunks(ctx, tx, claims, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
@@ -115,6 +129,53 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		return fmt.Errorf("bunstore: apply batch to block %d: %w", b.Cursor.Block, err)
 	}
 	return nil
+}
+
+// insertTrades writes trades with an insert that skips the stored ones; on PostgreSQL (conn
+// set), for a batch after the stored cursor (fresh), those of its blocks after the cursor go by
+// COPY, once each: the store holds none of them. Should one be stored all the same (a batch
+// applied before with a cursor below its own trades), the copy is undone and they are inserted.
+func insertTrades(ctx context.Context, tx bun.Tx, conn *bun.Conn, trades []tradeRow, after int64, fresh bool) error {
+	const skip = "CONFLICT (tx_hash, log_index) DO NOTHING"
+	if conn == nil || !fresh {
+		return insertChunks(ctx, tx, trades, skip)
+	}
+	type key struct {
+		tx  common.Hash
+		log int64
+	}
+	seen := make(map[key]bool, len(trades))
+	var again, news []tradeRow
+	for i := range trades {
+		switch k := (key{trades[i].TxHash, trades[i].LogIndex}); {
+		case trades[i].Block <= after:
+			again = append(again, trades[i])
+		case !seen[k]:
+			seen[k] = true
+			news = append(news, trades[i])
+		}
+	}
+	if err := insertChunks(ctx, tx, again, skip); err != nil {
+		return err
+	}
+	if len(news) == 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT copy_trades"); err != nil {
+		return err
+	}
+	err := copyInto(ctx, *conn, "trades", tradeCopy(news))
+	if pgErr := (pgdriver.Error{}); errors.As(err, &pgErr) && pgErr.Field('C') == "23505" {
+		if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT copy_trades"); err != nil {
+			return err
+		}
+		return insertChunks(ctx, tx, news, skip)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT copy_trades")
+	return err
 }
 
 func insertChunks[T any](ctx context.Context, tx bun.Tx, rows []T, on string) error {

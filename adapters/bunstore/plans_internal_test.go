@@ -186,3 +186,43 @@ func TestWritePathUsesIndexes(t *testing.T) {
 	log.record(false)
 	explainAll(t, d, log)
 }
+
+// A fresh batch whose trades after the cursor are stored already (a batch applied before
+// carried them under a lower cursor) is written all the same: the copy that meets them is
+// undone and the trades inserted, each once.
+func TestCopiedTradesMeetStoredOnes(t *testing.T) {
+	dsn := pgtest.Schema(t, "bunstore_copy")
+	ctx := context.Background()
+	d, err := Open(ctx, Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	s := d.Market()
+	g, err := marketgen.New(marketgen.Shape{Tokens: 5, Trades: 60, End: time.Now().Unix(), Span: 3600, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := g.NextSpan(30)
+	if err := s.Apply(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	next := g.NextSpan(30)
+	if len(next.Trades) < 2 {
+		t.Fatalf("fixture: %d trades", len(next.Trades))
+	}
+	early := *next
+	early.Cursor = first.Cursor // not fresh: inserted, the cursor stays
+	early.Trades = next.Trades[:1]
+	early.Updates, early.Holdings, early.Launches = nil, nil, next.Launches
+	if err := s.Apply(ctx, &early); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Apply(ctx, next); err != nil {
+		t.Fatalf("a fresh batch holding a stored trade: %v", err)
+	}
+	var n int
+	if err := d.bun.NewRaw("SELECT count(*) FROM trades").Scan(ctx, &n); err != nil || n != len(first.Trades)+len(next.Trades) {
+		t.Fatalf("%d trades stored, want %d (%v)", n, len(first.Trades)+len(next.Trades), err)
+	}
+}
