@@ -77,7 +77,7 @@ func TestScaleFill(t *testing.T) {
 }
 
 // BenchmarkScale fills a store of a launchpad's shape through Apply (the indexer's catch-up:
-// spans of up to 2,000 trades), then times the write of one live block (25 trades, 1 launch,
+// batches of 2,000 blocks, as market.Indexer writes them), then times the write of one live block (25 trades, 1 launch,
 // transfers at the shape's rate) 200 times. Each run does all of it once, so run it with
 // -benchtime 1x. The store's size comes from CURVEKIT_SCALE_TOKENS and CURVEKIT_SCALE_TRADES
 // (1,000 and 99,000 when unset); CURVEKIT_SCALE_DSN fills that store alone (an empty one), and
@@ -90,8 +90,7 @@ func BenchmarkScale(b *testing.B) {
 	tokens, trades := envInt(b, "CURVEKIT_SCALE_TOKENS", 1_000), envInt(b, "CURVEKIT_SCALE_TRADES", 99_000)
 	stores := map[string]func(testing.TB) *bunstore.Market{"sqlite": newSQLite, "postgres": newPostgres}
 	if dsn := os.Getenv("CURVEKIT_SCALE_DSN"); dsn != "" {
-		// A store of the caller's, kept after the run: a server can then serve it
-		// (curvekit serve --store DSN --no-indexer) to time the reads.
+		// A store of the caller's, kept after the run to look into.
 		stores = map[string]func(testing.TB) *bunstore.Market{"dsn": func(t testing.TB) *bunstore.Market {
 			return open(t, bunstore.Config{DSN: dsn, MaxOpenConns: 4})
 		}}
@@ -121,7 +120,7 @@ func benchScale(b *testing.B, s *bunstore.Market, tokens, trades int) {
 		written int
 	)
 	start := time.Now()
-	for batch := g.NextSpan(2_000); batch != nil; batch = g.NextSpan(2_000) {
+	for batch := g.NextBlocks(2_000); batch != nil; batch = g.NextBlocks(2_000) {
 		t0 := time.Now()
 		if err := s.Apply(ctx, batch); err != nil {
 			b.Fatalf("Apply to block %d: %v", batch.Cursor.Block, err)
@@ -129,10 +128,10 @@ func benchScale(b *testing.B, s *bunstore.Market, tokens, trades int) {
 		writing += time.Since(t0)
 		written += len(batch.Trades)
 		marks = append(marks, mark{written, writing})
-		if testing.Verbose() && len(marks)%500 == 0 {
+		if testing.Verbose() && len(marks)%20 == 0 {
 			// A large fill takes a while: -v shows how it goes.
 			fmt.Fprintf(os.Stderr, "%s filled %d trades, %d tokens: %.0f trades/s lately, %s in all\n",
-				time.Now().Format(time.TimeOnly), written, g.Launched(), rate(marks[len(marks)-500], marks[len(marks)-1]), time.Since(start).Round(time.Second))
+				time.Now().Format(time.TimeOnly), written, g.Launched(), rate(marks[len(marks)-20], marks[len(marks)-1]), time.Since(start).Round(time.Second))
 		}
 	}
 	fill := time.Since(start)

@@ -240,11 +240,21 @@ func (g *Gen) Block(trades, launches int) *market.Batch {
 // NextSpan returns the batch of the next blocks up to about maxTrades trades (at least one
 // block), merged as the indexer writes a span of blocks when it catches up; nil at the end.
 func (g *Gen) NextSpan(maxTrades int) *market.Batch {
+	return g.span(maxTrades, math.MaxInt)
+}
+
+// NextBlocks returns the batch of the next blocks, at most maxBlocks of them, merged as the
+// indexer writes them when it catches up (market.IndexerConfig.BatchBlocks); nil at the end.
+func (g *Gen) NextBlocks(maxBlocks int) *market.Batch {
+	return g.span(math.MaxInt, maxBlocks)
+}
+
+func (g *Gen) span(maxTrades, maxBlocks int) *market.Batch {
 	out := g.Next()
 	if out == nil {
 		return nil
 	}
-	for !g.Done() && len(out.Trades) < maxTrades {
+	for n := 1; !g.Done() && len(out.Trades) < maxTrades && n < maxBlocks; n++ {
 		b := g.Next()
 		out.Cursor, out.Time = b.Cursor, b.Time
 		out.Launches = append(out.Launches, b.Launches...)
