@@ -81,6 +81,9 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := insertChunks(ctx, tx, trades, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
 			return fmt.Errorf("trades: %w", err)
 		}
+		if err := writeBars(ctx, tx, b.Trades); err != nil {
+			return err
+		}
 		if err := insertChunks(ctx, tx, claims, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
 			return fmt.Errorf("claims: %w", err)
 		}
@@ -276,6 +279,9 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 			return err
 		}
 		if err := rollbackHoldings(ctx, tx, to, r.Holdings); err != nil {
+			return err
+		}
+		if err := rollbackBars(ctx, tx, to); err != nil {
 			return err
 		}
 		var removed market.Removed

@@ -128,6 +128,10 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		d.Close()
 		return nil, err
 	}
+	if err := d.fillPendingBars(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
 	return d, nil
 }
 
