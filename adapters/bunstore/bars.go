@@ -306,9 +306,8 @@ func (s *Market) bars(ctx context.Context, q market.MinuteQuery, limit int) (r m
 	}
 	var rows []barRow
 	if q.From < q.To {
-		if err := s.db.NewSelect().Model(&rows).
-			Where("cb.token = ? AND cb.minute >= ? AND cb.minute < ?", q.Token, q.From, q.To).
-			OrderExpr("cb.minute").Limit(int64(limit)).Scan(ctx); err != nil {
+		var err error
+		if rows, err = s.barRange(ctx, q, limit); err != nil {
 			return r, false, fmt.Errorf("bunstore: bars of %s: %w", q.Token, err)
 		}
 	}
@@ -344,6 +343,28 @@ func (s *Market) bars(ctx context.Context, q market.MinuteQuery, limit int) (r m
 	t := last.trade()
 	r.Last = &t
 	return r, false, nil
+}
+
+// barRange reads the bars of [q.From, q.To), at most limit. It scans the columns itself: a
+// request may read tens of thousands of rows, and a model scan costs several allocations each.
+func (s *Market) barRange(ctx context.Context, q market.MinuteQuery, limit int) ([]barRow, error) {
+	rs, err := s.db.NewSelect().TableExpr("candle_bars AS cb").
+		Column("minute", "open_bits", "high_bits", "low_bits", "close_bits", "volume_hi", "volume_lo", "trades", "last_block", "last_log").
+		Where("cb.token = ? AND cb.minute >= ? AND cb.minute < ?", q.Token, q.From, q.To).
+		OrderExpr("cb.minute").Limit(int64(limit)).Rows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	var out []barRow
+	for rs.Next() {
+		out = append(out, barRow{Token: q.Token})
+		r := &out[len(out)-1]
+		if err := rs.Scan(&r.Minute, &r.Open, &r.High, &r.Low, &r.Close, &r.VolumeHi, &r.VolumeLo, &r.Trades, &r.LastBlock, &r.LastLog); err != nil {
+			return nil, err
+		}
+	}
+	return out, rs.Err()
 }
 
 // fillPendingBars computes the bars of the tokens whose trades were stored before migration 0022

@@ -102,7 +102,7 @@ func benchCandles(b *testing.B, s *bunstore.Market) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if len(series.Bars) != len(want) || (len(want) > 0 && series.Bars[len(want)-1] != want[len(want)-1]) {
+			if want != nil && (len(series.Bars) != len(want) || series.Bars[len(want)-1] != want[len(want)-1]) {
 				b.Fatalf("%d bars, want %d", len(series.Bars), len(want))
 			}
 		}
