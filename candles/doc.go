@@ -35,4 +35,10 @@
 // per trade (same-bucket updates are in place and allocation-free). Range runs the same Folder over
 // stored trades to produce the series of a window for REST and replay, flat-filling quiet buckets up
 // to the window's end.
+//
+// A store need not read every trade of a window: Minute summarizes one minute of trades (first,
+// high, low and last price, exact volume, count, last chain position), and since every resolution
+// is a whole number of minutes, Folder.AddMinute folds a minute exactly as its trades would be
+// folded. Roller (and RangeMinutes) computes a window's bars from its minutes and the last minute
+// before it, page by page, equal bar for bar to Range over the trades behind them.
 package candles

@@ -117,7 +117,7 @@ func (s *Service) exportEnd(t *Token, to int64) int64 {
 
 // ExportCandles calls emit with each bar of the query's range at its resolution, oldest first:
 // the bars Candles returns for any window inside it (quiet buckets flat at the previous close),
-// folded from the trades ExportChunk at a time. The range starts at the bucket of From (or after
+// folded from the stored minute bars MaxMinutes at a time. The range starts at the bucket of From (or after
 // the bar at Cursor, a bar time) and ends with the bucket that holds To-1, whole: its bar folds
 // every trade of the bucket, those at or after To as well, as Candles' does. A token without a
 // trade before the range's last bucket ends has no bars.
@@ -172,23 +172,19 @@ func (s *Service) ExportCandles(ctx context.Context, q ExportQuery, emit func(t 
 		}
 		return nil
 	}
-	seed, err := s.cfg.Store.TradesBetween(ctx, RangeQuery{Token: q.Token, From: first, To: first})
-	if err != nil {
-		return err
-	}
-	if seed.Before != nil {
-		if _, err := f.Add(candleTrade(&t, seed.Before)); err != nil {
-			return err
-		}
-	}
-	fq := ForwardQuery{Token: q.Token, From: first, To: end, Limit: ExportChunk}
-	for {
-		page, err := s.cfg.Store.TradesForward(ctx, fq)
+	mq := MinuteQuery{Token: q.Token, From: first, To: end, Limit: MaxMinutes}
+	for start := true; ; start = false {
+		page, err := s.cfg.Store.Bars(ctx, mq)
 		if err != nil {
 			return err
 		}
-		for i := range page {
-			st, err := f.Add(candleTrade(&t, &page[i]))
+		if start && page.Before != nil {
+			if _, err := f.AddMinute(*page.Before); err != nil {
+				return fmt.Errorf("market: candles of %s: %w", q.Token, err)
+			}
+		}
+		for i := range page.Minutes {
+			st, err := f.AddMinute(page.Minutes[i])
 			if err != nil {
 				return fmt.Errorf("market: candles of %s: %w", q.Token, err)
 			}
@@ -196,11 +192,11 @@ func (s *Service) ExportCandles(ctx context.Context, q ExportQuery, emit func(t 
 				return err
 			}
 		}
-		if len(page) < fq.Limit {
+		n := len(page.Minutes)
+		if n < mq.Limit {
 			break
 		}
-		last := PositionOf(&page[len(page)-1])
-		fq.After, fq.Into = &last, page
+		mq.From = page.Minutes[n-1].Time + candles.Res1m.Seconds()
 	}
 	cur, ok := f.Current()
 	if !ok {

@@ -534,8 +534,9 @@ type Series struct {
 	Last *Trade
 }
 
-// Candles returns the bars of a window, computed from the stored trades by package candles:
-// the same fold the live streams use. At most MaxBars bars; when the window holds more, the
+// Candles returns the bars of a window, rolled up by package candles from the token's stored
+// minute bars (Store.Bars): the same fold the live streams use, and the bars a fold of the
+// window's trades gives. Its memory is the bars it returns and one page of minutes. At most MaxBars bars; when the window holds more, the
 // latest ones are returned and Prev points before them.
 func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
 	if !q.Resolution.Valid() {
@@ -570,32 +571,49 @@ func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
 	if n := (to-from)/res + 1; n > int64(limit) {
 		from = to - int64(limit-1)*res
 	}
-	r, err := s.cfg.Store.TradesBetween(ctx, RangeQuery{Token: q.Token, From: from, To: to + res})
+	p := candles.RangeParams{Resolution: q.Resolution, From: from, To: to, Limit: limit}
+	bars, before, last, err := s.rollUp(ctx, q.Token, p)
 	if err != nil {
 		return Series{}, err
 	}
-	in := make([]candles.Trade, len(r.Trades))
-	for i := range r.Trades {
-		in[i] = candleTrade(&t, &r.Trades[i])
-	}
-	p := candles.RangeParams{Resolution: q.Resolution, From: from, To: to, Limit: limit}
-	if r.Before != nil {
-		seed := candleTrade(&t, r.Before)
-		p.Seed = &seed
-	}
-	bars, err := candles.Range(in, p)
-	if err != nil {
-		return Series{}, fmt.Errorf("market: candles of %s: %w", q.Token, err)
-	}
-	out := Series{Token: t, Resolution: q.Resolution, From: from, To: to, Bars: bars, NoData: len(bars) == 0}
-	if r.Before != nil {
+	out := Series{Token: t, Resolution: q.Resolution, From: from, To: to, Bars: bars, NoData: len(bars) == 0, Last: last}
+	if before {
 		out.Prev = from - res
-		out.Last = r.Before
-	}
-	if n := len(r.Trades); n > 0 {
-		out.Last = &r.Trades[n-1]
 	}
 	return out, nil
+}
+
+// rollUp computes the bars of the window p (From bucket-aligned) from the token's stored minute
+// bars, a page of minutes at a time: the minutes of [From, To + resolution) and the last one
+// before From, which it reports. It also returns the newest trade the bars include.
+func (s *Service) rollUp(ctx context.Context, token common.Address, p candles.RangeParams) ([]candles.Bar, bool, *Trade, error) {
+	r, err := candles.NewRoller(p)
+	if err != nil {
+		return nil, false, nil, fmt.Errorf("market: candles of %s: %w", token, err)
+	}
+	mq := MinuteQuery{Token: token, From: p.From, To: p.Resolution.Bucket(p.To) + p.Resolution.Seconds(), Limit: MaxMinutes}
+	var before bool
+	for first := true; ; first = false {
+		page, err := s.cfg.Store.Bars(ctx, mq)
+		if err != nil {
+			return nil, false, nil, err
+		}
+		if first && page.Before != nil {
+			before = true
+			if _, err := r.Add([]candles.Minute{*page.Before}); err != nil {
+				return nil, false, nil, fmt.Errorf("market: candles of %s: %w", token, err)
+			}
+		}
+		more, err := r.Add(page.Minutes)
+		if err != nil {
+			return nil, false, nil, fmt.Errorf("market: candles of %s: %w", token, err)
+		}
+		n := len(page.Minutes)
+		if n < mq.Limit || !more {
+			return r.Bars(), before, page.Last, nil
+		}
+		mq.From = page.Minutes[n-1].Time + candles.Res1m.Seconds()
+	}
 }
 
 // candleTrade is how the fold sees a trade: its time, chain position, display price and

@@ -6,13 +6,15 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+
+	"github.com/curvekit/curvekit/candles"
 )
 
 // ErrChainMismatch is returned by Store.Bind when the store already indexes another chain.
 var ErrChainMismatch = errors.New("store indexes another chain")
 
 // Store persists what the indexer sees and serves the reads of the market API. Implementations
-// return curvekit.ErrNotFound for a missing token (Token, Trades, TradesBetween) and
+// return curvekit.ErrNotFound for a missing token (Token, Trades, TradesBetween, Bars) and
 // ErrChainMismatch from Bind for another chain. Every method is safe for concurrent use.
 // Token names, symbols and URIs come from the chain and may hold any bytes; a store keeps them as
 // valid UTF-8, each NUL and each run of invalid bytes read back as U+FFFD (strings.ToValidUTF8),
@@ -27,9 +29,10 @@ type Store interface {
 
 	// Cursor returns the last fully written block; the zero Cursor before the first batch.
 	Cursor(ctx context.Context) (Cursor, error)
-	// Apply writes one batch atomically together with its cursor. Writing a trade, launch or claim
-	// that is already stored (same tx hash and log index) is not an error and changes nothing, so a
-	// batch may be applied again after a crash. A trade, claim or update of a token that is neither
+	// Apply writes one batch atomically together with its cursor, and folds the trades it stores
+	// into their minute bars (see Bars). Writing a trade, launch or claim that is already stored
+	// (same tx hash and log index) is not an error and changes nothing, so a batch may be applied
+	// again after a crash. A trade, claim or update of a token that is neither
 	// stored nor launched in the batch fails with curvekit.ErrInvalid, and a failed Apply writes
 	// nothing.
 	Apply(ctx context.Context, b *Batch) error
@@ -41,8 +44,8 @@ type Store interface {
 	Touched(ctx context.Context, after uint64) ([]common.Address, error)
 	// Rollback undoes everything written for blocks after r.To in one transaction: it deletes
 	// those blocks' launches (with their tokens), trades, claims and recorded cursors, stores the
-	// given token states, recomputes those tokens' LastTradeAt from the trades left, moves the
-	// cursor to r.To, and counts what it deleted in r.Removed.
+	// given token states, recomputes those tokens' LastTradeAt and minute bars from the trades
+	// left, moves the cursor to r.To, and counts what it deleted in r.Removed.
 	Rollback(ctx context.Context, r *Rollback) error
 
 	Token(ctx context.Context, addr common.Address) (Token, error)
@@ -55,6 +58,11 @@ type Store interface {
 	// trade before from (nil when there is none), which gives a window its opening price.
 	// To < From is curvekit.ErrInvalid.
 	TradesBetween(ctx context.Context, q RangeQuery) (RangeResult, error)
+	// Bars returns a token's minute bars (see MinuteQuery): the summary of each minute of its
+	// stored trades, kept by Apply and Rollback, equal to BarsOf over its trades. A missing
+	// token is curvekit.ErrNotFound when it has no bars in or before the range, as for
+	// TradesBetween; To < From is curvekit.ErrInvalid.
+	Bars(ctx context.Context, q MinuteQuery) (MinuteResult, error)
 	// Activity sums each listed token's trades with Time >= Since exactly. Tokens without trades
 	// in the window, unknown ones included, are absent from the map.
 	Activity(ctx context.Context, tokens []common.Address, since int64) (map[common.Address]Activity, error)
@@ -213,4 +221,29 @@ type RangeQuery struct {
 type RangeResult struct {
 	Before *Trade
 	Trades []Trade
+}
+
+// MaxMinutes is the most minute bars one Bars call returns (and its Limit when 0): about three
+// days of a token that trades every minute.
+const MaxMinutes = 5000
+
+// MinuteQuery selects a token's minute bars with From <= Time < To, oldest first.
+type MinuteQuery struct {
+	Token    common.Address
+	From, To int64
+	// Limit caps the minutes returned; 0 or more than MaxMinutes means MaxMinutes. A caller pages
+	// on from the last minute's Time plus 60.
+	Limit int
+}
+
+// MinuteResult is a page of minute bars.
+type MinuteResult struct {
+	// Before is the last minute bar before From, nil when there is none: it opens the window
+	// at the previous close.
+	Before  *candles.Minute
+	Minutes []candles.Minute
+	// Last is set on the last page (fewer minutes than the limit): the trade the newest bar of
+	// the page ends with, or Before's when the page is empty; nil when both are. It is the newest
+	// trade the bars include.
+	Last *Trade
 }

@@ -56,8 +56,8 @@ func (c *FeedConfig) validate() error {
 // For every trade, in chain order, it publishes on the token's topic one message: the trade and,
 // at each of the six resolutions, the bar of the trade's bucket after it, with the flat bars of
 // the quiet buckets it closed. Bars come from a candles.Folder per token and resolution, seeded
-// from the store at the token's first trade (the last trade before that day and the day's trades
-// before the batch), so each bar is the one market.Service.Candles returns for its bucket. Per
+// from the store at the token's first trade (the day's minute bars before the trade's minute and
+// that minute's trades before it), so each bar is the one market.Service.Candles returns for its bucket. Per
 // sync it then publishes on GlobalTopic a tick for each token that traded and one refresh, and a
 // king for each pairing asset whose king of the hill the sync crowned. A chain reorganization
 // resets the tokens it rewrote: their subscribers rebuild from the store.
@@ -197,12 +197,19 @@ func (f *Feed) trade(ctx context.Context, tok *market.Token, tr *market.Trade) (
 	return m, nil
 }
 
-// seed folds, for a token the feed does not hold, the trades the store has before tr: the last
-// trade before tr's day and the day's trades before tr. Every resolution's bucket lies within the
-// day (they all divide it), so each folder then holds the bar Candles computes for tr's bucket.
+// seed folds, for a token the feed does not hold, what the store has before tr: the minute bars of
+// tr's day before tr's minute (and the last one before the day), then the trades of tr's minute
+// before tr. Every resolution's bucket lies within the day and is a whole number of minutes, so
+// each folder then holds the bar Candles computes for tr's bucket; the store reads are at most a
+// day of minute bars and a minute of trades.
 func (f *Feed) seed(ctx context.Context, tok *market.Token, tr *market.Trade) (*warm, error) {
 	day := candles.Res1d.Bucket(tr.Time)
-	r, err := f.cfg.Store.TradesBetween(ctx, market.RangeQuery{Token: tr.Token, From: day, To: tr.Time + 1})
+	minute := candles.Res1m.Bucket(tr.Time)
+	bars, err := f.cfg.Store.Bars(ctx, market.MinuteQuery{Token: tr.Token, From: day, To: minute, Limit: int(candles.Res1d / candles.Res1m)})
+	if err != nil {
+		return nil, fmt.Errorf("read bars before %d-%d: %w", tr.Block, tr.LogIndex, err)
+	}
+	r, err := f.cfg.Store.TradesBetween(ctx, market.RangeQuery{Token: tr.Token, From: minute, To: tr.Time + 1})
 	if err != nil {
 		return nil, fmt.Errorf("read trades before %d-%d: %w", tr.Block, tr.LogIndex, err)
 	}
@@ -212,25 +219,32 @@ func (f *Feed) seed(ctx context.Context, tok *market.Token, tr *market.Trade) (*
 			return nil, err
 		}
 	}
-	add := func(x *market.Trade) error {
-		ct := market.CandleTrade(tok, x)
+	addMinute := func(m candles.Minute) error {
 		for _, fo := range w.folders {
-			if _, err := fo.Add(ct); err != nil {
+			if _, err := fo.AddMinute(m); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if r.Before != nil {
-		if err := add(r.Before); err != nil {
+	if bars.Before != nil {
+		if err := addMinute(*bars.Before); err != nil {
+			return nil, err
+		}
+	}
+	for _, m := range bars.Minutes {
+		if err := addMinute(m); err != nil {
 			return nil, err
 		}
 	}
 	at := PosOf(tr)
 	for i := range r.Trades {
 		if x := &r.Trades[i]; PosOf(x).Less(at) {
-			if err := add(x); err != nil {
-				return nil, err
+			ct := market.CandleTrade(tok, x)
+			for _, fo := range w.folders {
+				if _, err := fo.Add(ct); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}

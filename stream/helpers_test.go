@@ -149,6 +149,19 @@ func (s *memStore) TradesBetween(_ context.Context, q market.RangeQuery) (market
 	return r, nil
 }
 
+func (s *memStore) Bars(_ context.Context, q market.MinuteQuery) (market.MinuteResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fail != nil {
+		return market.MinuteResult{}, s.fail
+	}
+	t, ok := s.tokens[q.Token]
+	if !ok {
+		return market.MinuteResult{}, curvekit.ErrNotFound
+	}
+	return market.BarsOf(&t, s.trades[q.Token], q)
+}
+
 func (s *memStore) Activity(context.Context, []common.Address, int64) (map[common.Address]market.Activity, error) {
 	return map[common.Address]market.Activity{}, nil
 }

@@ -105,6 +105,9 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := insertTrades(ctx, tx, conn, trades, after, m != nil); err != nil {
 			return fmt.Errorf("trades: %w", err)
 		}
+		if err := writeBars(ctx, tx, b.Trades); err != nil {
+			return err
+		}
 		if err := insertChunks(ctx, tx, claims, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
 			return fmt.Errorf("claims: %w", err)
 		}
@@ -359,6 +362,9 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 			return err
 		}
 		if err := rollbackHoldings(ctx, tx, to, r.Holdings); err != nil {
+			return err
+		}
+		if err := rollbackBars(ctx, tx, to); err != nil {
 			return err
 		}
 		var removed market.Removed

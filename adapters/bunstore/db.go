@@ -134,7 +134,12 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		d.Close()
 		return nil, err
 	}
+	// What migrations flagged to compute from the trades already stored, once.
 	if err := d.rebuildDiscovery(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
+	if err := d.fillPendingBars(ctx); err != nil {
 		d.Close()
 		return nil, err
 	}

@@ -8,7 +8,11 @@
 //   - amounts are exact base-10 strings; the market-cap sort column is zero-padded to 78 digits
 //     (2^256-1 has 78), so byte order equals numeric order (Postgres collates it "C");
 //   - trades also keep their pairing-asset amount as a float, used only to rank tokens by 24h
-//     volume in SQL; the volumes returned by Activity are summed exactly in Go.
+//     volume in SQL; the volumes returned by Activity are summed exactly in Go;
+//   - candle_bars keeps one candles.Minute per token and minute with trades (bars.go): prices as
+//     the BIGINT of their IEEE 754 bits, the 128-bit volume as two BIGINT halves. Apply folds the
+//     trades it stores into them, Rollback recomputes the minutes it cuts, and Open fills the bars
+//     of a store whose trades predate them.
 //
 // Page cursors are opaque to callers: base64url (unpadded) of a short text that names the order
 // and holds the keyset of the last row returned, every order descending and ending in the newest

@@ -59,8 +59,8 @@ func (s *Market) Reset(ctx context.Context) error {
 		if err := s.checkFence(ctx, tx); err != nil {
 			return err
 		}
-		// Children before parents: trades, claims and holders reference tokens.
-		for _, table := range []string{"trades", "fee_claims", "holders", "kings", "tokens", "index_cursor", "chain"} {
+		// Children before parents: trades, claims, holders and bars reference tokens.
+		for _, table := range []string{"candle_bars", "candle_bars_pending", "trades", "fee_claims", "holders", "kings", "tokens", "index_cursor", "chain"} {
 			if _, err := tx.NewDelete().TableExpr(table).Where("1 = 1").Exec(ctx); err != nil {
 				return fmt.Errorf("bunstore: reset %s: %w", table, err)
 			}

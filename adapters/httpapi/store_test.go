@@ -174,6 +174,19 @@ func (s *fakeStore) TradesBetween(_ context.Context, q market.RangeQuery) (marke
 	return r, nil
 }
 
+func (s *fakeStore) Bars(_ context.Context, q market.MinuteQuery) (market.MinuteResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return market.MinuteResult{}, s.err
+	}
+	t, ok := s.tokens[q.Token]
+	if !ok {
+		return market.MinuteResult{}, curvekit.ErrNotFound
+	}
+	return market.BarsOf(&t, s.trades[q.Token], q)
+}
+
 func (s *fakeStore) Activity(_ context.Context, tokens []common.Address, since int64) (map[common.Address]market.Activity, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

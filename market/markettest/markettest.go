@@ -38,6 +38,8 @@ func Run(t *testing.T, newStore func(t *testing.T) market.Store) {
 		{"InvalidQueries", testInvalidQueries},
 		{"TradesPages", testTradesPages},
 		{"TradesBetween", testTradesBetween},
+		{"Bars", testBars},
+		{"BarsProperty", testBarsProperty},
 		{"Activity", testActivity},
 		{"ConcurrentApply", testConcurrentApply},
 		{"Rollback", testRollback},
