@@ -251,21 +251,19 @@ func (s *Service) Tokens(ctx context.Context, q TokenQuery) (ListPage, error) {
 			return ListPage{}, fmt.Errorf("%w: quote asset not found", curvekit.ErrNotFound)
 		}
 	}
-	addrs := make([]common.Address, len(page.Tokens))
-	for i := range page.Tokens {
-		addrs[i] = page.Tokens[i].Address
-	}
-	act, err := s.cfg.Store.Activity(ctx, addrs, q.Now-day)
-	if err != nil {
-		return ListPage{}, err
-	}
+	// The day's activity of a listed token is the one the store keeps with its ranks, as of its
+	// last batch: a page reads no trades.
 	out := ListPage{Tokens: make([]View, len(page.Tokens)), Next: page.Next}
 	for i, t := range page.Tokens {
-		out.Tokens[i] = s.view(t, act[t.Address])
+		var day Activity
 		if i < len(page.Ranks) {
 			r := page.Ranks[i]
 			out.Tokens[i].Ranks = &r
+			day = Activity{Volume: r.Volume24h, Buys: r.Buys24h, Sells: r.Sells24h}
 		}
+		ranks := out.Tokens[i].Ranks
+		out.Tokens[i] = s.view(t, day)
+		out.Tokens[i].Ranks = ranks
 	}
 	if err := s.names.fill(ctx, s.cfg.Store, out.Tokens); err != nil {
 		return ListPage{}, err

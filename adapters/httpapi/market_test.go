@@ -114,24 +114,29 @@ func TestToken(t *testing.T) {
 	}
 }
 
+// listed is a token's JSON as a list shows it: with its discovery values (0 in the fake store).
+func listed(token string) string {
+	return strings.TrimSuffix(strings.TrimSpace(token), "}") + `, "trendScore": 0, "change1h": 0, "change24h": 0}`
+}
+
 func TestTokenList(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
-	all := `{"tokens": [` + gradTokenJSON + `,` + tusdTokenJSON + `,` + ethTokenJSON + `], "nextCursor": null}`
+	all := `{"tokens": [` + listed(gradTokenJSON) + `,` + listed(tusdTokenJSON) + `,` + listed(ethTokenJSON) + `], "nextCursor": null}`
 	e.get(t, "/tokens").want(t, http.StatusOK, all)
 	for _, sort := range []string{"newest", "volume24h", "marketCap", "progress"} {
 		// The fake store orders every sort newest first; what matters here is that each is accepted.
 		e.get(t, "/tokens?sort="+sort).want(t, http.StatusOK, all)
 	}
-	e.get(t, "/tokens?phase=graduated").want(t, http.StatusOK, `{"tokens": [`+gradTokenJSON+`], "nextCursor": null}`)
-	e.get(t, "/tokens?phase=curve&q=frog").want(t, http.StatusOK, `{"tokens": [`+ethTokenJSON+`], "nextCursor": null}`)
+	e.get(t, "/tokens?phase=graduated").want(t, http.StatusOK, `{"tokens": [`+listed(gradTokenJSON)+`], "nextCursor": null}`)
+	e.get(t, "/tokens?phase=curve&q=frog").want(t, http.StatusOK, `{"tokens": [`+listed(ethTokenJSON)+`], "nextCursor": null}`)
 	e.get(t, "/tokens?q=nothing-like-it").want(t, http.StatusOK, `{"tokens": [], "nextCursor": null}`)
-	e.get(t, "/tokens?quote="+tusdAddr.Hex()).want(t, http.StatusOK, `{"tokens": [`+tusdTokenJSON+`], "nextCursor": null}`)
-	e.get(t, "/tokens?quote=eth&phase=curve").want(t, http.StatusOK, `{"tokens": [`+ethTokenJSON+`], "nextCursor": null}`)
+	e.get(t, "/tokens?quote="+tusdAddr.Hex()).want(t, http.StatusOK, `{"tokens": [`+listed(tusdTokenJSON)+`], "nextCursor": null}`)
+	e.get(t, "/tokens?quote=eth&phase=curve").want(t, http.StatusOK, `{"tokens": [`+listed(ethTokenJSON)+`], "nextCursor": null}`)
 
 	// Paging: two, then the last one.
-	e.get(t, "/tokens?limit=2").want(t, http.StatusOK, `{"tokens": [`+gradTokenJSON+`,`+tusdTokenJSON+`], "nextCursor": "newest:2"}`)
-	e.get(t, "/tokens?limit=2&cursor=newest:2").want(t, http.StatusOK, `{"tokens": [`+ethTokenJSON+`], "nextCursor": null}`)
+	e.get(t, "/tokens?limit=2").want(t, http.StatusOK, `{"tokens": [`+listed(gradTokenJSON)+`,`+listed(tusdTokenJSON)+`], "nextCursor": "newest:2"}`)
+	e.get(t, "/tokens?limit=2&cursor=newest:2").want(t, http.StatusOK, `{"tokens": [`+listed(ethTokenJSON)+`], "nextCursor": null}`)
 	e.get(t, "/tokens?limit=100").want(t, http.StatusOK, all)
 
 	for _, tc := range []struct{ query, message string }{

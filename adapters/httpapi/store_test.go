@@ -133,7 +133,23 @@ func (s *fakeStore) Tokens(_ context.Context, q market.TokenQuery) (market.Token
 		return int(b.LaunchLog) - int(a.LaunchLog)
 	})
 	toks, next := page(all, start, limitOf(q.Limit), string(sort))
-	return market.TokenPage{Tokens: toks, Next: next}, nil
+	// The day's figures a store keeps beside each token, here up to Now.
+	ranks := make([]market.Ranks, len(toks))
+	for i, t := range toks {
+		for _, tr := range s.trades[t.Address] {
+			if tr.Time < q.Now-86400 || tr.Time > q.Now {
+				continue
+			}
+			r := &ranks[i]
+			r.Volume24h.Add(&r.Volume24h, &tr.QuoteAmount)
+			if tr.Side == curvekit.Buy {
+				r.Buys24h++
+			} else {
+				r.Sells24h++
+			}
+		}
+	}
+	return market.TokenPage{Tokens: toks, Ranks: ranks, Next: next}, nil
 }
 
 func (s *fakeStore) Trades(_ context.Context, q market.TradeQuery) (market.TradePage, error) {
