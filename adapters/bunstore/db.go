@@ -41,6 +41,8 @@ type DB struct {
 	jobHub *jobHub
 	// announcements sends the agent's announcements on PostgreSQL (Agent.announce); nil on SQLite.
 	announcements *announcements
+	// vacuum vacuums what the market's writes churn, on PostgreSQL (vacuum.go); nil on SQLite.
+	vacuum *vacuumer
 }
 
 // Open opens the database cfg names, brings its schema up to date and returns it. Close releases
@@ -142,6 +144,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	if err := d.fillPendingBars(ctx); err != nil {
 		d.Close()
 		return nil, err
+	}
+	if d.dialect == dialectPostgres {
+		d.vacuum = newVacuumer(d.bun)
 	}
 	return d, nil
 }
@@ -294,6 +299,7 @@ func createPrivate(path string) error {
 
 // Close closes the database.
 func (d *DB) Close() error {
+	d.vacuum.close()
 	if d.announcements != nil {
 		d.announcements.close() // what was announced before is sent
 	}

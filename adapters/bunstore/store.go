@@ -18,12 +18,14 @@ type Market struct {
 	dialect dialectKind
 	// fence is the lease term every write checks (see Fenced); 0 writes unfenced.
 	fence uint64
+	// vacuum is told how many rows each write replaced (vacuum.go); nil on SQLite.
+	vacuum *vacuumer
 }
 
 var _ market.Store = (*Market)(nil)
 
 // Market returns the market store on d.
-func (d *DB) Market() *Market { return &Market{db: d.bun, dialect: d.dialect} }
+func (d *DB) Market() *Market { return &Market{db: d.bun, dialect: d.dialect, vacuum: d.vacuum} }
 
 // Bind records the chain on first use and refuses another one afterwards.
 func (s *Market) Bind(ctx context.Context, chain market.ChainInfo) error {
