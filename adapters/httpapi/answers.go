@@ -1,11 +1,15 @@
 package httpapi
 
 import (
+	"context"
+	"errors"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/uptrace/bunrouter"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/curvekit/curvekit/market"
 )
@@ -14,10 +18,12 @@ import (
 // /tokens/king) between two syncs of the indexer, by path and query: they read state the syncs
 // keep current, so a read that comes again before the next sync, or within market.MemoTTL, is
 // answered from memory at the cost of a quote. Only a market service that follows the syncs
-// (market.Service.Memoizes) lets answers be kept.
+// (market.Service.Memoizes) lets answers be kept. Requests that miss the same answer at once
+// wait for one computation of it (a burst after a sync asks the store once).
 type answers struct {
-	mu sync.RWMutex
-	m  map[string]answer
+	mu     sync.RWMutex
+	m      map[string]answer
+	flight singleflight.Group
 }
 
 type answer struct {
@@ -45,25 +51,37 @@ func (a *answers) serve(w http.ResponseWriter, req bunrouter.Request, m *market.
 	e, ok := a.m[key]
 	a.mu.RUnlock()
 	if !ok || e.gen != gen || now.Sub(e.at) >= market.MemoTTL {
-		v, err := compute()
+		fresh := func() (any, error) {
+			v, err := compute()
+			if err != nil {
+				return nil, err
+			}
+			enc := encoders.Get().(*jsonEncoder)
+			if err := enc.enc.Encode(v); err != nil {
+				enc.put()
+				return nil, err
+			}
+			e := answer{body: append([]byte(nil), enc.buf.Bytes()...), gen: gen, at: now}
+			enc.put()
+			a.mu.Lock()
+			if a.m == nil || len(a.m) >= maxAnswers {
+				a.m = make(map[string]answer)
+			}
+			if m.Syncs() == gen {
+				a.m[key] = e
+			}
+			a.mu.Unlock()
+			return e, nil
+		}
+		v, err, _ := a.flight.Do(key+"#"+strconv.FormatUint(gen, 10), fresh)
+		if err != nil && req.Context().Err() == nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+			// The request that computed it went away; this one is still here.
+			v, err = fresh()
+		}
 		if err != nil {
 			return err
 		}
-		enc := encoders.Get().(*jsonEncoder)
-		if err := enc.enc.Encode(v); err != nil {
-			enc.put()
-			return err
-		}
-		e = answer{body: append([]byte(nil), enc.buf.Bytes()...), gen: gen, at: now}
-		enc.put()
-		a.mu.Lock()
-		if a.m == nil || len(a.m) >= maxAnswers {
-			a.m = make(map[string]answer)
-		}
-		if m.Syncs() == gen {
-			a.m[key] = e
-		}
-		a.mu.Unlock()
+		e = v.(answer)
 	}
 	h := w.Header()
 	h["Content-Type"] = applicationJSON

@@ -190,6 +190,8 @@ type envOptions struct {
 	mounts      []Mount
 	metrics     prometheus.Registerer
 	ready       []ReadyCheck
+	// cacheTokens is market.ServiceConfig.CacheTokens: with it, discovery answers are kept.
+	cacheTokens int
 }
 
 func newEnv(t testing.TB, o envOptions) *testEnv {
@@ -209,7 +211,7 @@ func newEnv(t testing.TB, o envOptions) *testEnv {
 		o.live.store = store
 		live = o.live
 	}
-	svc, err := market.NewService(market.ServiceConfig{Store: store, Builder: b, Live: live, Now: clock})
+	svc, err := market.NewService(market.ServiceConfig{Store: store, Builder: b, Live: live, Now: clock, CacheTokens: o.cacheTokens})
 	if err != nil {
 		t.Fatal(err)
 	}

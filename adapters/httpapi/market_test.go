@@ -3,7 +3,11 @@ package httpapi
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/curvekit/curvekit/market"
 )
 
 func TestConfig(t *testing.T) {
@@ -280,4 +284,37 @@ func TestStats(t *testing.T) {
 		"volume24h": "0", "buys24h": 0, "sells24h": 0, "trades24h": 0,
 		"marketCap": "410.826486225229579507", "liquidity": "85", "progressBps": 10000,
 		"holders": 0, "top10Share": 0, "creatorShare": 0, "creatorBalance": "0"}`)
+}
+
+// Requests that miss the same discovery answer at once wait for one computation of it: a burst
+// of list requests after a sync asks the store once.
+func TestConcurrentMissesComputeOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{cacheTokens: 100})
+	e.store.mu.Lock()
+	e.store.tokensDelay = 200 * time.Millisecond
+	e.store.mu.Unlock()
+	const clients = 8
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := http.Get(e.srv.URL + "/tokens?sort=trending")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("status %d", resp.StatusCode)
+			}
+		}()
+	}
+	wg.Wait()
+	e.store.mu.Lock()
+	defer e.store.mu.Unlock()
+	if n := e.store.tokensCalls[market.SortTrending]; n != 1 {
+		t.Fatalf("%d concurrent misses asked the store %d times", clients, n)
+	}
 }

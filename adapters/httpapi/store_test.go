@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
@@ -25,6 +26,9 @@ type fakeStore struct {
 	tokens map[common.Address]market.Token
 	trades map[common.Address][]market.Trade // oldest first
 	err    error                             // when set, every read fails with it
+	// tokensDelay holds every Tokens call that long; tokensCalls counts the calls by sort.
+	tokensDelay time.Duration
+	tokensCalls map[market.TokenSort]int
 }
 
 var _ market.Store = (*fakeStore)(nil)
@@ -99,6 +103,14 @@ func page[T any](all []T, start, limit int, scope string) ([]T, string) {
 }
 
 func (s *fakeStore) Tokens(_ context.Context, q market.TokenQuery) (market.TokenPage, error) {
+	s.mu.Lock()
+	delay := s.tokensDelay
+	if s.tokensCalls == nil {
+		s.tokensCalls = map[market.TokenSort]int{}
+	}
+	s.tokensCalls[q.Sort]++
+	s.mu.Unlock()
+	time.Sleep(delay)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
