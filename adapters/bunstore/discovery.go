@@ -150,10 +150,18 @@ type figures struct {
 // of the pairing assets the batch touched.
 func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *move, b *market.Batch, after int64,
 	updates []tokenRow, delta map[common.Address]int64) error {
+	// The new trades, each once (a batch may carry one twice; the store keeps it once).
+	type key struct {
+		tx  common.Hash
+		log uint
+	}
 	var fresh []*market.Trade
+	seen := make(map[key]bool, len(b.Trades))
 	for i := range b.Trades {
-		if int64(b.Trades[i].Block) > after {
-			fresh = append(fresh, &b.Trades[i])
+		tr := &b.Trades[i]
+		if k := (key{tr.TxHash, tr.LogIndex}); int64(tr.Block) > after && !seen[k] {
+			seen[k] = true
+			fresh = append(fresh, tr)
 		}
 	}
 	tokens := make(map[common.Address]bool, len(m.refs)+len(fresh))

@@ -46,6 +46,10 @@ func testFiguresFollowTheTrades(t *testing.T, s market.Store) {
 	)
 	var batches []*market.Batch
 	for b := g.NextSpan(150); b != nil; b = g.NextSpan(150) {
+		if len(batches)%5 == 4 && len(b.Trades) > 0 {
+			// Now and then a batch carries a trade twice: the store keeps it once.
+			b.Trades = append(b.Trades, b.Trades[0])
+		}
 		batches = append(batches, b)
 	}
 	applyOne := func(b *market.Batch) {
@@ -62,6 +66,9 @@ func testFiguresFollowTheTrades(t *testing.T, s market.Store) {
 			holders[market.HolderKey{Token: h.Token, Holder: h.Holder}] = h
 		}
 		stored = append(stored, b.Trades...)
+		if n := len(b.Trades); n > 1 && b.Trades[n-1].TxHash == b.Trades[0].TxHash && b.Trades[n-1].LogIndex == b.Trades[0].LogIndex {
+			stored = stored[:len(stored)-1]
+		}
 		clock = max(clock, b.Time)
 		for _, tr := range b.Trades {
 			clock = max(clock, tr.Time)
