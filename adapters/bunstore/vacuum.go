@@ -34,6 +34,7 @@ type vacuumer struct {
 	churn   atomic.Int64
 	kick    chan struct{}
 	stop    chan struct{}
+	stopped sync.Once
 	done    sync.WaitGroup
 	vacuums atomic.Int64 // completed, for tests
 }
@@ -82,10 +83,11 @@ func (v *vacuumer) run() {
 	}
 }
 
+// close stops the vacuums and waits for a running one to end; again, it does nothing.
 func (v *vacuumer) close() {
 	if v == nil {
 		return
 	}
-	close(v.stop)
+	v.stopped.Do(func() { close(v.stop) })
 	v.done.Wait()
 }
