@@ -78,10 +78,10 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := checkTokensExist(ctx, tx, b); err != nil {
 			return err
 		}
-		if err := insertChunks(ctx, tx, trades, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
+		if err := insertTrades(ctx, tx, trades); err != nil {
 			return fmt.Errorf("trades: %w", err)
 		}
-		if err := insertChunks(ctx, tx, claims, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
+		if err := insertChunks(ctx, tx, claims, "CONFLICT DO NOTHING"); err != nil {
 			return fmt.Errorf("claims: %w", err)
 		}
 		if err := updateTokens(ctx, tx, updates); err != nil {
@@ -101,6 +101,27 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		return fmt.Errorf("bunstore: apply batch to block %d: %w", b.Cursor.Block, err)
 	}
 	return nil
+}
+
+// insertTrades writes trades the store does not hold and the hash of each of their blocks it does
+// not hold: a block's first trades write its hash, which stays until a rollback deletes the
+// block's trades.
+func insertTrades(ctx context.Context, tx bun.Tx, trades []tradeRow) error {
+	if len(trades) == 0 {
+		return nil
+	}
+	var blocks []tradeBlockRow
+	seen := make(map[int64]bool)
+	for i := range trades {
+		if t := &trades[i]; !seen[t.Block] {
+			seen[t.Block] = true
+			blocks = append(blocks, tradeBlockRow{Block: t.Block, Hash: t.BlockHash})
+		}
+	}
+	if err := insertChunks(ctx, tx, blocks, "CONFLICT DO NOTHING"); err != nil {
+		return err
+	}
+	return insertChunks(ctx, tx, trades, "CONFLICT DO NOTHING")
 }
 
 func insertChunks[T any](ctx context.Context, tx bun.Tx, rows []T, on string) error {
@@ -284,6 +305,7 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 			count *int
 		}{
 			{tx.NewDelete().Model((*tradeRow)(nil)).Where("block_number > ?", to), &removed.Trades},
+			{tx.NewDelete().Model((*tradeBlockRow)(nil)).Where("block_number > ?", to), nil},
 			{tx.NewDelete().Model((*claimRow)(nil)).Where("block_number > ?", to), &removed.Claims},
 			{tx.NewDelete().Model((*tokenRow)(nil)).Where("launch_block > ?", to), &removed.Launches},
 			{tx.NewDelete().Model((*blockRow)(nil)).Where("block_number > ?", to), nil},
@@ -314,7 +336,7 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 				return fmt.Errorf("token states: %w", err)
 			}
 			if _, err := tx.NewUpdate().Model((*tokenRow)(nil)).
-				Set("last_trade_at = COALESCE((SELECT MAX(block_time) FROM trades WHERE trades.token = t.address), 0)").
+				Set("last_trade_at = COALESCE((SELECT MAX(block_time) FROM trades WHERE token_key(trades.token) = token_key(t.address) AND trades.token = t.address), 0)").
 				Where("address IN (?)", bun.List(addrs)).Exec(ctx); err != nil {
 				return fmt.Errorf("last trade times: %w", err)
 			}

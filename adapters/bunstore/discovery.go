@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 	"github.com/uptrace/bun"
 
 	"github.com/curvekit/curvekit"
@@ -116,9 +117,9 @@ func scoreTrends(ctx context.Context, tx bun.Tx) error {
 // refreshChanges computes the hour's and the day's price change, as of at, of the tokens that
 // traded in the day before it or still show a change.
 func refreshChanges(ctx context.Context, tx bun.Tx, at int64) error {
-	const last = `(SELECT CAST(price AS DOUBLE PRECISION) FROM trades WHERE trades.token = tokens.address
+	const last = `(SELECT amount_float(price) FROM trades WHERE ` + tradesOfToken + `
 		ORDER BY block_number DESC, log_index DESC LIMIT 1)`
-	const before = `COALESCE((SELECT CAST(price AS DOUBLE PRECISION) FROM trades WHERE trades.token = tokens.address
+	const before = `COALESCE((SELECT amount_float(price) FROM trades WHERE ` + tradesOfToken + `
 		AND block_time <= ? ORDER BY block_time DESC, block_number DESC, log_index DESC LIMIT 1), open_price)`
 	_, err := tx.NewRaw(`UPDATE tokens SET
 		change_1h = COALESCE(`+last+` / NULLIF(`+before+`, 0) - 1, 0),
@@ -177,7 +178,7 @@ func rediscover(ctx context.Context, tx bun.Tx, tokens []common.Address, at int6
 		var rows []struct {
 			Token    common.Address `bun:"token"`
 			Time     int64          `bun:"block_time"`
-			Quote    amount         `bun:"quote_amount"`
+			Quote    binAmount      `bun:"quote_amount"`
 			Decimals int            `bun:"quote_decimals"`
 		}
 		// Older trades add less than the floor: e^-7/24 of their weight.
@@ -191,7 +192,7 @@ func rediscover(ctx context.Context, tx bun.Tx, tokens []common.Address, at int6
 			sums[tok] = market.Trend{}
 		}
 		for _, r := range rows {
-			tr := market.Trade{QuoteAmount: uint256Of(r.Quote)}
+			tr := market.Trade{QuoteAmount: uint256.Int(r.Quote)}
 			w := market.TradeWeight(&tr, uint8(r.Decimals))
 			d := market.Trend{Hour: w, Day: w}.Decay(float64(clock - r.Time))
 			s := sums[r.Token]

@@ -1,12 +1,14 @@
 package bunstore
 
 import (
+	"database/sql/driver"
 	"fmt"
 	"math"
 	"math/big"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
 	"github.com/uptrace/bun"
 
 	"github.com/curvekit/curvekit"
@@ -186,28 +188,91 @@ func (r *tokenRow) token() market.Token {
 	}
 }
 
+// tradeRow is a trade as migration 0023 stores it; BlockHash is read from trade_blocks (the
+// reads join it as tb) and written there by Apply.
 type tradeRow struct {
 	bun.BaseModel `bun:"table:trades,alias:tr"`
 
-	TxHash       common.Hash    `bun:"tx_hash,pk"`
-	LogIndex     int64          `bun:"log_index,pk"`
-	Token        common.Address `bun:"token"`
 	Block        int64          `bun:"block_number"`
-	BlockHash    common.Hash    `bun:"block_hash"`
 	Time         int64          `bun:"block_time"`
+	LogIndex     int32          `bun:"log_index"`
+	Side         sideCode       `bun:"side"`
+	Venue        venueCode      `bun:"venue"`
+	Token        common.Address `bun:"token"`
+	TxHash       common.Hash    `bun:"tx_hash"`
 	Trader       common.Address `bun:"trader"`
-	Recipient    common.Address `bun:"recipient"`
-	Side         string         `bun:"side"`
-	Venue        string         `bun:"venue"`
-	QuoteAmount  amount         `bun:"quote_amount"`
-	TokenAmount  amount         `bun:"token_amount"`
-	Fee          amount         `bun:"fee"`
-	CreatorFee   amount         `bun:"creator_fee"`
-	Refund       amount         `bun:"refund"`
-	Price        amount         `bun:"price"`
-	ReserveQuote amount         `bun:"reserve_quote"`
-	ReserveToken amount         `bun:"reserve_token"`
-	QuoteApprox  float64        `bun:"quote_approx"`
+	Recipient    recipient      `bun:"recipient"`
+	QuoteAmount  binAmount      `bun:"quote_amount"`
+	TokenAmount  binAmount      `bun:"token_amount"`
+	Fee          binAmount      `bun:"fee"`
+	CreatorFee   binAmount      `bun:"creator_fee"`
+	Refund       binAmount      `bun:"refund"`
+	Price        binAmount      `bun:"price"`
+	ReserveQuote binAmount      `bun:"reserve_quote"`
+	ReserveToken binAmount      `bun:"reserve_token"`
+	BlockHash    common.Hash    `bun:"block_hash,scanonly"`
+}
+
+// tradeColumns selects a tradeRow: the trade's columns and its block's hash, joined by
+// joinTradeBlocks.
+const tradeColumns = "tr.*, tb.block_hash"
+
+// joinTradeBlocks joins each trade (tr) to its block's row.
+const joinTradeBlocks = "JOIN trade_blocks AS tb ON tb.block_number = tr.block_number"
+
+// tradeBlockRow is the hash of a block that holds trades (migration 0023).
+type tradeBlockRow struct {
+	bun.BaseModel `bun:"table:trade_blocks"`
+
+	Block int64       `bun:"block_number,pk"`
+	Hash  common.Hash `bun:"block_hash"`
+}
+
+// sideCode is a trade's side as the side column stores it: 0 buy, 1 sell.
+type sideCode int16
+
+// venueCode is a trade's venue as the venue column stores it: 0 curve, 1 pool.
+type venueCode int16
+
+var (
+	sideCodes  = map[curvekit.Side]sideCode{curvekit.Buy: 0, curvekit.Sell: 1}
+	venueCodes = map[curvekit.Venue]venueCode{curvekit.VenueCurve: 0, curvekit.VenuePool: 1}
+)
+
+func (c sideCode) side() curvekit.Side {
+	if c == 1 {
+		return curvekit.Sell
+	}
+	return curvekit.Buy
+}
+
+func (c venueCode) venue() curvekit.Venue {
+	if c == 1 {
+		return curvekit.VenuePool
+	}
+	return curvekit.VenueCurve
+}
+
+// recipient is a trade's recipient as the recipient column stores it: NULL when it is the trader.
+type recipient struct {
+	addr common.Address
+	set  bool
+}
+
+func (r recipient) Value() (driver.Value, error) {
+	if !r.set {
+		return nil, nil
+	}
+	return r.addr.Bytes(), nil
+}
+
+func (r *recipient) Scan(src any) error {
+	if src == nil {
+		*r = recipient{}
+		return nil
+	}
+	r.set = true
+	return r.addr.Scan(src)
 }
 
 func newTradeRow(t *market.Trade) (tradeRow, error) {
@@ -215,34 +280,44 @@ func newTradeRow(t *market.Trade) (tradeRow, error) {
 	if err != nil {
 		return tradeRow{}, err
 	}
-	logIndex, err := toInt64("trade log index", uint64(t.LogIndex))
-	if err != nil {
-		return tradeRow{}, err
+	if t.LogIndex > math.MaxInt32 {
+		return tradeRow{}, fmt.Errorf("%w: trade log index %d does not fit a signed 32-bit column", curvekit.ErrInvalid, t.LogIndex)
+	}
+	side, ok := sideCodes[t.Side]
+	if !ok {
+		return tradeRow{}, fmt.Errorf("%w: trade side %q", curvekit.ErrInvalid, t.Side)
+	}
+	venue, ok := venueCodes[t.Venue]
+	if !ok {
+		return tradeRow{}, fmt.Errorf("%w: trade venue %q", curvekit.ErrInvalid, t.Venue)
 	}
 	return tradeRow{
-		TxHash:       t.TxHash,
-		LogIndex:     logIndex,
-		Token:        t.Token,
 		Block:        block,
-		BlockHash:    t.BlockHash,
 		Time:         t.Time,
+		LogIndex:     int32(t.LogIndex),
+		Side:         side,
+		Venue:        venue,
+		Token:        t.Token,
+		TxHash:       t.TxHash,
 		Trader:       t.Trader,
-		Recipient:    t.Recipient,
-		Side:         string(t.Side),
-		Venue:        string(t.Venue),
-		QuoteAmount:  amount(t.QuoteAmount),
-		TokenAmount:  amount(t.TokenAmount),
-		Fee:          amount(t.Fee),
-		CreatorFee:   amount(t.CreatorFee),
-		Refund:       amount(t.Refund),
-		Price:        amount(t.Price),
-		ReserveQuote: amount(t.ReserveQuote),
-		ReserveToken: amount(t.ReserveToken),
-		QuoteApprox:  t.QuoteAmount.Float64(),
+		Recipient:    recipient{addr: t.Recipient, set: t.Recipient != t.Trader},
+		QuoteAmount:  binAmount(t.QuoteAmount),
+		TokenAmount:  binAmount(t.TokenAmount),
+		Fee:          binAmount(t.Fee),
+		CreatorFee:   binAmount(t.CreatorFee),
+		Refund:       binAmount(t.Refund),
+		Price:        binAmount(t.Price),
+		ReserveQuote: binAmount(t.ReserveQuote),
+		ReserveToken: binAmount(t.ReserveToken),
+		BlockHash:    t.BlockHash,
 	}, nil
 }
 
 func (r *tradeRow) trade() market.Trade {
+	to := r.Trader
+	if r.Recipient.set {
+		to = r.Recipient.addr
+	}
 	return market.Trade{
 		Token:        r.Token,
 		Block:        uint64(r.Block),
@@ -251,31 +326,31 @@ func (r *tradeRow) trade() market.Trade {
 		LogIndex:     uint(r.LogIndex),
 		Time:         r.Time,
 		Trader:       r.Trader,
-		Recipient:    r.Recipient,
-		Side:         curvekit.Side(r.Side),
-		Venue:        curvekit.Venue(r.Venue),
-		QuoteAmount:  uint256Of(r.QuoteAmount),
-		TokenAmount:  uint256Of(r.TokenAmount),
-		Fee:          uint256Of(r.Fee),
-		CreatorFee:   uint256Of(r.CreatorFee),
-		Refund:       uint256Of(r.Refund),
-		Price:        uint256Of(r.Price),
-		ReserveQuote: uint256Of(r.ReserveQuote),
-		ReserveToken: uint256Of(r.ReserveToken),
+		Recipient:    to,
+		Side:         r.Side.side(),
+		Venue:        r.Venue.venue(),
+		QuoteAmount:  uint256.Int(r.QuoteAmount),
+		TokenAmount:  uint256.Int(r.TokenAmount),
+		Fee:          uint256.Int(r.Fee),
+		CreatorFee:   uint256.Int(r.CreatorFee),
+		Refund:       uint256.Int(r.Refund),
+		Price:        uint256.Int(r.Price),
+		ReserveQuote: uint256.Int(r.ReserveQuote),
+		ReserveToken: uint256.Int(r.ReserveToken),
 	}
 }
 
 type claimRow struct {
 	bun.BaseModel `bun:"table:fee_claims"`
 
-	TxHash   common.Hash    `bun:"tx_hash,pk"`
+	TxHash   common.Hash    `bun:"tx_hash"`
 	LogIndex int64          `bun:"log_index,pk"`
 	Token    common.Address `bun:"token"`
 	Curve    common.Address `bun:"curve"`
 	Creator  common.Address `bun:"creator"`
 	Quote    common.Address `bun:"quote"`
-	Amount   amount         `bun:"amount"`
-	Block    int64          `bun:"block_number"`
+	Amount   binAmount      `bun:"amount"`
+	Block    int64          `bun:"block_number,pk"`
 	Time     int64          `bun:"block_time"`
 }
 
@@ -295,7 +370,7 @@ func newClaimRow(c *market.FeeClaim) (claimRow, error) {
 		Curve:    c.Curve,
 		Creator:  c.Creator,
 		Quote:    c.Quote,
-		Amount:   amount(c.Amount),
+		Amount:   binAmount(c.Amount),
 		Block:    block,
 		Time:     c.Time,
 	}, nil

@@ -101,7 +101,7 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 			now, offset = n, o
 		}
 		volumes := s.db.NewSelect().TableExpr("trades").
-			ColumnExpr("token, SUM(quote_approx) AS volume").
+			ColumnExpr("token, SUM(amount_float(quote_amount)) AS volume").
 			Where("block_time >= ? AND block_time <= ?", now-volumeWindow, now).
 			Group("token")
 		sel.Join("LEFT JOIN (?) AS v ON v.token = t.address", volumes).
