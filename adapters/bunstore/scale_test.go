@@ -2,8 +2,10 @@ package bunstore_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -17,11 +19,14 @@ import (
 )
 
 // TestScaleFill fills a small store of a launchpad's shape through Apply and reads it back: the
-// generator's history is one the store accepts whole, on both databases.
+// generator's history is one the store accepts whole, on both databases. The store keeps a trade,
+// with its indexes, in at most 300 bytes, and a holder pair in at most 300 (they took 730 and 870
+// on PostgreSQL with the schema of migration 0015).
 func TestScaleFill(t *testing.T) {
-	for name, open := range map[string]func(testing.TB) *bunstore.Market{"sqlite": newSQLite, "postgres": newPostgres} {
+	for name, open := range map[string]func(testing.TB) sizedStore{"sqlite": newSizedSQLite, "postgres": newSizedPostgres} {
 		t.Run(name, func(t *testing.T) {
-			s := open(t)
+			st := open(t)
+			s := st.Market
 			ctx := context.Background()
 			g, err := marketgen.New(marketgen.Shape{Tokens: 120, Trades: 4_000, End: time.Now().Unix(), Span: 86400, Seed: 1})
 			if err != nil {
@@ -72,6 +77,8 @@ func TestScaleFill(t *testing.T) {
 			if n != perToken[busiest] || n < 100 {
 				t.Fatalf("the busiest token has %d trades stored, %d generated", n, perToken[busiest])
 			}
+			sz := st.sizes(t)
+			t.Logf("%.0f B/trade (and %.0f for their blocks' hashes), %.0f B/holder", sz.perTrade(), float64(sz.blocks)/float64(sz.trades), sz.perHolder())
 		})
 	}
 }
@@ -83,17 +90,20 @@ func TestScaleFill(t *testing.T) {
 // (1,000 and 99,000 when unset); README's "Scale" section gives the commands.
 //
 // It reports the fill's seconds, the backfill's trades/s over its first and last tenth and in
-// all, and the live block's p50 and p99 in milliseconds.
+// all, the live block's p50 and p99 in milliseconds, and the bytes the store takes on disk per
+// trade (B/trade: the trades table with its indexes; blocks-B/trade: the hashes of their blocks)
+// and per holder pair (B/holder: the holders table with its indexes).
 func BenchmarkScale(b *testing.B) {
 	tokens, trades := envInt(b, "CURVEKIT_SCALE_TOKENS", 1_000), envInt(b, "CURVEKIT_SCALE_TRADES", 99_000)
-	for name, open := range map[string]func(testing.TB) *bunstore.Market{"sqlite": newSQLite, "postgres": newPostgres} {
+	for name, open := range map[string]func(testing.TB) sizedStore{"sqlite": newSizedSQLite, "postgres": newSizedPostgres} {
 		b.Run(fmt.Sprintf("%s/tokens=%d/trades=%d", name, tokens, trades), func(b *testing.B) {
 			benchScale(b, open(b), tokens, trades)
 		})
 	}
 }
 
-func benchScale(b *testing.B, s *bunstore.Market, tokens, trades int) {
+func benchScale(b *testing.B, st sizedStore, tokens, trades int) {
+	s := st.Market
 	ctx := context.Background()
 	g, err := marketgen.New(marketgen.Shape{Tokens: tokens, Trades: trades, End: time.Now().Unix() - 400, Seed: 1})
 	if err != nil {
@@ -139,6 +149,10 @@ func benchScale(b *testing.B, s *bunstore.Market, tokens, trades int) {
 	b.ReportMetric(float64(written)/fill.Seconds(), "backfill-trades/s")
 	b.ReportMetric(ms(times[live/2]), "block-p50-ms")
 	b.ReportMetric(ms(times[live*99/100]), "block-p99-ms")
+	sz := st.sizes(b)
+	b.ReportMetric(sz.perTrade(), "B/trade")
+	b.ReportMetric(float64(sz.blocks)/float64(sz.trades), "blocks-B/trade")
+	b.ReportMetric(sz.perHolder(), "B/holder")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -152,4 +166,67 @@ func envInt(b *testing.B, name string, def int) int {
 		b.Fatalf("%s=%q: want a positive integer", name, v)
 	}
 	return n
+}
+
+// sizedStore is a market store and what measures its tables on disk.
+type sizedStore struct {
+	*bunstore.Market
+	sizes func(testing.TB) storeSizes
+}
+
+// storeSizes are bytes on disk, each table with its indexes, and row counts.
+type storeSizes struct {
+	trades, tradeBytes, blocks int64 // blocks: the bytes of trade_blocks
+	holders, holderBytes       int64
+}
+
+func (z storeSizes) perTrade() float64  { return float64(z.tradeBytes) / float64(z.trades) }
+func (z storeSizes) perHolder() float64 { return float64(z.holderBytes) / float64(z.holders) }
+
+func newSizedSQLite(t testing.TB) sizedStore {
+	path := filepath.Join(t.TempDir(), "market.db")
+	m := open(t, bunstore.Config{DSN: path})
+	return sizedStore{m, func(t testing.TB) storeSizes {
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		// dbstat counts the pages of a table and of each of its indexes.
+		return measure(t, db, `SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name IN
+			(SELECT name FROM sqlite_schema WHERE tbl_name = ?)`)
+	}}
+}
+
+func newSizedPostgres(t testing.TB) sizedStore {
+	dsn := postgresSchema(t)
+	m := open(t, bunstore.Config{DSN: dsn, MaxOpenConns: 4})
+	return sizedStore{m, func(t testing.TB) storeSizes {
+		db := mustConnector(t, dsn)
+		defer db.Close()
+		return measure(t, db, "SELECT pg_total_relation_size($1::text::regclass)")
+	}}
+}
+
+// measure counts the rows of trades and holders and sizes them and trade_blocks with size, a query
+// of a table's name.
+func measure(t testing.TB, db *sql.DB, size string) storeSizes {
+	var z storeSizes
+	for _, q := range []struct {
+		n    *int64
+		stmt string
+	}{
+		{&z.trades, "SELECT COUNT(*) FROM trades"},
+		{&z.holders, "SELECT COUNT(*) FROM holders"},
+	} {
+		if err := db.QueryRow(q.stmt).Scan(q.n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for table, n := range map[string]*int64{"trades": &z.tradeBytes, "trade_blocks": &z.blocks, "holders": &z.holderBytes} {
+		if err := db.QueryRow(size, table).Scan(n); err != nil {
+			t.Fatalf("size of %s: %v", table, err)
+		}
+	}
+	return z
 }
