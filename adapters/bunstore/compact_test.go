@@ -91,8 +91,9 @@ func testCompactMigration(t *testing.T, raw *sql.DB, dialect, dsn string) {
 	dec := func(s string) uint256.Int { return *uint256.MustFromDecimal(s) }
 	maxU := dec("115792089237316195423570985008687907853269984665640564039457584007913129639935")
 	creator := addr(3, 1)
-	// The tokens' addresses share their first 8 bytes: the token key picks both, the address one.
-	a, b := addr(1, 1), addr(1, 2)
+	// The tokens' addresses share their last 8 bytes: the token key picks both, the address one.
+	a, b := addr(1, 1), addr(1, 1)
+	b[0] = 0xbb
 	for i, tok := range []common.Address{a, b} {
 		exec(`INSERT INTO tokens (address, curve, creator, quote_address, quote_symbol, quote_decimals, name, symbol,
 			name_lower, symbol_lower, uri, decimals, total_supply, virtual_quote0, virtual_token0, token_supply,

@@ -14,8 +14,8 @@ import (
 // databases: migration 0023 creates them on PostgreSQL, and the init below registers them with
 // the SQLite driver, for every connection it opens.
 //
-//   - token_key(token) is the first 8 bytes of a token address as a signed 64-bit integer (the
-//     same as tokenKey). On PostgreSQL the per-token trade indexes lead with it rather than with
+//   - token_key(token) is the last 8 bytes of a token address as a signed 64-bit integer (the
+//     same as tokenKey); the last, because addresses mined to be cheap start with zero bytes. On PostgreSQL the per-token trade indexes lead with it rather than with
 //     the address: a 20-byte key took 91 and 106 bytes per trade in its two indexes, the 8-byte
 //     one 41 and 26. A read of one token's trades says both token_key(tr.token) = ? and
 //     tr.token = ?: the first picks the index, the second the token. SQLite indexes the address
@@ -25,7 +25,7 @@ import (
 //     that earlier schemas stored into a binAmount and a SQLite holderBalance (migration 0023).
 
 // tokenKey is token_key of a token address.
-func tokenKey(a common.Address) int64 { return int64(binary.BigEndian.Uint64(a[:8])) }
+func tokenKey(a common.Address) int64 { return int64(binary.BigEndian.Uint64(a[12:])) }
 
 func init() {
 	for name, fn := range map[string]func(args []driver.Value) (driver.Value, error){
@@ -35,7 +35,7 @@ func init() {
 				return nil, fmt.Errorf("token_key of %T", args[0])
 			}
 			var k [8]byte
-			copy(k[:], b)
+			copy(k[max(0, 8-len(b)):], b[max(0, len(b)-8):])
 			return int64(binary.BigEndian.Uint64(k[:])), nil
 		},
 		"amount_float": func(args []driver.Value) (driver.Value, error) {

@@ -188,8 +188,8 @@ func (r *tokenRow) token() market.Token {
 	}
 }
 
-// tradeRow is a trade as migration 0023 stores it; BlockHash is read from trade_blocks (the
-// reads join it as tb) and written there by Apply.
+// tradeRow is a trade as migration 0023 stores it; BlockHash is read from trade_blocks
+// (tradeColumns) and written there by Apply.
 type tradeRow struct {
 	bun.BaseModel `bun:"table:trades,alias:tr"`
 
@@ -213,12 +213,11 @@ type tradeRow struct {
 	BlockHash    common.Hash    `bun:"block_hash,scanonly"`
 }
 
-// tradeColumns selects a tradeRow: the trade's columns and its block's hash, joined by
-// joinTradeBlocks.
-const tradeColumns = "tr.*, tb.block_hash"
-
-// joinTradeBlocks joins each trade (tr) to its block's row.
-const joinTradeBlocks = "JOIN trade_blocks AS tb ON tb.block_number = tr.block_number"
+// tradeColumns selects a tradeRow: the trade's columns and its block's hash. A subquery rather
+// than a join: PostgreSQL then looks the hash up for each row a page returns, where it planned a
+// join that walked trade_blocks back from the newest block to the page's oldest (85 ms, not 1,
+// for a page of a busy token).
+const tradeColumns = "tr.*, (SELECT tb.block_hash FROM trade_blocks AS tb WHERE tb.block_number = tr.block_number) AS block_hash"
 
 // tradeBlockRow is the hash of a block that holds trades (migration 0023).
 type tradeBlockRow struct {

@@ -140,7 +140,7 @@ func (s *Market) Activity(ctx context.Context, tokens []common.Address, since in
 // tradesOf selects the trades of a token as tradeRows, with their blocks' hashes. The token_key
 // term picks the per-token indexes on PostgreSQL (see functions.go).
 func (s *Market) tradesOf(token common.Address) *bun.SelectQuery {
-	return s.db.NewSelect().Model((*tradeRow)(nil)).ColumnExpr(tradeColumns).Join(joinTradeBlocks).
+	return s.db.NewSelect().Model((*tradeRow)(nil)).ColumnExpr(tradeColumns).
 		Where("token_key(tr.token) = ? AND tr.token = ?", tokenKey(token), token)
 }
 
