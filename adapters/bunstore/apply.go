@@ -336,7 +336,7 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 				return fmt.Errorf("token states: %w", err)
 			}
 			if _, err := tx.NewUpdate().Model((*tokenRow)(nil)).
-				Set("last_trade_at = COALESCE((SELECT MAX(block_time) FROM trades WHERE token_key(trades.token) = token_key(t.address) AND trades.token = t.address), 0)").
+				Set("last_trade_at = COALESCE((SELECT block_time FROM trades WHERE token_key(trades.token) = token_key(t.address) AND trades.token = t.address ORDER BY block_time / 3600 DESC, block_time DESC LIMIT 1), 0)").
 				Where("address IN (?)", bun.List(addrs)).Exec(ctx); err != nil {
 				return fmt.Errorf("last trade times: %w", err)
 			}

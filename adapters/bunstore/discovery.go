@@ -120,12 +120,13 @@ func refreshChanges(ctx context.Context, tx bun.Tx, at int64) error {
 	const last = `(SELECT amount_float(price) FROM trades WHERE ` + tradesOfToken + `
 		ORDER BY block_number DESC, log_index DESC LIMIT 1)`
 	const before = `COALESCE((SELECT amount_float(price) FROM trades WHERE ` + tradesOfToken + `
-		AND block_time <= ? ORDER BY block_time DESC, block_number DESC, log_index DESC LIMIT 1), open_price)`
+		AND block_time <= ? AND block_time / 3600 <= ? / 3600
+		ORDER BY block_time / 3600 DESC, block_time DESC, block_number DESC, log_index DESC LIMIT 1), open_price)`
 	_, err := tx.NewRaw(`UPDATE tokens SET
 		change_1h = COALESCE(`+last+` / NULLIF(`+before+`, 0) - 1, 0),
 		change_24h = COALESCE(`+last+` / NULLIF(`+before+`, 0) - 1, 0)
 		WHERE last_trade_at >= ? OR change_1h <> 0 OR change_24h <> 0`,
-		at-3600, at-86400, at-86400).Exec(ctx)
+		at-3600, at-3600, at-86400, at-86400, at-86400).Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("price changes: %w", err)
 	}

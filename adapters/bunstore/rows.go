@@ -252,7 +252,8 @@ func (c venueCode) venue() curvekit.Venue {
 	return curvekit.VenueCurve
 }
 
-// recipient is a trade's recipient as the recipient column stores it: NULL when it is the trader.
+// recipient is a trade's recipient as the recipient column stores it: no bytes when it is the
+// trader.
 type recipient struct {
 	addr common.Address
 	set  bool
@@ -260,13 +261,13 @@ type recipient struct {
 
 func (r recipient) Value() (driver.Value, error) {
 	if !r.set {
-		return nil, nil
+		return []byte{}, nil // not nil, which would be written as NULL
 	}
 	return r.addr.Bytes(), nil
 }
 
 func (r *recipient) Scan(src any) error {
-	if src == nil {
+	if b, ok := src.([]byte); ok && len(b) == 0 || src == nil {
 		*r = recipient{}
 		return nil
 	}

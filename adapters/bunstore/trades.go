@@ -64,8 +64,8 @@ func (s *Market) TradesBetween(ctx context.Context, q market.RangeQuery) (market
 	var res market.RangeResult
 	var before []tradeRow
 	if err := s.tradesOf(q.Token).
-		Where("tr.block_time < ?", q.From).
-		OrderExpr("tr.block_time DESC, tr.block_number DESC, tr.log_index DESC").
+		Where("tr.block_time < ? AND tr.block_time / 3600 <= ?", q.From, tradeHour(q.From)).
+		OrderExpr(byTimeDesc).
 		Limit(1).Scan(ctx, &before); err != nil {
 		return res, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
 	}
@@ -73,7 +73,8 @@ func (s *Market) TradesBetween(ctx context.Context, q market.RangeQuery) (market
 	if q.From < q.To {
 		if err := s.tradesOf(q.Token).
 			Where("tr.block_time >= ? AND tr.block_time < ?", q.From, q.To).
-			OrderExpr("tr.block_time, tr.block_number, tr.log_index").
+			Where("tr.block_time / 3600 BETWEEN ? AND ?", tradeHour(q.From), tradeHour(q.To)).
+			OrderExpr(byTime).
 			Scan(ctx, &rows); err != nil {
 			return res, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
 		}
@@ -113,7 +114,8 @@ func (s *Market) Activity(ctx context.Context, tokens []common.Address, since in
 	}
 	if err := s.db.NewSelect().TableExpr("trades").
 		Column("token", "side", "quote_amount", "block_time").
-		Where("token_key(token) IN (?) AND token IN (?) AND block_time >= ?", bun.List(keys), bun.List(tokens), since).
+		Where("token_key(token) IN (?) AND token IN (?)", bun.List(keys), bun.List(tokens)).
+		Where("block_time >= ? AND block_time / 3600 >= ?", since, tradeHour(since)).
 		Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("bunstore: activity: %w", err)
 	}
@@ -157,8 +159,7 @@ func (s *Market) mustExist(ctx context.Context, addr common.Address) error {
 }
 
 // TradesForward returns a page of a token's trades in a time range, oldest first, keyset on
-// (block time, block, log index): the trades_token_time index serves it, the rows of one time
-// sorted as they come.
+// (block time, block, log index): the trades_token_time index serves it, hour by hour.
 func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]market.Trade, error) {
 	limit := q.Limit
 	if limit <= 0 {
@@ -172,7 +173,8 @@ func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]ma
 	}
 	sel := s.tradesOf(q.Token).
 		Where("tr.block_time >= ? AND tr.block_time < ?", from, q.To).
-		OrderExpr("tr.block_time, tr.block_number, tr.log_index").
+		Where("tr.block_time / 3600 BETWEEN ? AND ?", tradeHour(from), tradeHour(q.To)).
+		OrderExpr(byTime).
 		Limit(int64(limit))
 	if a := q.After; a != nil {
 		block, err := toInt64("cursor block", a.Block)
@@ -204,6 +206,17 @@ var forwardRows = sync.Pool{New: func() any {
 	rows := make([]tradeRow, 0, market.ExportChunk)
 	return &rows
 }}
+
+// tradeHour is the hour of a trade's time as trades_token_time keys it: block_time / 3600 in SQL,
+// which truncates as Go does. The reads by time bound the hour as well as the time and order by
+// it first, so that the index serves them (see migrations/*/0023_compact_storage.sql).
+func tradeHour(t int64) int64 { return t / 3600 }
+
+// byTime and byTimeDesc order trades (tr) by time, block and log index, the hour first.
+const (
+	byTime     = "tr.block_time / 3600, tr.block_time, tr.block_number, tr.log_index"
+	byTimeDesc = "tr.block_time / 3600 DESC, tr.block_time DESC, tr.block_number DESC, tr.log_index DESC"
+)
 
 // tradesOfToken selects, in SQL on trades and tokens, the trades of the token of the row: the
 // token_key term picks the per-token indexes on PostgreSQL (see functions.go).

@@ -2,12 +2,16 @@
 -- holder pair before and after).
 --
 -- trades: the amounts are big-endian bytes without leading zeros (binAmount; zero is no bytes);
--- side and venue are codes (side 0 buy, 1 sell; venue 0 curve, 1 pool); recipient is NULL when it
--- is the trader; the block hash is kept once per block in trade_blocks; quote_approx is gone
+-- side and venue are codes (side 0 buy, 1 sell; venue 0 curve, 1 pool); recipient is empty when
+-- it is the trader (empty rather than NULL: a row with a NULL carries a null bitmap, 8 bytes with
+-- its alignment); the block hash is kept once per block in trade_blocks; quote_approx is gone
 -- (amount_float(quote_amount) ranks by volume). The rows are written in chain order, so:
 --   - trades_token_block, unique on (token_key(token), block_number, log_index), makes a batch
 --     applied again insert nothing and serves a token's trades newest first;
---   - trades_token_time, on (token_key(token), block_time), serves a token's trades by time;
+--   - trades_token_time, on (token_key(token), block_time / 3600), serves a token's trades by
+--     time: the reads order by the hour first (tradeHour), then sort the rows of each hour. A
+--     token's trades of one hour share one key, which the btree keeps once with the list of
+--     their rows (deduplication): 14 bytes per trade, where (token_key(token), block_time) took 43;
 --   - BRIN on block_number (Touched, Rollback) and on block_time (every token's trades in a
 --     window) take a few pages where each btree took 30 to 100 bytes per trade; with 32 pages a
 --     range (not 128), the planner prefers the BRIN to a walk of all of trades_token_time for a
@@ -62,7 +66,7 @@ CREATE TABLE trades_compact (
 	token         BYTEA    NOT NULL,
 	tx_hash       BYTEA    NOT NULL,
 	trader        BYTEA    NOT NULL,
-	recipient     BYTEA,
+	recipient     BYTEA    NOT NULL,
 	quote_amount  BYTEA    NOT NULL,
 	token_amount  BYTEA    NOT NULL,
 	fee           BYTEA    NOT NULL,
@@ -77,7 +81,7 @@ INSERT INTO trades_compact
 SELECT block_number, block_time, log_index,
 	CASE side WHEN 'buy' THEN 0 WHEN 'sell' THEN 1 END,
 	CASE venue WHEN 'curve' THEN 0 WHEN 'pool' THEN 1 END,
-	token, tx_hash, trader, NULLIF(recipient, trader),
+	token, tx_hash, trader, CASE WHEN recipient = trader THEN '\x'::BYTEA ELSE recipient END,
 	amount_from_decimal(quote_amount), amount_from_decimal(token_amount), amount_from_decimal(fee),
 	amount_from_decimal(creator_fee), amount_from_decimal(refund), amount_from_decimal(price),
 	amount_from_decimal(reserve_quote), amount_from_decimal(reserve_token)
@@ -95,7 +99,7 @@ SELECT DISTINCT ON (block_number) block_number, block_hash FROM trades ORDER BY 
 DROP TABLE trades;
 ALTER TABLE trades_compact RENAME TO trades;
 CREATE UNIQUE INDEX trades_token_block ON trades (token_key(token), block_number, log_index);
-CREATE INDEX trades_token_time ON trades (token_key(token), block_time);
+CREATE INDEX trades_token_time ON trades (token_key(token), (block_time / 3600));
 CREATE INDEX trades_block ON trades USING brin (block_number) WITH (pages_per_range = 32);
 CREATE INDEX trades_time ON trades USING brin (block_time) WITH (pages_per_range = 32);
 

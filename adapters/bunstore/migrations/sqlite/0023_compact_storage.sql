@@ -2,12 +2,13 @@
 -- holder pair before and after).
 --
 -- trades: the amounts are big-endian bytes without leading zeros (binAmount; zero is no bytes);
--- side and venue are codes (side 0 buy, 1 sell; venue 0 curve, 1 pool); recipient is NULL when it
--- is the trader; the block hash is kept once per block in trade_blocks; quote_approx is gone
+-- side and venue are codes (side 0 buy, 1 sell; venue 0 curve, 1 pool); recipient is empty when
+-- it is the trader; the block hash is kept once per block in trade_blocks; quote_approx is gone
 -- (amount_float(quote_amount) ranks by volume). The table is clustered on its key (block_number,
 -- log_index), which serves the idempotent inserts, Touched and Rollback; each index ends in that
 -- key, so trades_token_block serves a token's trades newest first, trades_token_time a token's
--- trades by time, and trades_time every token's trades in a window. trades.token keeps no
+-- trades by time (ordered by the hour first, as the reads order them on both databases: see
+-- tradeHour), and trades_time every token's trades in a window. trades.token keeps no
 -- foreign key, as on PostgreSQL: Apply refuses trades of tokens that are not stored, and Rollback
 -- deletes the trades of a block before its launches.
 -- fee_claims: the amount in bytes too, clustered on (block_number, log_index).
@@ -26,7 +27,7 @@ CREATE TABLE trades_compact (
 	token         BLOB     NOT NULL,
 	tx_hash       BLOB     NOT NULL,
 	trader        BLOB     NOT NULL,
-	recipient     BLOB,
+	recipient     BLOB     NOT NULL,
 	quote_amount  BLOB     NOT NULL,
 	token_amount  BLOB     NOT NULL,
 	fee           BLOB     NOT NULL,
@@ -42,7 +43,7 @@ INSERT INTO trades_compact
 SELECT block_number, log_index, block_time,
 	CASE side WHEN 'buy' THEN 0 WHEN 'sell' THEN 1 END,
 	CASE venue WHEN 'curve' THEN 0 WHEN 'pool' THEN 1 END,
-	token, tx_hash, trader, NULLIF(recipient, trader),
+	token, tx_hash, trader, CASE WHEN recipient = trader THEN X'' ELSE recipient END,
 	amount_from_decimal(quote_amount), amount_from_decimal(token_amount), amount_from_decimal(fee),
 	amount_from_decimal(creator_fee), amount_from_decimal(refund), amount_from_decimal(price),
 	amount_from_decimal(reserve_quote), amount_from_decimal(reserve_token)
@@ -61,7 +62,7 @@ WHERE log_index = (SELECT MIN(log_index) FROM trades AS f WHERE f.block_number =
 DROP TABLE trades;
 ALTER TABLE trades_compact RENAME TO trades;
 CREATE INDEX trades_token_block ON trades (token, block_number, log_index);
-CREATE INDEX trades_token_time ON trades (token, block_time);
+CREATE INDEX trades_token_time ON trades (token, block_time / 3600, block_time);
 CREATE INDEX trades_time ON trades (block_time);
 
 CREATE TABLE fee_claims_compact (
