@@ -221,7 +221,7 @@ func (s *Market) HoldersChanged(ctx context.Context, after uint64) ([]market.Hol
 func (s *Market) Holders(ctx context.Context, q market.HolderQuery) (market.HolderPage, error) {
 	limit := pageLimit(q.Limit)
 	sel := s.db.NewSelect().Model((*holderRow)(nil)).
-		Where("h.token = ? AND h.balance > ?", q.Token, zeroBalance).
+		Where("token_key(h.token) = ? AND h.token = ? AND h.balance > ?", tokenKey(q.Token), q.Token, zeroBalance).
 		OrderExpr("h.balance DESC, h.holder ASC")
 	if q.Cursor != "" {
 		f, err := decodeCursor(q.Cursor, "h", 2)
@@ -285,7 +285,8 @@ func (s *Market) HolderSummary(ctx context.Context, token common.Address) (marke
 	}
 	var top []holderRow
 	if err := s.db.NewSelect().Model((*holderRow)(nil)).Column("h.balance").
-		Where("h.token = ? AND h.balance > ? AND h.holder NOT IN (?, ?)", token, zeroBalance, tok.Curve, tok.Pool).
+		Where("token_key(h.token) = ? AND h.token = ? AND h.balance > ?", tokenKey(token), token, zeroBalance).
+		Where("h.holder NOT IN (?, ?)", tok.Curve, tok.Pool).
 		OrderExpr("h.balance DESC").Limit(10).Scan(ctx, &top); err != nil {
 		return market.HolderSummary{}, fmt.Errorf("bunstore: holder summary: %w", err)
 	}

@@ -21,8 +21,11 @@
 -- that are not stored, and Rollback deletes the trades of a block before its launches.
 -- fee_claims: the amount in bytes too; the primary key on (block_number, log_index) serves the
 -- block reads the index fee_claims_block served.
--- holders: the balance is NUMERIC(78,0), which orders as a number; holders_largest skips the
--- pairs at zero, which no read of it asks for.
+-- holders: the balance is NUMERIC(78,0), which orders as a number. holders_largest serves a
+-- token's holders largest first (then by holder, which the reads sort among equal balances) and
+-- its ten largest; it leads with token_key(token) as the trade indexes do, and skips the pairs at
+-- zero, which no read of it asks for. Every change of a balance adds an entry to each index of
+-- holders until a vacuum, so their size counts more than once per pair.
 
 -- The last 8 bytes of a token address as a signed 64-bit integer, the key of the per-token trade
 -- indexes (the last, because addresses mined to be cheap start with zero bytes): a read of one
@@ -139,5 +142,5 @@ SELECT changed_block, token, holder, CAST(balance AS NUMERIC(78,0)) FROM holders
 DROP TABLE holders;
 ALTER TABLE holders_compact RENAME TO holders;
 ALTER INDEX holders_compact_pkey RENAME TO holders_pkey;
-CREATE INDEX holders_largest ON holders (token, balance DESC, holder) WHERE balance > 0;
+CREATE INDEX holders_largest ON holders (token_key(token), balance DESC) WHERE balance > 0;
 CREATE INDEX holders_changed ON holders (changed_block);
