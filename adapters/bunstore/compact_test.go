@@ -3,6 +3,7 @@ package bunstore_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -281,5 +282,37 @@ func walkTrades(t *testing.T, m *bunstore.Market, tok common.Address, limit int)
 		if cursor = page.Next; cursor == "" {
 			return out
 		}
+	}
+}
+
+// A trade's side and venue are stored as codes: the zero values round-trip, other words and log
+// indexes beyond 32 bits are refused before anything is written.
+func TestTradeCodes(t *testing.T) {
+	t.Parallel()
+	for name, open := range map[string]func(testing.TB) *bunstore.Market{"sqlite": newSQLite, "postgres": newPostgres} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			m := open(t)
+			tok := market.Token{Address: common.Address{0xaa, 1}, Name: "T", Symbol: "T", Decimals: 18, LaunchBlock: 1}
+			bare := market.Trade{Token: tok.Address, Block: 2, BlockHash: common.Hash{2}, TxHash: common.Hash{9}, LogIndex: 1, Time: 5,
+				Trader: common.Address{7}, Recipient: common.Address{8}}
+			if err := m.Apply(ctx, &market.Batch{Cursor: market.Cursor{Block: 2}, Launches: []market.Token{tok}, Trades: []market.Trade{bare}}); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]market.Trade{bare}, walkTrades(t, m, tok.Address, 10), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("a trade without side and venue (-want +got):\n%s", diff)
+			}
+			for _, bad := range []market.Trade{
+				{Token: tok.Address, Block: 3, LogIndex: 0, Side: "hold", Venue: curvekit.VenueCurve},
+				{Token: tok.Address, Block: 3, LogIndex: 0, Side: curvekit.Buy, Venue: "otc"},
+				{Token: tok.Address, Block: 3, LogIndex: 1 << 31, Side: curvekit.Buy, Venue: curvekit.VenueCurve},
+			} {
+				err := m.Apply(ctx, &market.Batch{Cursor: market.Cursor{Block: 3}, Trades: []market.Trade{bad}})
+				if !errors.Is(err, curvekit.ErrInvalid) {
+					t.Errorf("Apply of side %q venue %q log %d: %v, want ErrInvalid", bad.Side, bad.Venue, bad.LogIndex, err)
+				}
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -227,29 +228,30 @@ type tradeBlockRow struct {
 	Hash  common.Hash `bun:"block_hash"`
 }
 
-// sideCode is a trade's side as the side column stores it: 0 buy, 1 sell.
+// sideCode is a trade's side as the side column stores it: 1 buy, 2 sell, 0 none (the zero
+// Side, which only hand-made trades carry).
 type sideCode int16
 
-// venueCode is a trade's venue as the venue column stores it: 0 curve, 1 pool.
+// venueCode is a trade's venue as the venue column stores it: 1 curve, 2 pool, 0 none.
 type venueCode int16
 
 var (
-	sideCodes  = map[curvekit.Side]sideCode{curvekit.Buy: 0, curvekit.Sell: 1}
-	venueCodes = map[curvekit.Venue]venueCode{curvekit.VenueCurve: 0, curvekit.VenuePool: 1}
+	sides  = []curvekit.Side{"", curvekit.Buy, curvekit.Sell}
+	venues = []curvekit.Venue{"", curvekit.VenueCurve, curvekit.VenuePool}
 )
 
 func (c sideCode) side() curvekit.Side {
-	if c == 1 {
-		return curvekit.Sell
+	if int(c) < len(sides) && c >= 0 {
+		return sides[c]
 	}
-	return curvekit.Buy
+	return ""
 }
 
 func (c venueCode) venue() curvekit.Venue {
-	if c == 1 {
-		return curvekit.VenuePool
+	if int(c) < len(venues) && c >= 0 {
+		return venues[c]
 	}
-	return curvekit.VenueCurve
+	return ""
 }
 
 // recipient is a trade's recipient as the recipient column stores it: no bytes when it is the
@@ -283,20 +285,20 @@ func newTradeRow(t *market.Trade) (tradeRow, error) {
 	if t.LogIndex > math.MaxInt32 {
 		return tradeRow{}, fmt.Errorf("%w: trade log index %d does not fit a signed 32-bit column", curvekit.ErrInvalid, t.LogIndex)
 	}
-	side, ok := sideCodes[t.Side]
-	if !ok {
-		return tradeRow{}, fmt.Errorf("%w: trade side %q", curvekit.ErrInvalid, t.Side)
+	side := slices.Index(sides, t.Side)
+	if side < 0 {
+		return tradeRow{}, fmt.Errorf("%w: trade side %q is neither %s nor %s", curvekit.ErrInvalid, t.Side, curvekit.Buy, curvekit.Sell)
 	}
-	venue, ok := venueCodes[t.Venue]
-	if !ok {
-		return tradeRow{}, fmt.Errorf("%w: trade venue %q", curvekit.ErrInvalid, t.Venue)
+	venue := slices.Index(venues, t.Venue)
+	if venue < 0 {
+		return tradeRow{}, fmt.Errorf("%w: trade venue %q is neither %s nor %s", curvekit.ErrInvalid, t.Venue, curvekit.VenueCurve, curvekit.VenuePool)
 	}
 	return tradeRow{
 		Block:        block,
 		Time:         t.Time,
 		LogIndex:     int32(t.LogIndex),
-		Side:         side,
-		Venue:        venue,
+		Side:         sideCode(side),
+		Venue:        venueCode(venue),
 		Token:        t.Token,
 		TxHash:       t.TxHash,
 		Trader:       t.Trader,

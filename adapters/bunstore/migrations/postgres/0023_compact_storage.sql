@@ -2,10 +2,12 @@
 -- holder pair before and after).
 --
 -- trades: the amounts are big-endian bytes without leading zeros (binAmount; zero is no bytes);
--- side and venue are codes (side 0 buy, 1 sell; venue 0 curve, 1 pool); recipient is empty when
--- it is the trader (empty rather than NULL: a row with a NULL carries a null bitmap, 8 bytes with
--- its alignment); the block hash is kept once per block in trade_blocks; quote_approx is gone
--- (amount_float(quote_amount) ranks by volume). The rows are written in chain order, so:
+-- side and venue are codes (side 1 buy, 2 sell; venue 1 curve, 2 pool; 0 neither, as written by
+-- hand); recipient is empty when it is the trader (empty rather than NULL: a row with a NULL
+-- carries a null bitmap, 8 bytes with its alignment); the block hash is kept once per block in
+-- trade_blocks; quote_approx is gone (amount_float(quote_amount) ranks by volume). A trade is
+-- identified by (block_number, log_index), as it is by (tx_hash, log_index) on a chain. The rows
+-- are written in chain order, so:
 --   - trades_token_block, unique on (token_key(token), block_number, log_index), makes a batch
 --     applied again insert nothing and serves a token's trades newest first;
 --   - trades_token_time, on (token_key(token), block_time / 3600), serves a token's trades by
@@ -82,8 +84,8 @@ CREATE TABLE trades_compact (
 
 INSERT INTO trades_compact
 SELECT block_number, block_time, log_index,
-	CASE side WHEN 'buy' THEN 0 WHEN 'sell' THEN 1 END,
-	CASE venue WHEN 'curve' THEN 0 WHEN 'pool' THEN 1 END,
+	CASE side WHEN 'buy' THEN 1 WHEN 'sell' THEN 2 WHEN '' THEN 0 END,
+	CASE venue WHEN 'curve' THEN 1 WHEN 'pool' THEN 2 WHEN '' THEN 0 END,
 	token, tx_hash, trader, CASE WHEN recipient = trader THEN '\x'::BYTEA ELSE recipient END,
 	amount_from_decimal(quote_amount), amount_from_decimal(token_amount), amount_from_decimal(fee),
 	amount_from_decimal(creator_fee), amount_from_decimal(refund), amount_from_decimal(price),

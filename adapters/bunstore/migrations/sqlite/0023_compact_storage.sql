@@ -2,15 +2,16 @@
 -- holder pair before and after).
 --
 -- trades: the amounts are big-endian bytes without leading zeros (binAmount; zero is no bytes);
--- side and venue are codes (side 0 buy, 1 sell; venue 0 curve, 1 pool); recipient is empty when
--- it is the trader; the block hash is kept once per block in trade_blocks; quote_approx is gone
--- (amount_float(quote_amount) ranks by volume). The table is clustered on its key (block_number,
--- log_index), which serves the idempotent inserts, Touched and Rollback; each index ends in that
--- key, so trades_token_block serves a token's trades newest first, trades_token_time a token's
--- trades by time (ordered by the hour first, as the reads order them on both databases: see
--- tradeHour), and trades_time every token's trades in a window. trades.token keeps no
--- foreign key, as on PostgreSQL: Apply refuses trades of tokens that are not stored, and Rollback
--- deletes the trades of a block before its launches.
+-- side and venue are codes (side 1 buy, 2 sell; venue 1 curve, 2 pool; 0 neither, as written by
+-- hand); recipient is empty when it is the trader; the block hash is kept once per block in
+-- trade_blocks; quote_approx is gone (amount_float(quote_amount) ranks by volume). A trade is
+-- identified by (block_number, log_index), as it is by (tx_hash, log_index) on a chain. The
+-- table is clustered on that key, which serves the idempotent inserts, Touched and Rollback;
+-- each index ends in that key, so trades_token_block serves a token's trades newest first,
+-- trades_token_time a token's trades by time (ordered by the hour first, as the reads order them
+-- on both databases: see tradeHour), and trades_time every token's trades in a window.
+-- trades.token keeps no foreign key, as on PostgreSQL: Apply refuses trades of tokens that are
+-- not stored, and Rollback deletes the trades of a block before its launches.
 -- fee_claims: the amount in bytes too, clustered on (block_number, log_index).
 -- holders: the balance is 32 big-endian bytes, which SQLite compares byte by byte, so in the
 -- order of the numbers; the table is clustered on (token, holder).
@@ -41,8 +42,8 @@ CREATE TABLE trades_compact (
 
 INSERT INTO trades_compact
 SELECT block_number, log_index, block_time,
-	CASE side WHEN 'buy' THEN 0 WHEN 'sell' THEN 1 END,
-	CASE venue WHEN 'curve' THEN 0 WHEN 'pool' THEN 1 END,
+	CASE side WHEN 'buy' THEN 1 WHEN 'sell' THEN 2 WHEN '' THEN 0 END,
+	CASE venue WHEN 'curve' THEN 1 WHEN 'pool' THEN 2 WHEN '' THEN 0 END,
 	token, tx_hash, trader, CASE WHEN recipient = trader THEN X'' ELSE recipient END,
 	amount_from_decimal(quote_amount), amount_from_decimal(token_amount), amount_from_decimal(fee),
 	amount_from_decimal(creator_fee), amount_from_decimal(refund), amount_from_decimal(price),
