@@ -108,7 +108,7 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := writeBars(ctx, tx, b.Trades); err != nil {
 			return err
 		}
-		if err := insertChunks(ctx, tx, claims, "CONFLICT (tx_hash, log_index) DO NOTHING"); err != nil {
+		if err := insertChunks(ctx, tx, claims, "CONFLICT DO NOTHING"); err != nil {
 			return fmt.Errorf("claims: %w", err)
 		}
 		delta, err := writeHoldings(ctx, tx, b.Holdings)
@@ -137,23 +137,39 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 	return nil
 }
 
-// insertTrades writes trades with an insert that skips the stored ones; on PostgreSQL (conn
-// set), for a batch after the stored cursor (fresh), those of its blocks after the cursor go by
-// COPY, once each: the store holds none of them. Should one be stored all the same (a batch
-// applied before with a cursor below its own trades), the copy is undone and they are inserted.
+// insertTrades writes trades the store does not hold, and the hash of each of their blocks it
+// does not hold (a block's first trades write its hash, which stays until a rollback deletes the
+// block's trades). On PostgreSQL (conn set), for a batch after the stored cursor (fresh), the
+// trades of its blocks after the cursor go by COPY, once each: the store holds none of them.
+// Should one be stored all the same (a batch applied before with a cursor below its own
+// trades), the copy is undone and they are inserted.
 func insertTrades(ctx context.Context, tx bun.Tx, conn *bun.Conn, trades []tradeRow, after int64, fresh bool) error {
-	const skip = "CONFLICT (tx_hash, log_index) DO NOTHING"
+	const skip = "CONFLICT DO NOTHING"
+	if len(trades) == 0 {
+		return nil
+	}
+	var blocks []tradeBlockRow
+	seenBlock := make(map[int64]bool)
+	for i := range trades {
+		if t := &trades[i]; !seenBlock[t.Block] {
+			seenBlock[t.Block] = true
+			blocks = append(blocks, tradeBlockRow{Block: t.Block, Hash: t.BlockHash})
+		}
+	}
+	if err := insertChunks(ctx, tx, blocks, skip); err != nil {
+		return err
+	}
 	if conn == nil || !fresh {
 		return insertChunks(ctx, tx, trades, skip)
 	}
 	type key struct {
-		tx  common.Hash
-		log int64
+		block int64
+		log   int32
 	}
 	seen := make(map[key]bool, len(trades))
 	var again, news []tradeRow
 	for i := range trades {
-		switch k := (key{trades[i].TxHash, trades[i].LogIndex}); {
+		switch k := (key{trades[i].Block, trades[i].LogIndex}); {
 		case trades[i].Block <= after:
 			again = append(again, trades[i])
 		case !seen[k]:
@@ -376,6 +392,7 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 			count *int
 		}{
 			{tx.NewDelete().Model((*tradeRow)(nil)).Where("block_number > ?", to), &removed.Trades},
+			{tx.NewDelete().Model((*tradeBlockRow)(nil)).Where("block_number > ?", to), nil},
 			{tx.NewDelete().Model((*claimRow)(nil)).Where("block_number > ?", to), &removed.Claims},
 			{tx.NewDelete().Model((*tokenRow)(nil)).Where("launch_block > ?", to), &removed.Launches},
 			{tx.NewDelete().Model((*blockRow)(nil)).Where("block_number > ?", to), nil},
@@ -406,7 +423,7 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 				return fmt.Errorf("token states: %w", err)
 			}
 			if _, err := tx.NewUpdate().Model((*tokenRow)(nil)).
-				Set("last_trade_at = COALESCE((SELECT MAX(block_time) FROM trades WHERE trades.token = t.address), 0)").
+				Set("last_trade_at = COALESCE((SELECT block_time FROM trades WHERE token_key(trades.token) = token_key(t.address) AND trades.token = t.address ORDER BY block_time / 3600 DESC, block_time DESC LIMIT 1), 0)").
 				Where("address IN (?)", bun.List(addrs)).Exec(ctx); err != nil {
 				return fmt.Errorf("last trade times: %w", err)
 			}

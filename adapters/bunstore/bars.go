@@ -230,7 +230,7 @@ func rollbackBars(ctx context.Context, tx bun.Tx, to int64) error {
 			tokens[i] = f.Token
 		}
 		del := tx.NewDelete().Model((*barRow)(nil))
-		kept := tx.NewSelect().Model((*tradeRow)(nil)).Where("tr.block_number <= ?", to)
+		kept := tx.NewSelect().Model((*tradeRow)(nil)).ColumnExpr(tradeColumns).Where("tr.block_number <= ?", to)
 		del.WhereGroup(" AND ", func(q *bun.DeleteQuery) *bun.DeleteQuery {
 			for _, f := range chunk {
 				q.WhereOr("(cb.token = ? AND cb.minute >= ?)", f.Token, candles.Res1m.Bucket(f.First))
@@ -239,7 +239,9 @@ func rollbackBars(ctx context.Context, tx bun.Tx, to int64) error {
 		})
 		kept.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			for _, f := range chunk {
-				q.WhereOr("(tr.token = ? AND tr.block_time >= ?)", f.Token, candles.Res1m.Bucket(f.First))
+				from := candles.Res1m.Bucket(f.First)
+				q.WhereOr("(token_key(tr.token) = ? AND tr.token = ? AND tr.block_time >= ? AND tr.block_time / 3600 >= ?)",
+					tokenKey(f.Token), f.Token, from, tradeHour(from))
 			}
 			return q
 		})
@@ -331,9 +333,8 @@ func (s *Market) bars(ctx context.Context, q market.MinuteQuery, limit int) (r m
 	}
 	k := (*key)[len(*key)-1]
 	var last tradeRow
-	err = s.db.NewSelect().Model(&last).
-		Where("tr.token = ? AND tr.block_number = ? AND tr.log_index = ?", q.Token, k.LastBlock, k.LastLog).
-		Limit(1).Scan(ctx)
+	err = s.tradesOf(q.Token).Where("tr.block_number = ? AND tr.log_index = ?", k.LastBlock, k.LastLog).
+		Limit(1).Scan(ctx, &last)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, true, nil
 	}
@@ -416,7 +417,8 @@ func (s *Market) fillBars(ctx context.Context, token common.Address) error {
 		stored := map[barKey]candles.Minute{}
 		var after *tradeRow
 		for {
-			q := tx.NewSelect().Model((*tradeRow)(nil)).Where("tr.token = ?", token).
+			q := tx.NewSelect().Model((*tradeRow)(nil)).ColumnExpr(tradeColumns).
+				Where("token_key(tr.token) = ? AND tr.token = ?", tokenKey(token), token).
 				OrderExpr("tr.block_number, tr.log_index").Limit(fillBarsPage)
 			if after != nil {
 				q.Where("(tr.block_number, tr.log_index) > (?, ?)", after.Block, after.LogIndex)

@@ -54,6 +54,9 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	cfg = cfg.withDefaults()
 	d := &DB{dialect: cfg.dialect()}
 	var sqldb *sql.DB
+	// migrator runs the migrations: the pool itself on SQLite, a connection of its own on
+	// PostgreSQL (see below).
+	var migrator *bun.DB
 	switch d.dialect {
 	case dialectPostgres:
 		// OpenConnector reports a bad DSN as an error where pgdriver.WithDSN would panic.
@@ -105,6 +108,25 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		d.quick = bun.NewDB(quick, pgdialect.New())
 		d.agentSQL = newAgentQueries(d.bun)
 		d.announcements = &announcements{db: d.bun}
+		// pgdriver gives up on a statement after 10 s unless the DSN says otherwise, and a
+		// migration that rewrites a table of a large store runs longer: the migrations get a
+		// connection that waits for them, unless the DSN sets its own timeouts.
+		q.Del("synchronous_commit")
+		for _, p := range []string{"read_timeout", "write_timeout"} {
+			if !q.Has(p) && !q.Has("timeout") {
+				q.Set(p, "24h")
+			}
+		}
+		u.RawQuery = q.Encode()
+		mconn, err := pgdriver.NewDriver().OpenConnector(u.String())
+		if err != nil {
+			d.Close()
+			return nil, fmt.Errorf("bunstore: postgres DSN: %w", err)
+		}
+		mdb := sql.OpenDB(mconn)
+		mdb.SetMaxOpenConns(1)
+		migrator = bun.NewDB(mdb, pgdialect.New())
+		defer migrator.Close()
 	default:
 		var err error
 		sqldb, err = sql.Open("sqlite", cfg.sqliteDSN())
@@ -115,6 +137,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		d.agentWrites = make(chan struct{}, 1)
 		d.jobHub = &jobHub{}
 		d.liteSQL = newLiteQueries(d.bun)
+		migrator = d.bun
 	}
 	sqldb.SetMaxOpenConns(cfg.MaxOpenConns)
 	sqldb.SetMaxIdleConns(cfg.MaxOpenConns)
@@ -132,7 +155,7 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		d.Close()
 		return nil, fmt.Errorf("bunstore: connect: %w", err)
 	}
-	if err := d.migrate(ctx); err != nil {
+	if err := d.migrate(ctx, migrator); err != nil {
 		d.Close()
 		return nil, err
 	}

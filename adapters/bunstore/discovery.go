@@ -76,8 +76,8 @@ func setTrendClock(ctx context.Context, tx bun.Tx, at int64) error {
 type windowTrade struct {
 	Token common.Address `bun:"token"`
 	Time  int64          `bun:"block_time"`
-	Side  string         `bun:"side"`
-	Quote amount         `bun:"quote_amount"`
+	Side  sideCode       `bun:"side"`
+	Quote binAmount      `bun:"quote_amount"`
 }
 
 // move is what one batch does to the discovery state, read before its rows are written: the
@@ -190,7 +190,7 @@ func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *mov
 			if f == nil {
 				continue // launched and rolled back since
 			}
-			if err := f.count(curvekit.Side(r.Side), (*uint256.Int)(&r.Quote), -1); err != nil {
+			if err := f.count(r.Side.side(), (*uint256.Int)(&r.Quote), -1); err != nil {
 				return fmt.Errorf("discovery: %s: %w", r.Token, err)
 			}
 		}
@@ -285,10 +285,12 @@ func readFigures(ctx context.Context, db bun.IDB, tokens []common.Address) (map[
 // price of the last trade at least an hour (a day) before at, or the opening price. Each price
 // is one probe of a trades index.
 func priceChanges(ctx context.Context, db bun.IDB, figs map[common.Address]*figures, at int64) error {
-	const last = `(SELECT price FROM trades WHERE trades.token = tokens.address
+	// The per-token trade indexes lead with token_key(token), and order by time by the hour first
+	// (trades.go).
+	const last = `(SELECT price FROM trades WHERE ` + tradesOfToken + `
 		ORDER BY block_number DESC, log_index DESC LIMIT 1)`
-	const before = `(SELECT price FROM trades WHERE trades.token = tokens.address AND block_time <= ?
-		ORDER BY block_time DESC, block_number DESC, log_index DESC LIMIT 1)`
+	const before = `(SELECT price FROM trades WHERE ` + tradesOfToken + ` AND block_time <= ? AND block_time / 3600 <= ?
+		ORDER BY block_time / 3600 DESC, block_time DESC, block_number DESC, log_index DESC LIMIT 1)`
 	tokens := make([]common.Address, 0, len(figs))
 	for a := range figs {
 		tokens = append(tokens, a)
@@ -298,12 +300,12 @@ func priceChanges(ctx context.Context, db bun.IDB, figs map[common.Address]*figu
 		tokens = tokens[len(chunk):]
 		var rows []struct {
 			Address common.Address `bun:"address"`
-			Last    *amount        `bun:"last"`
-			Hour    *amount        `bun:"hour"`
-			Day     *amount        `bun:"day"`
+			Last    *binAmount     `bun:"last"`
+			Hour    *binAmount     `bun:"hour"`
+			Day     *binAmount     `bun:"day"`
 		}
 		if err := db.NewRaw(`SELECT address, `+last+` AS last, `+before+` AS hour, `+before+` AS day
-			FROM tokens WHERE address IN (?)`, at-hour, at-day, bun.List(chunk)).Scan(ctx, &rows); err != nil {
+			FROM tokens WHERE address IN (?)`, at-hour, tradeHour(at-hour), at-day, tradeHour(at-day), bun.List(chunk)).Scan(ctx, &rows); err != nil {
 			return fmt.Errorf("discovery: price changes: %w", err)
 		}
 		for _, r := range rows {
@@ -317,7 +319,7 @@ func priceChanges(ctx context.Context, db bun.IDB, figs map[common.Address]*figu
 
 // change is last against ref (or open without one) less one; 0 without a last trade or a price
 // to compare with.
-func change(last, ref *amount, open float64) float64 {
+func change(last, ref *binAmount, open float64) float64 {
 	if last == nil {
 		return 0
 	}
@@ -425,8 +427,14 @@ func refigure(ctx context.Context, tx bun.Tx, dialect dialectKind, tokens []comm
 			f.TrendLog, f.Volume, f.Buys, f.Sells = market.NoTrend, amount{}, 0, 0
 		}
 		var rows []windowTrade
+		keys := make([]int64, len(chunk))
+		for i, a := range chunk {
+			keys[i] = tokenKey(a)
+		}
+		from := clock - market.TrendHorizon
 		if err := tx.NewSelect().TableExpr("trades").Column("token", "block_time", "side", "quote_amount").
-			Where("token IN (?) AND block_time > ? AND block_time <= ?", bun.List(chunk), clock-market.TrendHorizon, clock).
+			Where("token_key(token) IN (?) AND token IN (?)", bun.List(keys), bun.List(chunk)).
+			Where("block_time > ? AND block_time <= ? AND block_time / 3600 BETWEEN ? AND ?", from, clock, tradeHour(from), tradeHour(clock)).
 			Scan(ctx, &rows); err != nil {
 			return fmt.Errorf("discovery: trades: %w", err)
 		}
@@ -438,7 +446,7 @@ func refigure(ctx context.Context, tx bun.Tx, dialect dialectKind, tokens []comm
 			tr := market.Trade{QuoteAmount: uint256.Int(r.Quote)}
 			f.TrendLog = market.AddTrend(f.TrendLog, market.TrendTerm(market.TradeWeight(&tr, uint8(f.QuoteDecimals)), r.Time))
 			if r.Time >= clock-day {
-				if err := f.count(curvekit.Side(r.Side), &tr.QuoteAmount, 1); err != nil {
+				if err := f.count(r.Side.side(), &tr.QuoteAmount, 1); err != nil {
 					return fmt.Errorf("discovery: %s: %w", r.Token, err)
 				}
 			}

@@ -3,12 +3,19 @@
 // directory per dialect, and migrated when Open opens the database. A DB is opened once; each port has its
 // store on it (DB.Market, ...).
 //
-// Representation, the same on both databases:
+// Representation (migrations/*/0023_compact_storage.sql says why, with the bytes it saves):
 //   - addresses and hashes are raw bytes (BLOB / BYTEA);
-//   - amounts are exact base-10 strings; the market-cap sort column is zero-padded to 78 digits
-//     (2^256-1 has 78), so byte order equals numeric order (Postgres collates it "C");
-//   - trades also keep their pairing-asset amount as a float, used only to rank tokens by 24h
-//     volume in SQL; the volumes returned by Activity are summed exactly in Go;
+//   - the amounts of tokens are exact base-10 strings; the market-cap sort column is zero-padded
+//     to 78 digits (2^256-1 has 78), so byte order equals numeric order (Postgres collates it "C");
+//   - the amounts of trades and fee claims are big-endian bytes without leading zeros (binAmount),
+//     summed exactly in Go; amount_float(column) reads one as a float where SQL ranks by it;
+//   - a trade's side and venue are small codes (sideCode, venueCode), its recipient no bytes when
+//     it is the trader, its block hash a row of trade_blocks per block;
+//   - a holder's balance is NUMERIC(78,0) on PostgreSQL and 32 big-endian bytes on SQLite, so that
+//     both order it as a number (holderBalance);
+//   - on PostgreSQL the per-token trade indexes lead with token_key(token), 8 bytes of the address
+//     (functions.go): a read of one token's trades says token_key(tr.token) = ? besides
+//     tr.token = ?, and a read by time bounds and orders by the hour first (tradeHour).
 //   - candle_bars keeps one candles.Minute per token and minute with trades (bars.go): prices as
 //     the BIGINT of their IEEE 754 bits, the 128-bit volume as two BIGINT halves. Apply folds the
 //     trades it stores into them, Rollback recomputes the minutes it cuts, and Open fills the bars

@@ -17,18 +17,27 @@ import (
 	"github.com/curvekit/curvekit/market"
 )
 
-// holderRow is a (token, holder) pair's balance; see migrations/*/0015_holders_discovery.sql.
+// holderRow is a (token, holder) pair's balance; see migrations/*/0015_holders_discovery.sql and
+// 0023_compact_storage.sql.
 type holderRow struct {
 	bun.BaseModel `bun:"table:holders,alias:h"`
 
 	Token   common.Address `bun:"token,pk"`
 	Holder  common.Address `bun:"holder,pk"`
-	Balance sortAmount     `bun:"balance"`
+	Balance holderBalance  `bun:"balance"`
 	Changed int64          `bun:"changed_block"`
 }
 
 // zeroBalance is a zero balance as the balance column stores it: rows above it hold tokens.
-var zeroBalance = padDecimal(new(uint256.Int))
+var zeroBalance = balanceOf(new(uint256.Int))
+
+// dialectOf is the dialect of db, the store or a transaction.
+func dialectOf(db bun.IDB) dialectKind {
+	if db.Dialect().Name() == dialect.PG {
+		return dialectPostgres
+	}
+	return dialectSQLite
+}
 
 // holderKeyChunk bounds the pairs one balance read asks for.
 const holderKeyChunk = 500
@@ -62,7 +71,11 @@ func readBalances(ctx context.Context, db bun.IDB, keys []market.HolderKey) (map
 			return nil, err
 		}
 		for i := range rows {
-			out[market.HolderKey{Token: rows[i].Token, Holder: rows[i].Holder}] = uint256.Int(rows[i].Balance)
+			v, err := rows[i].Balance.value(dialectOf(db))
+			if err != nil {
+				return nil, err
+			}
+			out[market.HolderKey{Token: rows[i].Token, Holder: rows[i].Holder}] = v
 		}
 	}
 	return out, nil
@@ -160,7 +173,7 @@ func holderRows(holdings []market.Holding) ([]holderRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		rows[i] = holderRow{Token: h.Token, Holder: h.Holder, Balance: sortAmount(h.Balance), Changed: block}
+		rows[i] = holderRow{Token: h.Token, Holder: h.Holder, Balance: balanceOf(&h.Balance), Changed: block}
 	}
 	return rows, nil
 }
@@ -242,7 +255,7 @@ func (s *Market) HoldersChanged(ctx context.Context, after uint64) ([]market.Hol
 func (s *Market) Holders(ctx context.Context, q market.HolderQuery) (market.HolderPage, error) {
 	limit := pageLimit(q.Limit)
 	sel := s.db.NewSelect().Model((*holderRow)(nil)).
-		Where("h.token = ? AND h.balance > ?", q.Token, zeroBalance).
+		Where("token_key(h.token) = ? AND h.token = ? AND h.balance > ?", tokenKey(q.Token), q.Token, zeroBalance).
 		OrderExpr("h.balance DESC, h.holder ASC")
 	if q.Cursor != "" {
 		f, err := decodeCursor(q.Cursor, "h", 2)
@@ -254,8 +267,10 @@ func (s *Market) Holders(ctx context.Context, q market.HolderQuery) (market.Hold
 		if err := scanDecimal(&bal, f[0]); err != nil || err2 != nil || len(addr) != common.AddressLength {
 			return market.HolderPage{}, fmt.Errorf("%w: malformed cursor", curvekit.ErrInvalid)
 		}
-		key := padDecimal(&bal)
-		sel.Where("(h.balance < ? OR (h.balance = ? AND h.holder > ?))", key, key, common.BytesToAddress(addr))
+		// The first term bounds the index range; the second drops the rows of the cursor's
+		// balance up to its holder.
+		key := balanceOf(&bal)
+		sel.Where("h.balance <= ? AND (h.balance < ? OR h.holder > ?)", key, key, common.BytesToAddress(addr))
 	}
 	var rows []holderRow
 	if err := sel.Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
@@ -267,15 +282,21 @@ func (s *Market) Holders(ctx context.Context, q market.HolderQuery) (market.Hold
 		}
 	}
 	var page market.HolderPage
-	if len(rows) > limit {
+	more := len(rows) > limit
+	if more {
 		rows = rows[:limit]
-		last := &rows[limit-1]
-		bal := uint256.Int(last.Balance)
-		page.Next = encodeCursor("h", bal.Dec(), hexutil.Encode(last.Holder[:]))
 	}
 	page.Holders = make([]market.Holding, len(rows))
 	for i := range rows {
-		page.Holders[i] = market.Holding{Token: rows[i].Token, Holder: rows[i].Holder, Balance: uint256.Int(rows[i].Balance), Block: uint64(rows[i].Changed)}
+		bal, err := rows[i].Balance.value(s.dialect)
+		if err != nil {
+			return market.HolderPage{}, fmt.Errorf("bunstore: holders: %w", err)
+		}
+		page.Holders[i] = market.Holding{Token: rows[i].Token, Holder: rows[i].Holder, Balance: bal, Block: uint64(rows[i].Changed)}
+	}
+	if more {
+		last := &page.Holders[limit-1]
+		page.Next = encodeCursor("h", last.Balance.Dec(), hexutil.Encode(last.Holder[:]))
 	}
 	return page, nil
 }
@@ -296,15 +317,19 @@ func (s *Market) HolderSummary(ctx context.Context, token common.Address) (marke
 	if err != nil {
 		return market.HolderSummary{}, fmt.Errorf("bunstore: holder summary: %w", err)
 	}
-	var top []sortAmount
+	var top []holderRow
 	if err := s.db.NewSelect().Model((*holderRow)(nil)).Column("h.balance").
-		Where("h.token = ? AND h.balance > ? AND h.holder NOT IN (?, ?)", token, zeroBalance, tok.Curve, tok.Pool).
+		Where("token_key(h.token) = ? AND h.token = ? AND h.balance > ?", tokenKey(token), token, zeroBalance).
+		Where("h.holder NOT IN (?, ?)", tok.Curve, tok.Pool).
 		OrderExpr("h.balance DESC").Limit(10).Scan(ctx, &top); err != nil {
 		return market.HolderSummary{}, fmt.Errorf("bunstore: holder summary: %w", err)
 	}
 	out := market.HolderSummary{Holders: int(tok.Holders)}
 	for i := range top {
-		v := uint256.Int(top[i])
+		v, err := top[i].Balance.value(s.dialect)
+		if err != nil {
+			return market.HolderSummary{}, fmt.Errorf("bunstore: holder summary: %w", err)
+		}
 		out.Top10.Add(&out.Top10, &v) // ten balances of one token never exceed its supply
 	}
 	return out, nil

@@ -18,8 +18,8 @@ import (
 )
 
 // Launch is the launch.Store on bun, a view on a DB that reads the tables the market indexer
-// writes. Amounts are stored as decimal text, which no SQL sum of both dialects adds exactly, so
-// the rows are summed here with uint256. It is safe for concurrent use.
+// writes. No SQL sum of both dialects adds 256-bit amounts exactly, so the rows are summed here
+// with uint256. It is safe for concurrent use.
 type Launch struct {
 	db *bun.DB
 }
@@ -103,8 +103,9 @@ func (s *Launch) CreatorFees(ctx context.Context, creator common.Address) ([]lau
 	// One statement, so trades and claims come from one snapshot: a batch indexed between two
 	// reads would count a claim without the trades it paid out, or the reverse.
 	err := sumRows(ctx, s.db, `
-		SELECT tr.token, tr.creator_fee, 0 FROM trades AS tr JOIN tokens AS t ON t.address = tr.token
-		WHERE t.creator = ? AND tr.creator_fee <> '0'
+		SELECT tr.token, tr.creator_fee, 0 FROM trades AS tr
+		JOIN tokens AS t ON token_key(tr.token) = token_key(t.address) AND tr.token = t.address
+		WHERE t.creator = ? AND length(tr.creator_fee) > 0
 		UNION ALL
 		SELECT c.token, c.amount, 1 FROM fee_claims AS c JOIN tokens AS t ON t.address = c.token
 		WHERE t.creator = ?`, []any{creator, creator},
@@ -134,7 +135,7 @@ func sumRows(ctx context.Context, db *bun.DB, query string, args []any, add func
 	for rows.Next() {
 		var (
 			tok  common.Address
-			v    amount
+			v    binAmount
 			kind int
 		)
 		if err := rows.Scan(&tok, &v, &kind); err != nil {
@@ -157,8 +158,8 @@ func (s *Launch) Earnings(ctx context.Context, q launch.EarningsQuery) ([]launch
 	// One statement, one snapshot (see CreatorFees).
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT tr.block_time, tr.creator_fee, 0, t.quote_address, t.quote_symbol, t.quote_decimals
-		FROM trades AS tr JOIN tokens AS t ON t.address = tr.token
-		WHERE t.creator = ? AND tr.creator_fee <> '0' AND tr.block_time >= ? AND tr.block_time < ?
+		FROM trades AS tr JOIN tokens AS t ON token_key(tr.token) = token_key(t.address) AND tr.token = t.address
+		WHERE t.creator = ? AND length(tr.creator_fee) > 0 AND tr.block_time >= ? AND tr.block_time < ?
 		UNION ALL
 		SELECT c.block_time, c.amount, 1, t.quote_address, t.quote_symbol, t.quote_decimals
 		FROM fee_claims AS c JOIN tokens AS t ON t.address = c.token
@@ -171,7 +172,7 @@ func (s *Launch) Earnings(ctx context.Context, q launch.EarningsQuery) ([]launch
 	for rows.Next() {
 		var (
 			t, kind int64
-			v       amount
+			v       binAmount
 			a       common.Address
 			sym     string
 			decs    int

@@ -55,9 +55,9 @@ func loadMigrations(dir string) ([]migration, error) {
 	return out, nil
 }
 
-// migrate applies the migrations the database has not seen. Concurrent callers are safe: on
-// Postgres an advisory lock serializes them, on SQLite the immediate transaction does.
-func (d *DB) migrate(ctx context.Context) error {
+// migrate applies the migrations the database has not seen, through db. Concurrent callers are
+// safe: on Postgres an advisory lock serializes them, on SQLite the immediate transaction does.
+func (d *DB) migrate(ctx context.Context, db *bun.DB) error {
 	dir := "migrations/sqlite"
 	if d.dialect == dialectPostgres {
 		dir = "migrations/postgres"
@@ -67,7 +67,7 @@ func (d *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	for _, m := range all {
-		err := d.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 			if d.dialect == dialectPostgres {
 				// An arbitrary constant key ("curvekit" in ASCII) held until the transaction ends.
 				if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(7166824001451125611)"); err != nil {

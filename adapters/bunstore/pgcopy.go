@@ -50,39 +50,8 @@ func (c *copyRows) int(v int64) {
 	c.buf.Write(strconv.AppendInt(c.scr[:0], v, 10))
 }
 
-func (c *copyRows) float(v float64) {
-	c.sep()
-	c.buf.Write(strconv.AppendFloat(c.scr[:0], v, 'g', -1, 64))
-}
 
-// decimal writes v as base-10 digits.
-func (c *copyRows) decimal(v *uint256.Int) {
-	c.sep()
-	c.buf.WriteString(v.Dec())
-}
 
-// text writes s, escaping what COPY's text format gives a meaning to.
-func (c *copyRows) text(s string) {
-	c.sep()
-	if !strings.ContainsAny(s, "\\\t\n\r") {
-		c.buf.WriteString(s)
-		return
-	}
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			c.buf.WriteString(`\\`)
-		case '\t':
-			c.buf.WriteString(`\t`)
-		case '\n':
-			c.buf.WriteString(`\n`)
-		case '\r':
-			c.buf.WriteString(`\r`)
-		default:
-			c.buf.WriteByte(s[i])
-		}
-	}
-}
 
 func (c *copyRows) end() {
 	c.buf.WriteByte('\n')
@@ -99,28 +68,35 @@ func copyInto(ctx context.Context, conn bun.Conn, table string, rows *copyRows) 
 	return err
 }
 
-// tradeCopy writes trades as COPY rows of the trades table.
+// tradeCopy writes trades as COPY rows of the trades table (their blocks' hashes go to
+// trade_blocks).
 func tradeCopy(trades []tradeRow) *copyRows {
-	c := &copyRows{list: []string{"tx_hash", "log_index", "token", "block_number", "block_hash", "block_time",
-		"trader", "recipient", "side", "venue", "quote_amount", "token_amount", "fee", "creator_fee", "refund",
-		"price", "reserve_quote", "reserve_token", "quote_approx"}}
-	c.buf.Grow(len(trades) * 480)
+	c := &copyRows{list: []string{"block_number", "block_time", "log_index", "side", "venue", "token", "tx_hash",
+		"trader", "recipient", "quote_amount", "token_amount", "fee", "creator_fee", "refund",
+		"price", "reserve_quote", "reserve_token"}}
+	c.buf.Grow(len(trades) * 400)
+	var scratch [32]byte
 	for i := range trades {
 		r := &trades[i]
-		c.bytea(r.TxHash[:])
-		c.int(r.LogIndex)
-		c.bytea(r.Token[:])
 		c.int(r.Block)
-		c.bytea(r.BlockHash[:])
 		c.int(r.Time)
+		c.int(int64(r.LogIndex))
+		c.int(int64(r.Side))
+		c.int(int64(r.Venue))
+		c.bytea(r.Token[:])
+		c.bytea(r.TxHash[:])
 		c.bytea(r.Trader[:])
-		c.bytea(r.Recipient[:])
-		c.text(r.Side)
-		c.text(r.Venue)
-		for _, a := range []*amount{&r.QuoteAmount, &r.TokenAmount, &r.Fee, &r.CreatorFee, &r.Refund, &r.Price, &r.ReserveQuote, &r.ReserveToken} {
-			c.decimal((*uint256.Int)(a))
+		if r.Recipient.set {
+			c.bytea(r.Recipient.addr[:])
+		} else {
+			c.bytea(nil)
 		}
-		c.float(r.QuoteApprox)
+		for _, a := range []*binAmount{&r.QuoteAmount, &r.TokenAmount, &r.Fee, &r.CreatorFee, &r.Refund, &r.Price, &r.ReserveQuote, &r.ReserveToken} {
+			v := (*uint256.Int)(a)
+			n := (v.BitLen() + 7) / 8
+			v.WriteToSlice(scratch[:])
+			c.bytea(scratch[32-n:])
+		}
 		c.end()
 	}
 	return c

@@ -2,8 +2,10 @@ package bunstore_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -17,11 +19,14 @@ import (
 )
 
 // TestScaleFill fills a small store of a launchpad's shape through Apply and reads it back: the
-// generator's history is one the store accepts whole, on both databases.
+// generator's history is one the store accepts whole, on both databases, and compactly: a trade
+// with its indexes in at most 340 bytes, a holder pair in at most 450 (before migration 0023 they
+// took 751 and 682 on PostgreSQL, 533 and 362 on SQLite).
 func TestScaleFill(t *testing.T) {
-	for name, open := range map[string]func(testing.TB) *bunstore.Market{"sqlite": newSQLite, "postgres": newPostgres} {
+	for name, open := range map[string]func(testing.TB) sizedStore{"sqlite": newSizedSQLite, "postgres": newSizedPostgres} {
 		t.Run(name, func(t *testing.T) {
-			s := open(t)
+			st := open(t)
+			s := st.Market
 			ctx := context.Background()
 			g, err := marketgen.New(marketgen.Shape{Tokens: 120, Trades: 4_000, End: time.Now().Unix(), Span: 86400, Seed: 1})
 			if err != nil {
@@ -72,27 +77,36 @@ func TestScaleFill(t *testing.T) {
 			if n != perToken[busiest] || n < 100 {
 				t.Fatalf("the busiest token has %d trades stored, %d generated", n, perToken[busiest])
 			}
+			// A store this small spreads the pages every table and index starts with over few
+			// rows: 4,000 trades took 321 B each on PostgreSQL where 200,000 take 280.
+			sz := st.sizes(t)
+			t.Logf("%.0f B/trade (and %.0f for their blocks' hashes), %.0f B/holder", sz.perTrade(), float64(sz.blocks)/float64(sz.trades), sz.perHolder())
+			if sz.perTrade() > 340 || sz.perHolder() > 450 {
+				t.Errorf("%.0f B/trade and %.0f B/holder, want at most 340 and 450", sz.perTrade(), sz.perHolder())
+			}
 		})
 	}
 }
 
 // BenchmarkScale fills a store of a launchpad's shape through Apply (the indexer's catch-up:
-// batches of 2,000 blocks, as market.Indexer writes them), then times the write of one live block (25 trades, 1 launch,
-// transfers at the shape's rate) 200 times. Each run does all of it once, so run it with
-// -benchtime 1x. The store's size comes from CURVEKIT_SCALE_TOKENS and CURVEKIT_SCALE_TRADES
-// (1,000 and 99,000 when unset); CURVEKIT_SCALE_DSN fills that store alone (an empty one), and
-// keeps it. README's "Scale" section gives the commands.
+// batches of 2,000 blocks, as market.Indexer writes them), then times the write of one live
+// block (25 trades, 1 launch, transfers at the shape's rate) 200 times. Each run does all of it
+// once, so run it with -benchtime 1x. The store's size comes from CURVEKIT_SCALE_TOKENS and
+// CURVEKIT_SCALE_TRADES (1,000 and 99,000 when unset); CURVEKIT_SCALE_DSN fills that PostgreSQL
+// store alone (an empty one), and keeps it. README's "Scale" section gives the commands.
 //
-// It reports the fill's seconds (generating the history included), the backfill's trades/s
-// (the time in Apply alone) over its first and last tenth and in all, and the live block's p50
-// and p99 in milliseconds.
+// It reports the fill's seconds (generating the history included), the backfill's trades/s (the
+// time in Apply alone) over its first and last tenth and in all, the live block's p50 and p99 in
+// milliseconds, and the bytes the store takes on disk per trade (B/trade: the trades table with
+// its indexes; blocks-B/trade: the hashes of their blocks) and per holder pair (B/holder: the
+// holders table with its indexes).
 func BenchmarkScale(b *testing.B) {
 	tokens, trades := envInt(b, "CURVEKIT_SCALE_TOKENS", 1_000), envInt(b, "CURVEKIT_SCALE_TRADES", 99_000)
-	stores := map[string]func(testing.TB) *bunstore.Market{"sqlite": newSQLite, "postgres": newPostgres}
+	stores := map[string]func(testing.TB) sizedStore{"sqlite": newSizedSQLite, "postgres": newSizedPostgres}
 	if dsn := os.Getenv("CURVEKIT_SCALE_DSN"); dsn != "" {
-		// A store of the caller's, kept after the run to look into.
-		stores = map[string]func(testing.TB) *bunstore.Market{"dsn": func(t testing.TB) *bunstore.Market {
-			return open(t, bunstore.Config{DSN: dsn, MaxOpenConns: 4})
+		// A PostgreSQL store of the caller's, kept after the run to look into.
+		stores = map[string]func(testing.TB) sizedStore{"dsn": func(t testing.TB) sizedStore {
+			return sizedPostgres(t, dsn)
 		}}
 	}
 	for name, open := range stores {
@@ -102,7 +116,8 @@ func BenchmarkScale(b *testing.B) {
 	}
 }
 
-func benchScale(b *testing.B, s *bunstore.Market, tokens, trades int) {
+func benchScale(b *testing.B, st sizedStore, tokens, trades int) {
+	s := st.Market
 	ctx := context.Background()
 	g, err := marketgen.New(marketgen.Shape{Tokens: tokens, Trades: trades, End: time.Now().Unix() - 400, Seed: 1})
 	if err != nil {
@@ -159,6 +174,10 @@ func benchScale(b *testing.B, s *bunstore.Market, tokens, trades int) {
 	b.ReportMetric(float64(written)/writing.Seconds(), "backfill-trades/s")
 	b.ReportMetric(ms(times[live/2]), "block-p50-ms")
 	b.ReportMetric(ms(times[live*99/100]), "block-p99-ms")
+	sz := st.sizes(b)
+	b.ReportMetric(sz.perTrade(), "B/trade")
+	b.ReportMetric(float64(sz.blocks)/float64(sz.trades), "blocks-B/trade")
+	b.ReportMetric(sz.perHolder(), "B/holder")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -172,4 +191,68 @@ func envInt(b *testing.B, name string, def int) int {
 		b.Fatalf("%s=%q: want a positive integer", name, v)
 	}
 	return n
+}
+
+// sizedStore is a market store and what measures its tables on disk.
+type sizedStore struct {
+	*bunstore.Market
+	sizes func(testing.TB) storeSizes
+}
+
+// storeSizes are bytes on disk, each table with its indexes, and row counts.
+type storeSizes struct {
+	trades, tradeBytes, blocks int64 // blocks: the bytes of trade_blocks
+	holders, holderBytes       int64
+}
+
+func (z storeSizes) perTrade() float64  { return float64(z.tradeBytes) / float64(z.trades) }
+func (z storeSizes) perHolder() float64 { return float64(z.holderBytes) / float64(z.holders) }
+
+func newSizedSQLite(t testing.TB) sizedStore {
+	path := filepath.Join(t.TempDir(), "market.db")
+	m := open(t, bunstore.Config{DSN: path})
+	return sizedStore{m, func(t testing.TB) storeSizes {
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		// dbstat counts the pages of a table and of each of its indexes.
+		return measure(t, db, `SELECT COALESCE(SUM(pgsize), 0) FROM dbstat WHERE name IN
+			(SELECT name FROM sqlite_schema WHERE tbl_name = ?)`)
+	}}
+}
+
+func newSizedPostgres(t testing.TB) sizedStore { return sizedPostgres(t, postgresSchema(t)) }
+
+func sizedPostgres(t testing.TB, dsn string) sizedStore {
+	m := open(t, bunstore.Config{DSN: dsn, MaxOpenConns: 4})
+	return sizedStore{m, func(t testing.TB) storeSizes {
+		db := mustConnector(t, dsn)
+		defer db.Close()
+		return measure(t, db, "SELECT pg_total_relation_size($1::text::regclass)")
+	}}
+}
+
+// measure counts the rows of trades and holders and sizes them and trade_blocks with size, a query
+// of a table's name.
+func measure(t testing.TB, db *sql.DB, size string) storeSizes {
+	var z storeSizes
+	for _, q := range []struct {
+		n    *int64
+		stmt string
+	}{
+		{&z.trades, "SELECT COUNT(*) FROM trades"},
+		{&z.holders, "SELECT COUNT(*) FROM holders"},
+	} {
+		if err := db.QueryRow(q.stmt).Scan(q.n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for table, n := range map[string]*int64{"trades": &z.tradeBytes, "trade_blocks": &z.blocks, "holders": &z.holderBytes} {
+		if err := db.QueryRow(size, table).Scan(n); err != nil {
+			t.Fatalf("size of %s: %v", table, err)
+		}
+	}
+	return z
 }

@@ -17,8 +17,7 @@ import (
 // Trades returns a page of a token's trades, newest first, by keyset on (block, log index).
 func (s *Market) Trades(ctx context.Context, q market.TradeQuery) (market.TradePage, error) {
 	limit := pageLimit(q.Limit)
-	sel := s.db.NewSelect().Model((*tradeRow)(nil)).
-		Where("tr.token = ?", q.Token).
+	sel := s.tradesOf(q.Token).
 		OrderExpr("tr.block_number DESC, tr.log_index DESC").
 		Limit(int64(limit + 1))
 	if q.Cursor != "" {
@@ -47,7 +46,7 @@ func (s *Market) Trades(ctx context.Context, q market.TradeQuery) (market.TradeP
 	if len(rows) > limit {
 		rows = rows[:limit]
 		last := &rows[limit-1]
-		page.Next = encodeCursor("t", strconv.FormatInt(last.Block, 10), strconv.FormatInt(last.LogIndex, 10))
+		page.Next = encodeCursor("t", strconv.FormatInt(last.Block, 10), strconv.FormatInt(int64(last.LogIndex), 10))
 	}
 	page.Trades = make([]market.Trade, len(rows))
 	for i := range rows {
@@ -64,18 +63,19 @@ func (s *Market) TradesBetween(ctx context.Context, q market.RangeQuery) (market
 	}
 	var res market.RangeResult
 	var before []tradeRow
-	if err := s.db.NewSelect().Model(&before).
-		Where("tr.token = ? AND tr.block_time < ?", q.Token, q.From).
-		OrderExpr("tr.block_time DESC, tr.block_number DESC, tr.log_index DESC").
-		Limit(1).Scan(ctx); err != nil {
+	if err := s.tradesOf(q.Token).
+		Where("tr.block_time < ? AND tr.block_time / 3600 <= ?", q.From, tradeHour(q.From)).
+		OrderExpr(byTimeDesc).
+		Limit(1).Scan(ctx, &before); err != nil {
 		return res, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
 	}
 	var rows []tradeRow
 	if q.From < q.To {
-		if err := s.db.NewSelect().Model(&rows).
-			Where("tr.token = ? AND tr.block_time >= ? AND tr.block_time < ?", q.Token, q.From, q.To).
-			OrderExpr("tr.block_time, tr.block_number, tr.log_index").
-			Scan(ctx); err != nil {
+		if err := s.tradesOf(q.Token).
+			Where("tr.block_time >= ? AND tr.block_time < ?", q.From, q.To).
+			Where("tr.block_time / 3600 BETWEEN ? AND ?", tradeHour(q.From), tradeHour(q.To)).
+			OrderExpr(byTime).
+			Scan(ctx, &rows); err != nil {
 			return res, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
 		}
 	}
@@ -104,13 +104,18 @@ func (s *Market) Activity(ctx context.Context, tokens []common.Address, since in
 	}
 	var rows []struct {
 		Token       common.Address `bun:"token"`
-		Side        string         `bun:"side"`
-		QuoteAmount amount         `bun:"quote_amount"`
+		Side        sideCode       `bun:"side"`
+		QuoteAmount binAmount      `bun:"quote_amount"`
 		BlockTime   int64          `bun:"block_time"`
+	}
+	keys := make([]int64, len(tokens))
+	for i, t := range tokens {
+		keys[i] = tokenKey(t)
 	}
 	if err := s.db.NewSelect().TableExpr("trades").
 		Column("token", "side", "quote_amount", "block_time").
-		Where("token IN (?) AND block_time >= ?", bun.List(tokens), since).
+		Where("token_key(token) IN (?) AND token IN (?)", bun.List(keys), bun.List(tokens)).
+		Where("block_time >= ? AND block_time / 3600 >= ?", since, tradeHour(since)).
 		Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("bunstore: activity: %w", err)
 	}
@@ -120,7 +125,7 @@ func (s *Market) Activity(ctx context.Context, tokens []common.Address, since in
 		if _, over := a.Volume.AddOverflow(&a.Volume, &v); over {
 			return nil, fmt.Errorf("bunstore: activity of %s: volume above 2^256-1", r.Token)
 		}
-		switch curvekit.Side(r.Side) {
+		switch r.Side.side() {
 		case curvekit.Buy:
 			a.Buys++
 		case curvekit.Sell:
@@ -132,6 +137,13 @@ func (s *Market) Activity(ctx context.Context, tokens []common.Address, since in
 		out[r.Token] = a
 	}
 	return out, nil
+}
+
+// tradesOf selects the trades of a token as tradeRows, with their blocks' hashes. The token_key
+// term picks the per-token indexes on PostgreSQL (see functions.go).
+func (s *Market) tradesOf(token common.Address) *bun.SelectQuery {
+	return s.db.NewSelect().Model((*tradeRow)(nil)).ColumnExpr(tradeColumns).
+		Where("token_key(tr.token) = ? AND tr.token = ?", tokenKey(token), token)
 }
 
 // mustExist returns curvekit.ErrNotFound when the token is not stored.
@@ -147,7 +159,7 @@ func (s *Market) mustExist(ctx context.Context, addr common.Address) error {
 }
 
 // TradesForward returns a page of a token's trades in a time range, oldest first, keyset on
-// (block time, block, log index): the trades_token_time index serves it.
+// (block time, block, log index): the trades_token_time index serves it, hour by hour.
 func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]market.Trade, error) {
 	limit := q.Limit
 	if limit <= 0 {
@@ -159,9 +171,10 @@ func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]ma
 	if q.After != nil {
 		from = max(from, q.After.Time)
 	}
-	sel := s.db.NewSelect().Model((*tradeRow)(nil)).
-		Where("tr.token = ? AND tr.block_time >= ? AND tr.block_time < ?", q.Token, from, q.To).
-		OrderExpr("tr.block_time, tr.block_number, tr.log_index").
+	sel := s.tradesOf(q.Token).
+		Where("tr.block_time >= ? AND tr.block_time < ?", from, q.To).
+		Where("tr.block_time / 3600 BETWEEN ? AND ?", tradeHour(from), tradeHour(q.To)).
+		OrderExpr(byTime).
 		Limit(int64(limit))
 	if a := q.After; a != nil {
 		block, err := toInt64("cursor block", a.Block)
@@ -193,3 +206,18 @@ var forwardRows = sync.Pool{New: func() any {
 	rows := make([]tradeRow, 0, market.ExportChunk)
 	return &rows
 }}
+
+// tradeHour is the hour of a trade's time as trades_token_time keys it: block_time / 3600 in SQL,
+// which truncates as Go does. The reads by time bound the hour as well as the time and order by
+// it first, so that the index serves them (see migrations/*/0023_compact_storage.sql).
+func tradeHour(t int64) int64 { return t / 3600 }
+
+// byTime and byTimeDesc order trades (tr) by time, block and log index, the hour first.
+const (
+	byTime     = "tr.block_time / 3600, tr.block_time, tr.block_number, tr.log_index"
+	byTimeDesc = "tr.block_time / 3600 DESC, tr.block_time DESC, tr.block_number DESC, tr.log_index DESC"
+)
+
+// tradesOfToken selects, in SQL on trades and tokens, the trades of the token of the row: the
+// token_key term picks the per-token indexes on PostgreSQL (see functions.go).
+const tradesOfToken = "token_key(trades.token) = token_key(tokens.address) AND trades.token = tokens.address"
