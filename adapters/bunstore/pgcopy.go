@@ -50,9 +50,6 @@ func (c *copyRows) int(v int64) {
 	c.buf.Write(strconv.AppendInt(c.scr[:0], v, 10))
 }
 
-
-
-
 func (c *copyRows) end() {
 	c.buf.WriteByte('\n')
 	c.n++
