@@ -3,12 +3,7 @@ package bunstore_test
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -61,39 +56,7 @@ func TestAgentThreadsKeptByMigrationPostgres(t *testing.T) {
 // and turns, in raw, then opens the store on dsn, which migrates the rest.
 func testThreadsKeptByMigration(t *testing.T, raw *sql.DB, dialect, dsn string) {
 	ctx := context.Background()
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if dialect == "postgres" {
-			for i := 1; strings.Contains(q, "?"); i++ {
-				q = strings.Replace(q, "?", fmt.Sprintf("$%d", i), 1)
-			}
-		}
-		if _, err := raw.ExecContext(ctx, q, args...); err != nil {
-			t.Fatalf("%.60s: %v", q, err)
-		}
-	}
-	exec("CREATE TABLE bunstore_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)")
-	files, err := filepath.Glob(filepath.Join("migrations", dialect, "*.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(files)
-	for _, f := range files {
-		num, name, _ := strings.Cut(strings.TrimSuffix(filepath.Base(f), ".sql"), "_")
-		v, err := strconv.Atoi(num)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if v > 9 {
-			break
-		}
-		body, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		exec(string(body))
-		exec("INSERT INTO bunstore_migrations (version, name) VALUES (?, ?)", v, name)
-	}
+	exec := oldSchema(t, raw, dialect, 9)
 	a, b := common.HexToAddress("0xaa"), common.HexToAddress("0xbb")
 	exec("INSERT INTO agent_threads (id, wallet, created_at) VALUES (?, ?, 1), (?, ?, 2)", "chat-1", a[:], "notes", b[:])
 	exec("INSERT INTO agent_turns (thread_id, seq, prompt, response, at) VALUES (?, 1, 'q1', 'r1', 10), (?, 2, 'q2', 'r2', 11), (?, 1, 'n1', 'm1', 12)",

@@ -83,8 +83,7 @@ func oldSchema(t *testing.T, raw *sql.DB, dialect string, last int) func(q strin
 
 func testCompactMigration(t *testing.T, raw *sql.DB, dialect, dsn string) {
 	ctx := context.Background()
-	// Version 20 is the schema before this change; 21 and 22 come with other work and run, if
-	// there, when the store opens.
+	// Version 20 is the schema before the compact one; 0021 onwards run when the store opens.
 	exec := oldSchema(t, raw, dialect, 20)
 
 	addr := func(kind byte, n int) common.Address { return common.BytesToAddress([]byte{kind, 0, 0, byte(n)}) }
