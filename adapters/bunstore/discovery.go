@@ -17,7 +17,8 @@ import (
 )
 
 // The discovery state lives on the tokens table (trend_log, volume_24h with volume_rank,
-// buys_24h, sells_24h, change_1h, change_24h; see migrations/*/0021_discovery_stored.sql) and in
+// buys_24h, sells_24h, change_1h, change_24h with the prices they compare; see
+// migrations/*/0021_discovery_stored.sql and 0025_reference_prices.sql) and in
 // discovery (the clock: the time the figures are as of) and kings. Every batch Apply writes for
 // blocks after the stored cursor moves it in its transaction, and writes only the tokens whose
 // figures moved:
@@ -29,7 +30,8 @@ import (
 //
 // The trending score decays at read time (market.TrendScore), so time passing rewrites nothing
 // else. What leaves a window is found by the trades' block_time index over the span the clock
-// moved, so a batch's cost follows its own trades and the trades it retires, never the number of
+// moved (which also gives the passing trades' prices), so a batch's cost follows its own trades
+// and the trades it retires or passes, never the number of
 // tokens or trades stored. A batch applied again (its cursor not after the stored one) leaves the
 // state alone, as it leaves its rows.
 
@@ -77,22 +79,51 @@ func setTrendClock(ctx context.Context, tx bun.Tx, at int64) error {
 type windowTrade struct {
 	Token common.Address `bun:"token"`
 	Time  int64          `bun:"block_time"`
+	Block int64          `bun:"block_number"`
+	Log   int64          `bun:"log_index"`
 	Side  sideCode       `bun:"side"`
 	Quote binAmount      `bun:"quote_amount"`
+	Price binAmount      `bun:"price"`
+}
+
+// place is a trade's place in time order (the order the change's reference trade is the last
+// of) and its price.
+type place struct {
+	time, block, log int64
+	price            binAmount
+}
+
+func (p place) after(q place) bool {
+	if p.time != q.time {
+		return p.time > q.time
+	}
+	if p.block != q.block {
+		return p.block > q.block
+	}
+	return p.log > q.log
+}
+
+// later keeps in refs the later of p and what it holds for token.
+func later(refs map[common.Address]place, token common.Address, p place) {
+	if q, ok := refs[token]; !ok || p.after(q) {
+		refs[token] = p
+	}
 }
 
 // move is what one batch does to the discovery state, read before its rows are written: the
-// clock's step and the stored trades the step retires.
+// clock's step and the stored trades the step retires or passes.
 type move struct {
 	prev, at int64
 	// leaving are the trades that leave the day's volume window: Time in [prev-day, at-day).
 	leaving []windowTrade
-	// refs are the tokens whose 1h or 24h reference trade moves.
-	refs map[common.Address]bool
+	// hourRef and dayRef hold, per token, the last stored trade that passes the hour's (day's)
+	// mark as the clock moves: Time in (prev-hour, at-hour] (in (prev-day, at-day]). Each is its
+	// token's new reference for the 1h (24h) change, unless one of the batch's trades is later.
+	hourRef, dayRef map[common.Address]place
 }
 
-// beginDiscovery reads the clock and what its step to the batch's time retires. It runs before
-// the batch's trades are written, so that it sees only trades counted before.
+// beginDiscovery reads the clock and what its step to the batch's time retires and passes. It
+// runs before the batch's trades are written, so that it sees only trades counted before.
 func beginDiscovery(ctx context.Context, tx bun.Tx, b *market.Batch) (*move, error) {
 	prev, ok, err := trendClock(ctx, tx)
 	if err != nil {
@@ -102,13 +133,13 @@ func beginDiscovery(ctx context.Context, tx bun.Tx, b *market.Batch) (*move, err
 	for i := range b.Trades {
 		at = max(at, b.Trades[i].Time)
 	}
-	m := &move{prev: prev, at: at, refs: map[common.Address]bool{}}
+	m := &move{prev: prev, at: at, hourRef: map[common.Address]place{}, dayRef: map[common.Address]place{}}
 	if !ok || at <= prev {
 		m.at = max(at, prev)
 		return m, nil
 	}
 	var rows []windowTrade
-	if err := tx.NewSelect().TableExpr("trades").Column("token", "block_time", "side", "quote_amount").
+	if err := tx.NewSelect().TableExpr("trades").Column("token", "block_time", "block_number", "log_index", "side", "quote_amount", "price").
 		Where("block_time >= ? AND block_time <= ?", prev-day, at-day).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("discovery: the day's window: %w", err)
 	}
@@ -117,18 +148,22 @@ func beginDiscovery(ctx context.Context, tx bun.Tx, b *market.Batch) (*move, err
 			m.leaving = append(m.leaving, r)
 		}
 		if r.Time > prev-day {
-			m.refs[r.Token] = true
+			later(m.dayRef, r.Token, r.place())
 		}
 	}
-	var passed []common.Address
-	if err := tx.NewSelect().TableExpr("trades").ColumnExpr("DISTINCT token").
-		Where("block_time > ? AND block_time <= ?", prev-hour, at-hour).Scan(ctx, &passed); err != nil {
+	rows = nil
+	if err := tx.NewSelect().TableExpr("trades").Column("token", "block_time", "block_number", "log_index", "price").
+		Where("block_time > ? AND block_time <= ?", prev-hour, at-hour).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("discovery: the hour's window: %w", err)
 	}
-	for _, a := range passed {
-		m.refs[a] = true
+	for _, r := range rows {
+		later(m.hourRef, r.Token, r.place())
 	}
 	return m, nil
+}
+
+func (r *windowTrade) place() place {
+	return place{time: r.Time, block: r.Block, log: r.Log, price: r.Price}
 }
 
 // figures are a token's discovery columns.
@@ -142,6 +177,15 @@ type figures struct {
 	Sells         int            `bun:"sells_24h"`
 	Change1h      float64        `bun:"change_1h"`
 	Change24h     float64        `bun:"change_24h"`
+	Last          *binAmount     `bun:"last_price"`
+	Price1h       *binAmount     `bun:"price_1h"`
+	Price24h      *binAmount     `bun:"price_24h"`
+}
+
+// setChanges computes the changes from the prices.
+func (f *figures) setChanges() {
+	f.Change1h = change(f.Last, f.Price1h, f.OpenPrice)
+	f.Change24h = change(f.Last, f.Price24h, f.OpenPrice)
 }
 
 // finishDiscovery moves the figures by the batch's new trades (those after the cursor stored
@@ -165,8 +209,11 @@ func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *mov
 			fresh = append(fresh, tr)
 		}
 	}
-	tokens := make(map[common.Address]bool, len(m.refs)+len(fresh))
-	for a := range m.refs {
+	tokens := make(map[common.Address]bool, len(m.hourRef)+len(m.dayRef)+len(fresh))
+	for a := range m.hourRef {
+		tokens[a] = true
+	}
+	for a := range m.dayRef {
 		tokens[a] = true
 	}
 	for _, r := range m.leaving {
@@ -207,7 +254,7 @@ func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *mov
 				}
 			}
 		}
-		if err := priceChanges(ctx, tx, figs, m.at); err != nil {
+		if err := m.prices(ctx, tx, figs, fresh); err != nil {
 			return err
 		}
 		rest := make(map[common.Address]*figures, len(figs))
@@ -242,6 +289,46 @@ func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *mov
 	return crown(ctx, tx, dialect, quotes, m.at)
 }
 
+// prices moves the prices the changes of figs compare, and the changes, by the trades m passes
+// and the batch's new trades fresh. A new trade at or before a mark the clock had passed before
+// this batch (out of time order) may precede a stored reference the figures do not place in
+// time: those tokens' prices are probed instead (priceChanges).
+func (m *move) prices(ctx context.Context, tx bun.Tx, figs map[common.Address]*figures, fresh []*market.Trade) error {
+	last := make(map[common.Address]place, len(fresh))
+	probe := map[common.Address]*figures{}
+	for _, tr := range fresh {
+		p := place{time: tr.Time, block: int64(tr.Block), log: int64(tr.LogIndex), price: binAmount(tr.Price)}
+		if q, ok := last[tr.Token]; !ok || p.block > q.block || p.block == q.block && p.log > q.log {
+			last[tr.Token] = p
+		}
+		if tr.Time <= m.prev-hour {
+			probe[tr.Token] = figs[tr.Token]
+		}
+		if tr.Time <= m.at-hour {
+			later(m.hourRef, tr.Token, p)
+		}
+		if tr.Time <= m.at-day {
+			later(m.dayRef, tr.Token, p)
+		}
+	}
+	for a, f := range figs {
+		if probe[a] != nil {
+			continue
+		}
+		if p, ok := last[a]; ok {
+			f.Last = &p.price
+		}
+		if p, ok := m.hourRef[a]; ok {
+			f.Price1h = &p.price
+		}
+		if p, ok := m.dayRef[a]; ok {
+			f.Price24h = &p.price
+		}
+		f.setChanges()
+	}
+	return priceChanges(ctx, tx, probe, m.at)
+}
+
 // count adds (sign 1) or removes (sign -1) a trade from the day's volume and counts.
 func (f *figures) count(side curvekit.Side, quote *uint256.Int, sign int) error {
 	v := (*uint256.Int)(&f.Volume)
@@ -271,7 +358,8 @@ func readFigures(ctx context.Context, db bun.IDB, tokens []common.Address) (map[
 		tokens = tokens[len(chunk):]
 		var rows []figures
 		if err := db.NewSelect().TableExpr("tokens").
-			Column("address", "quote_decimals", "open_price", "trend_log", "volume_24h", "buys_24h", "sells_24h", "change_1h", "change_24h").
+			Column("address", "quote_decimals", "open_price", "trend_log", "volume_24h", "buys_24h", "sells_24h", "change_1h", "change_24h",
+				"last_price", "price_1h", "price_24h").
 			Where("address IN (?)", bun.List(chunk)).Scan(ctx, &rows); err != nil {
 			return nil, fmt.Errorf("discovery: %w", err)
 		}
@@ -332,8 +420,8 @@ func priceChanges(ctx context.Context, db bun.IDB, figs map[common.Address]*figu
 			if f == nil {
 				continue
 			}
-			f.Change1h = change(r.Last, r.Hour, f.OpenPrice)
-			f.Change24h = change(r.Last, r.Day, f.OpenPrice)
+			f.Last, f.Price1h, f.Price24h = r.Last, r.Hour, r.Day
+			f.setChanges()
 		}
 	}
 	return nil
@@ -359,11 +447,12 @@ func change(last, ref *binAmount, open float64) float64 {
 // per chunk: an UPDATE from a list of values.
 func writeFigures(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[common.Address]*figures, delta map[common.Address]int64) error {
 	// PostgreSQL types a list of values by its first row.
-	const marks = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	const marks = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 	first := marks
 	if dialect == dialectPostgres {
 		first = "(CAST(? AS BYTEA), CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), " +
-			"CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT))"
+			"CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), " +
+			"CAST(? AS BYTEA), CAST(? AS BYTEA), CAST(? AS BYTEA), CAST(? AS BIGINT))"
 	}
 	rows := make([]*figures, 0, len(figs))
 	for _, f := range figs {
@@ -373,8 +462,9 @@ func writeFigures(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[
 		chunk := rows[:min(len(rows), figureChunk)]
 		rows = rows[len(chunk):]
 		var sb strings.Builder
-		args := make([]any, 0, 9*len(chunk))
-		sb.WriteString(`WITH v (address, trend_log, volume_24h, volume_rank, buys_24h, sells_24h, change_1h, change_24h, holders) AS (VALUES `)
+		args := make([]any, 0, 12*len(chunk))
+		sb.WriteString(`WITH v (address, trend_log, volume_24h, volume_rank, buys_24h, sells_24h, change_1h, change_24h,
+			last_price, price_1h, price_24h, holders) AS (VALUES `)
 		for i, f := range chunk {
 			if i == 0 {
 				sb.WriteString(first)
@@ -382,11 +472,12 @@ func writeFigures(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[
 				sb.WriteString(", " + marks)
 			}
 			vol := uint256.Int(f.Volume)
-			args = append(args, f.Address, f.TrendLog, f.Volume, vol.Float64(), f.Buys, f.Sells, f.Change1h, f.Change24h, delta[f.Address])
+			args = append(args, f.Address, f.TrendLog, f.Volume, vol.Float64(), f.Buys, f.Sells, f.Change1h, f.Change24h,
+				f.Last, f.Price1h, f.Price24h, delta[f.Address])
 		}
 		sb.WriteString(`) UPDATE tokens SET trend_log = v.trend_log, volume_24h = v.volume_24h, volume_rank = v.volume_rank,
 			buys_24h = v.buys_24h, sells_24h = v.sells_24h, change_1h = v.change_1h, change_24h = v.change_24h,
-			holders = tokens.holders + v.holders
+			last_price = v.last_price, price_1h = v.price_1h, price_24h = v.price_24h, holders = tokens.holders + v.holders
 			FROM v WHERE tokens.address = v.address`)
 		if _, err := tx.NewRaw(sb.String(), args...).Exec(ctx); err != nil {
 			return fmt.Errorf("discovery: write: %w", err)
@@ -520,8 +611,8 @@ func rediscover(ctx context.Context, tx bun.Tx, dialect dialectKind, tokens []co
 }
 
 // rebuildDiscovery computes the figures once from the trades a store held before it kept them
-// (migration 0021 flags such a store): every token with a trade within market.TrendHorizon of
-// the clock. It reads those trades once.
+// (migrations 0021 and 0025 flag such a store): every token with a trade. It reads the trades
+// within market.TrendHorizon of the clock once, and probes each token's reference prices.
 func (d *DB) rebuildDiscovery(ctx context.Context) error {
 	var flag []int
 	if err := d.bun.NewSelect().TableExpr("discovery").Column("rebuild").Where("id = 1").Scan(ctx, &flag); err != nil {
@@ -536,8 +627,7 @@ func (d *DB) rebuildDiscovery(ctx context.Context) error {
 			return err
 		}
 		var tokens []common.Address
-		if err := tx.NewSelect().TableExpr("trades").ColumnExpr("DISTINCT token").
-			Where("block_time > ?", clock-market.TrendHorizon).Scan(ctx, &tokens); err != nil {
+		if err := tx.NewSelect().TableExpr("trades").ColumnExpr("DISTINCT token").Scan(ctx, &tokens); err != nil {
 			return fmt.Errorf("bunstore: discovery: %w", err)
 		}
 		if err := refigure(ctx, tx, d.dialect, tokens, clock); err != nil {

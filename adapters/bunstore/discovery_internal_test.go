@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/go-cmp/cmp"
+	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit/internal/pgtest"
 	"github.com/curvekit/curvekit/market"
@@ -57,9 +59,39 @@ func TestDiscoveryRebuiltOnOpen(t *testing.T) {
 					}
 				}
 			}
-			want := ranks(d)
+			// The prices the changes compare, as stored.
+			prices := func(d *DB) map[string][3]string {
+				t.Helper()
+				var rows []struct {
+					Address  common.Address `bun:"address"`
+					Last     *binAmount     `bun:"last_price"`
+					Price1h  *binAmount     `bun:"price_1h"`
+					Price24h *binAmount     `bun:"price_24h"`
+				}
+				if err := d.bun.NewSelect().TableExpr("tokens").Column("address", "last_price", "price_1h", "price_24h").Scan(ctx, &rows); err != nil {
+					t.Fatal(err)
+				}
+				out := map[string][3]string{}
+				nulls := 0
+				for _, r := range rows {
+					var p [3]string
+					for i, v := range []*binAmount{r.Last, r.Price1h, r.Price24h} {
+						if p[i] = "NULL"; v != nil {
+							p[i] = (*uint256.Int)(v).Dec()
+						} else {
+							nulls++
+						}
+					}
+					out[r.Address.Hex()] = p
+				}
+				if nulls == 3*len(rows) {
+					t.Fatalf("no prices stored in %d tokens", len(rows))
+				}
+				return out
+			}
+			want, wantPrices := ranks(d), prices(d)
 			if _, err := d.bun.ExecContext(ctx, `UPDATE tokens SET trend_log = -1e300, volume_24h = '0', volume_rank = 0,
-				buys_24h = 0, sells_24h = 0, change_1h = 0, change_24h = 0`); err != nil {
+				buys_24h = 0, sells_24h = 0, change_1h = 0, change_24h = 0, last_price = NULL, price_1h = NULL, price_24h = NULL`); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := d.bun.ExecContext(ctx, `UPDATE discovery SET rebuild = 1`); err != nil {
@@ -74,6 +106,9 @@ func TestDiscoveryRebuiltOnOpen(t *testing.T) {
 			got := ranks(d)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Fatalf("figures rebuilt on open (-kept by the batches +rebuilt):\n%s", diff)
+			}
+			if diff := cmp.Diff(wantPrices, prices(d)); diff != "" {
+				t.Fatalf("prices rebuilt on open (-kept by the batches +rebuilt):\n%s", diff)
 			}
 			var flag int
 			if err := d.bun.NewRaw(`SELECT rebuild FROM discovery`).Scan(ctx, &flag); err != nil || flag != 0 {

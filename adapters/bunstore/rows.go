@@ -92,18 +92,24 @@ type tokenRow struct {
 	Sells24h   int     `bun:"sells_24h"`
 	Change1h   float64 `bun:"change_1h"`
 	Change24h  float64 `bun:"change_24h"`
+	// The prices the changes compare (nil without such a trade).
+	LastPrice *binAmount `bun:"last_price"`
+	Price1h   *binAmount `bun:"price_1h"`
+	Price24h  *binAmount `bun:"price_24h"`
 	// Holders is 0 at launch; a batch's upsert adds to the stored count (updateTokens).
 	Holders int64 `bun:"holders"`
 }
 
 // figureColumns are the discovery columns a batch writes (discovery.go).
-var figureColumns = []string{"trend_log", "volume_24h", "volume_rank", "buys_24h", "sells_24h", "change_1h", "change_24h"}
+var figureColumns = []string{"trend_log", "volume_24h", "volume_rank", "buys_24h", "sells_24h", "change_1h", "change_24h",
+	"last_price", "price_1h", "price_24h"}
 
 // setFigures copies f into the row.
 func (r *tokenRow) setFigures(f *figures) {
 	vol := uint256.Int(f.Volume)
 	r.TrendLog, r.Volume24h, r.VolumeRank = f.TrendLog, f.Volume, vol.Float64()
 	r.Buys24h, r.Sells24h, r.Change1h, r.Change24h = f.Buys, f.Sells, f.Change1h, f.Change24h
+	r.LastPrice, r.Price1h, r.Price24h = f.Last, f.Price1h, f.Price24h
 }
 
 // tokenMutable lists the columns an update replaces (market.Batch.Updates), derived ones included.

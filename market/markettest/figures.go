@@ -16,8 +16,9 @@ import (
 	"github.com/curvekit/curvekit/market/marketgen"
 )
 
-// testFiguresFollowTheTrades applies a launchpad's history over three days (marketgen), rolls
-// back to random earlier batches and applies the batches after them again, and after each step
+// testFiguresFollowTheTrades applies a launchpad's history over four and a half days
+// (marketgen), one batch of it longer than a day, rolls back to random earlier batches and
+// applies the batches after them again, and after each step
 // checks every token's discovery figures (Ranks) against the same figures computed here from
 // the trades the store holds: the day's exact volume and trade counts, the trending score and
 // the price changes, as of the store's clock (the latest batch time it saw). A store that keeps
@@ -25,7 +26,7 @@ import (
 // the way.
 func testFiguresFollowTheTrades(t *testing.T, s market.Store) {
 	ctx := context.Background()
-	g, err := marketgen.New(marketgen.Shape{Tokens: 40, Trades: 3_000, End: now, Span: 3 * 86400, Seed: 11})
+	g, err := marketgen.New(marketgen.Shape{Tokens: 40, Trades: 4_500, End: now, Span: 9 * 86400 / 2, Seed: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,8 +45,16 @@ func testFiguresFollowTheTrades(t *testing.T, s market.Store) {
 		prevAt  int64
 		rng     = rand.New(rand.NewPCG(5, 6))
 	)
+	// Most batches carry 150 trades (about 3.6 hours), one 1,500 (more than a day), so that a
+	// batch's own trades pass the day's mark.
+	span := func(n int) int {
+		if n == 5 {
+			return 1_500
+		}
+		return 150
+	}
 	var batches []*market.Batch
-	for b := g.NextSpan(150); b != nil; b = g.NextSpan(150) {
+	for b := g.NextSpan(span(0)); b != nil; b = g.NextSpan(span(len(batches))) {
 		if len(batches)%5 == 4 && len(b.Trades) > 0 {
 			// Now and then a batch carries a trade twice: the store keeps it once.
 			b.Trades = append(b.Trades, b.Trades[0])
@@ -140,6 +149,19 @@ func testFiguresFollowTheTrades(t *testing.T, s market.Store) {
 		}
 	}
 	check("at the end")
+
+	// A block whose time is behind marks the clock has passed (block times go backwards only on
+	// a chain that breaks its rules, but the figures hold even then): its trades are older than
+	// the stored references they follow in block order.
+	late := &market.Batch{Cursor: market.Cursor{Block: steps[len(steps)-1].b.Cursor.Block + 1, Hash: common.Hash{0xb1}}, Time: clock - 2*86400}
+	for i, tr := range stored[len(stored)-40:] {
+		tr.Block, tr.BlockHash, tr.LogIndex = late.Cursor.Block, late.Cursor.Hash, uint(i)
+		tr.TxHash = common.Hash{0xb2, byte(i)}
+		tr.Time = late.Time
+		late.Trades = append(late.Trades, tr)
+	}
+	applyOne(late)
+	check("after a block behind the clock")
 	if rollbacks < 3 {
 		t.Fatalf("fixture: %d rollbacks", rollbacks)
 	}
