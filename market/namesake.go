@@ -2,11 +2,10 @@ package market
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
-
-	"github.com/ethereum/go-ethereum/common"
 )
 
 // Anyone can launch a token with the name and symbol of another, and invisible characters make
@@ -20,11 +19,18 @@ type Namesakes struct {
 	Symbol int
 }
 
+// NameCounts are how many stored tokens have each folded name and each folded symbol
+// (Store.CountNames).
+type NameCounts struct {
+	Names, Symbols map[string]int
+}
+
 // FoldName is the form in which token names and symbols are compared: what a reader takes for
 // the same string is the same. Case is folded; control, format and other default-ignorable
-// characters (bidi controls, zero-width spaces, variation selectors, fillers) are dropped;
-// fullwidth ASCII reads as ASCII; every run of whitespace (any space separator, the Braille
-// blank) is one space, and there is none at either end.
+// characters (bidi controls, zero-width spaces, variation selectors, fillers) are dropped, as is
+// the replacement character (U+FFFD, which stands for bytes that are not text, as a store may
+// keep them); fullwidth ASCII reads as ASCII; every run of whitespace (any space separator, the
+// Braille blank) is one space, and there is none at either end.
 func FoldName(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -36,7 +42,8 @@ func FoldName(s string) string {
 		case unicode.IsSpace(r) || r == 0x2800:
 			space = b.Len() > 0
 			continue
-		case unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector):
+		case r == unicode.ReplacementChar || unicode.IsControl(r) ||
+			unicode.In(r, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector):
 			continue
 		}
 		if space {
@@ -48,51 +55,23 @@ func FoldName(s string) string {
 	return b.String()
 }
 
-// namesakeIndex counts the tokens of each folded name and symbol. It is built from the store at
-// the first read that needs it and kept current by the syncs the service observes (a launch adds
-// one token; a reorganization, which may have removed launches, has it built again at the next
-// read), so a read never scans the tokens. A service that is told of no sync checks the store's
-// cursor at each read instead and builds the index again when it moved.
+// maxNameCounts bounds the folds namesakeIndex keeps; past it, it starts afresh.
+const maxNameCounts = 200_000
+
+// namesakeIndex keeps the counts of the folded names and symbols that reads asked for, each
+// counted by the store (Store.CountNames, an index lookup) at the first read that needs it, so
+// that nothing walks every token. A launch the service observes drops the counts of its name and
+// symbol, and a reorganization all of them, to be counted again when asked. A service that is
+// told of no sync checks the store's cursor at each read instead and drops every count when it
+// moved.
 type namesakeIndex struct {
-	build sync.Mutex // one build at a time
-
-	mu       sync.RWMutex
-	counts   *nameCounts // nil before the first build
-	ready    bool        // built, and no reorganization since
-	builds   uint64      // completed builds
-	followed bool        // Observe has been called: syncs keep the index current
-	cursor   Cursor      // the store's cursor before the last build read it
-	// building collects the launches observed while a build reads the store, which its pages
-	// may have missed; stale records a reorganization during the build.
-	building bool
-	during   []Token
-	stale    bool
-}
-
-// nameCounts is how many tokens have each folded name and symbol, and each counted token's.
-type nameCounts struct {
-	keys    map[common.Address]nameKeys
-	names   map[string]int
-	symbols map[string]int
-}
-
-type nameKeys struct{ name, symbol string }
-
-func keysOf(t *Token) nameKeys { return nameKeys{FoldName(t.Name), FoldName(t.Symbol)} }
-
-func newNameCounts() *nameCounts {
-	return &nameCounts{keys: make(map[common.Address]nameKeys), names: make(map[string]int), symbols: make(map[string]int)}
-}
-
-// add counts t, once however often it is added.
-func (c *nameCounts) add(t *Token) {
-	if _, ok := c.keys[t.Address]; ok {
-		return
-	}
-	k := keysOf(t)
-	c.keys[t.Address] = k
-	c.names[k.name]++
-	c.symbols[k.symbol]++
+	mu             sync.Mutex
+	names, symbols map[string]int
+	// gen moves with every change observed, so that a count read meanwhile is used for its read
+	// but not kept.
+	gen      uint64
+	followed bool   // Observe has been called: syncs keep the counts current
+	cursor   Cursor // for a service not told of syncs: the cursor the counts are as of
 }
 
 // observe applies a sync.
@@ -101,109 +80,94 @@ func (x *namesakeIndex) observe(s Sync) {
 	defer x.mu.Unlock()
 	x.followed = true
 	if s.Rewound || len(s.Reorged) > 0 {
-		x.ready = false
-		x.stale = x.building
+		x.names, x.symbols = nil, nil
+		x.gen++
 	}
-	if s.Batch == nil {
+	if s.Batch == nil || len(s.Batch.Launches) == 0 {
 		return
 	}
+	x.gen++
 	for i := range s.Batch.Launches {
-		if x.counts != nil {
-			x.counts.add(&s.Batch.Launches[i])
-		}
-		if x.building {
-			x.during = append(x.during, s.Batch.Launches[i])
-		}
+		t := &s.Batch.Launches[i]
+		delete(x.names, FoldName(t.Name))
+		delete(x.symbols, FoldName(t.Symbol))
 	}
 }
 
-// fill sets the Namesakes of each view, building the index first when it is not current.
+// fill sets the Namesakes of each view: the stored tokens of its folded name (symbol) but itself.
 func (x *namesakeIndex) fill(ctx context.Context, st Store, views []View) error {
-	if err := x.current(ctx, st); err != nil {
-		return err
+	if len(views) == 0 {
+		return nil
 	}
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	c := x.counts
-	for i := range views {
-		t := &views[i].Token
-		k, counted := c.keys[t.Address]
-		if !counted {
-			k = keysOf(t) // launched since the index last heard; not counted yet
-		}
-		n := Namesakes{Name: c.names[k.name], Symbol: c.symbols[k.symbol]}
-		if counted {
-			n.Name--
-			n.Symbol--
-		}
-		views[i].Namesakes = n
-	}
-	return nil
-}
-
-// current builds the index when it is not ready or, for a service told of no sync, when the
-// store's cursor moved since it was built.
-func (x *namesakeIndex) current(ctx context.Context, st Store) error {
-	x.mu.RLock()
-	ready, followed, at, builds := x.ready, x.followed, x.cursor, x.builds
-	x.mu.RUnlock()
-	if ready && !followed {
+	x.mu.Lock()
+	followed := x.followed
+	x.mu.Unlock()
+	if !followed {
 		cur, err := st.Cursor(ctx)
 		if err != nil {
 			return err
 		}
-		ready = cur == at
-	}
-	if ready {
-		return nil
-	}
-	x.build.Lock()
-	defer x.build.Unlock()
-	x.mu.Lock()
-	if x.builds != builds && x.ready {
+		x.mu.Lock()
+		if cur != x.cursor {
+			x.names, x.symbols, x.cursor = nil, nil, cur
+			x.gen++
+		}
 		x.mu.Unlock()
-		return nil // another reader built it meanwhile
 	}
-	x.building, x.during, x.stale = true, nil, false
+	type keys struct{ name, symbol string }
+	folds := make([]keys, len(views))
+	var names, symbols []string
+	x.mu.Lock()
+	gen := x.gen
+	for i := range views {
+		k := keys{FoldName(views[i].Name), FoldName(views[i].Symbol)}
+		folds[i] = k
+		if _, ok := x.names[k.name]; !ok && !slices.Contains(names, k.name) {
+			names = append(names, k.name)
+		}
+		if _, ok := x.symbols[k.symbol]; !ok && !slices.Contains(symbols, k.symbol) {
+			symbols = append(symbols, k.symbol)
+		}
+	}
 	x.mu.Unlock()
-
-	c, cur, err := readNames(ctx, st)
-
+	var fresh NameCounts
+	if len(names)+len(symbols) > 0 {
+		var err error
+		if fresh, err = st.CountNames(ctx, names, symbols); err != nil {
+			return err
+		}
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	during := x.during
-	x.building, x.during = false, nil
-	if err != nil {
-		return err
+	count := func(known map[string]int, counted map[string]int, fold string) int {
+		if n, ok := counted[fold]; ok {
+			return n
+		}
+		return known[fold]
 	}
-	for i := range during {
-		c.add(&during[i])
+	for i := range views {
+		k := folds[i]
+		// Each view's token is stored, so it counts itself (unless a reorganization took it
+		// away since it was read).
+		views[i].Namesakes = Namesakes{
+			Name:   max(0, count(x.names, fresh.Names, k.name)-1),
+			Symbol: max(0, count(x.symbols, fresh.Symbols, k.symbol)-1),
+		}
 	}
-	x.counts, x.cursor, x.ready = c, cur, !x.stale
-	x.builds++
+	if x.gen != gen {
+		return nil // a launch or reorganization came between: the fresh counts may be behind it
+	}
+	if len(x.names)+len(names) > maxNameCounts || len(x.symbols)+len(symbols) > maxNameCounts {
+		x.names, x.symbols = nil, nil
+	}
+	if x.names == nil {
+		x.names, x.symbols = make(map[string]int), make(map[string]int)
+	}
+	for _, f := range names {
+		x.names[f] = fresh.Names[f]
+	}
+	for _, f := range symbols {
+		x.symbols[f] = fresh.Symbols[f]
+	}
 	return nil
-}
-
-// readNames counts the names and symbols of every stored token, and returns the store's cursor
-// as it was before the first page.
-func readNames(ctx context.Context, st Store) (*nameCounts, Cursor, error) {
-	cur, err := st.Cursor(ctx)
-	if err != nil {
-		return nil, Cursor{}, err
-	}
-	c := newNameCounts()
-	q := TokenQuery{Sort: SortNewest, Limit: MaxLimit}
-	for {
-		page, err := st.Tokens(ctx, q)
-		if err != nil {
-			return nil, Cursor{}, err
-		}
-		for i := range page.Tokens {
-			c.add(&page.Tokens[i])
-		}
-		if page.Next == "" {
-			return c, cur, nil
-		}
-		q.Cursor = page.Next
-	}
 }

@@ -27,6 +27,8 @@ func TestFoldName(t *testing.T) {
 		"ＤＥＴＨ":                               "deth",
 		"DETH\ufe0f\u034f\u3164":             "deth",
 		"DE\x1bTH\u0085\u009b":               "deth",
+		"DE\x00TH\xff\xfe":                   "deth",
+		"DETH\ufffd":                         "deth",
 		"  Moon \u2003\u3000 Cat\u2800 ":     "moon cat",
 		"Kelvin \u212a":                      "kelvin k",
 		"":                                   "",
@@ -38,15 +40,20 @@ func TestFoldName(t *testing.T) {
 	}
 }
 
-// tokensCounter counts the store's token listings: the namesakes of a read come from memory.
+// tokensCounter counts the store's token listings and name counts.
 type tokensCounter struct {
 	market.Store
-	lists atomic.Int64
+	lists, counts atomic.Int64
 }
 
 func (s *tokensCounter) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenPage, error) {
 	s.lists.Add(1)
 	return s.Store.Tokens(ctx, q)
+}
+
+func (s *tokensCounter) CountNames(ctx context.Context, names, symbols []string) (market.NameCounts, error) {
+	s.counts.Add(1)
+	return s.Store.CountNames(ctx, names, symbols)
 }
 
 // namesakeWorld is an empty store on SQLite, a service over it, and a launcher of tokens: each
@@ -155,13 +162,20 @@ func TestNamesakes(t *testing.T) {
 		wide := w.launch("Toad", "ＤＥ\u200bＴＨ")
 		w.want(map[common.Address]market.Namesakes{real: {Name: 1, Symbol: 2}, fake: {Name: 1, Symbol: 2}, wide: {Symbol: 2}, frog: {}})
 
+		// The counts come from the store's index of names, not from listing its tokens: one
+		// listing per list, none per token. Once counted, a service that follows the syncs
+		// answers from memory until a launch of that name or symbol.
+		lists, counts := w.store.lists.Load(), w.store.counts.Load()
+		w.namesakes()
+		if n := w.store.lists.Load() - lists; n != 1 {
+			t.Errorf("a list and its tokens' reads listed the store %d times, want 1", n)
+		}
+		if n := w.store.counts.Load() - counts; follow && n != 0 {
+			t.Errorf("a list and its tokens' reads counted names in the store %d times, want 0", n)
+		}
 		if follow {
-			// Once built, the index answers from memory: one listing per list, none per token.
-			before := w.store.lists.Load()
-			w.namesakes()
-			if n := w.store.lists.Load() - before; n != 1 {
-				t.Errorf("a list and its tokens' reads listed the store %d times, want 1", n)
-			}
+			other := w.launch("Toad", "TOAD")
+			w.want(map[common.Address]market.Namesakes{wide: {Name: 1, Symbol: 2}, other: {Name: 1}, real: {Name: 1, Symbol: 2}})
 		}
 	}
 }

@@ -52,6 +52,10 @@ type Store interface {
 	// Tokens returns a page of tokens in the order of q.Sort (see TokenSort). An unknown sort or
 	// phase, or a cursor that a query with the same sort did not return, is curvekit.ErrInvalid.
 	Tokens(ctx context.Context, q TokenQuery) (TokenPage, error)
+	// CountNames counts the stored tokens whose name folds (FoldName) to each of names, and
+	// whose symbol folds to each of symbols. A fold no stored token has is absent or 0. Its cost
+	// follows the tokens counted, not the tokens stored.
+	CountNames(ctx context.Context, names, symbols []string) (NameCounts, error)
 	// Trades returns a token's trades newest first (block, then log index, descending).
 	Trades(ctx context.Context, q TradeQuery) (TradePage, error)
 	// TradesBetween returns a token's trades with from <= Time < to, oldest first, and the last

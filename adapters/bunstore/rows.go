@@ -56,6 +56,8 @@ type tokenRow struct {
 	Symbol           string         `bun:"symbol"`
 	NameLower        string         `bun:"name_lower"`
 	SymbolLower      string         `bun:"symbol_lower"`
+	NameFold         string         `bun:"name_fold"`
+	SymbolFold       string         `bun:"symbol_fold"`
 	URI              string         `bun:"uri"`
 	Decimals         int            `bun:"decimals"`
 	TotalSupply      amount         `bun:"total_supply"`
@@ -139,6 +141,8 @@ func newTokenRow(t *market.Token) (tokenRow, error) {
 		Symbol:           cleanText(t.Symbol),
 		NameLower:        strings.ToLower(cleanText(t.Name)),
 		SymbolLower:      strings.ToLower(cleanText(t.Symbol)),
+		NameFold:         market.FoldName(t.Name),
+		SymbolFold:       market.FoldName(t.Symbol),
 		URI:              cleanText(t.URI),
 		Decimals:         int(t.Decimals),
 		TotalSupply:      amount(t.TotalSupply),

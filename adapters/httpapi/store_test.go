@@ -102,6 +102,24 @@ func page[T any](all []T, start, limit int, scope string) ([]T, string) {
 	return all[start:end], next
 }
 
+func (s *fakeStore) CountNames(_ context.Context, names, symbols []string) (market.NameCounts, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return market.NameCounts{}, s.err
+	}
+	out := market.NameCounts{Names: map[string]int{}, Symbols: map[string]int{}}
+	for _, t := range s.tokens {
+		if n := market.FoldName(t.Name); slices.Contains(names, n) {
+			out.Names[n]++
+		}
+		if y := market.FoldName(t.Symbol); slices.Contains(symbols, y) {
+			out.Symbols[y]++
+		}
+	}
+	return out, nil
+}
+
 func (s *fakeStore) Tokens(_ context.Context, q market.TokenQuery) (market.TokenPage, error) {
 	s.mu.Lock()
 	delay := s.tokensDelay
