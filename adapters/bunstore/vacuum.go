@@ -13,14 +13,20 @@ import (
 // runs, but a server may have it off (some test and CI setups do), or let it lag behind a
 // backfill, and then the tables and their indexes grow with every write: 648,644 dead token rows
 // for 100,200 live ones after 2,000,000 trades, and the backfill slowed to a third. So the
-// market store vacuums what it churns itself: after every vacuumEvery rows its writes replaced,
-// one background VACUUM (ANALYZE) of those tables, while the writes go on (VACUUM takes no lock
-// that a write waits for). Its cost follows the pages written since the last one, found through
-// the visibility map, not the tables' size; ANALYZE keeps the planner's statistics current on a
-// server that would never gather them otherwise.
+// market store vacuums what it churns itself, as autovacuum would: one background VACUUM
+// (ANALYZE) of those tables after its writes replaced vacuumShare of their rows (and at least
+// vacuumEvery), while the writes go on (VACUUM takes no lock that a write waits for). A vacuum
+// reads the pages written since the last one (the visibility map skips the others), but each
+// index of a table with dead rows whole, so its cost grows with the tables; spacing the vacuums
+// in proportion keeps their cost per row written flat, and the dead rows under that share.
+// ANALYZE keeps the planner's statistics current on a server that would never gather them
+// otherwise.
 
-// vacuumEvery is how many row versions the market's writes replace between two vacuums.
+// vacuumEvery is the fewest row versions the market's writes replace between two vacuums.
 const vacuumEvery = 200_000
+
+// vacuumShare is the share of the churned tables' rows the writes replace between two vacuums.
+const vacuumShare = 0.05
 
 // vacuumTables are the tables whose rows batches replace, and trades, whose new pages a
 // vacuum marks all-visible (index-only scans then skip the heap).
@@ -30,7 +36,8 @@ const vacuumTables = "tokens, holders, candle_bars, trades, fee_claims"
 // itself.
 type vacuumer struct {
 	db      *bun.DB
-	every   int64 // vacuumEvery, but in tests
+	every   int64        // vacuumEvery, but in tests
+	due     atomic.Int64 // vacuumShare of the rows, as the last vacuum found them
 	churn   atomic.Int64
 	kick    chan struct{}
 	stop    chan struct{}
@@ -51,7 +58,7 @@ func (v *vacuumer) wrote(rows int) {
 	if v == nil || rows <= 0 {
 		return
 	}
-	if v.churn.Add(int64(rows)) < v.every {
+	if v.churn.Add(int64(rows)) < max(v.every, v.due.Load()) {
 		return
 	}
 	select {
@@ -79,6 +86,12 @@ func (v *vacuumer) run() {
 		// context at Close) leaves the next one to try again.
 		if _, err := v.db.ExecContext(ctx, "VACUUM (ANALYZE) "+vacuumTables); err == nil {
 			v.vacuums.Add(1)
+		}
+		// The rows of the churned tables, as the ANALYZE just counted them.
+		var rows int64
+		if err := v.db.NewRaw(`SELECT CAST(COALESCE(SUM(reltuples), 0) AS BIGINT) FROM pg_class
+			WHERE oid IN (to_regclass('tokens'), to_regclass('holders'), to_regclass('candle_bars'))`).Scan(ctx, &rows); err == nil {
+			v.due.Store(int64(float64(rows) * vacuumShare))
 		}
 	}
 }
