@@ -1,0 +1,220 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/curvekit/curvekit/adapters/bunstore"
+	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/internal/pgtest"
+	"github.com/curvekit/curvekit/market"
+	"github.com/curvekit/curvekit/market/marketgen"
+	"github.com/curvekit/curvekit/txbuild"
+)
+
+// BenchmarkScaleReads times the public reads over HTTP against a store of realistic shape, as an
+// API-only replica serves them (a market service told of no syncs, so no answer is kept between
+// requests): each read asked by 8 clients at once, its p50 and p99 in milliseconds. It reads a
+// store it fills itself on PostgreSQL (1,000 tokens and 99,000 trades, market/marketgen as
+// BenchmarkScale fills it) and, in the same run, the store CURVEKIT_SCALE_DSN names when set
+// (a PostgreSQL DSN or an SQLite file, e.g. one BenchmarkScale filled and kept):
+//
+//	CURVEKIT_TEST_POSTGRES=... CURVEKIT_SCALE_DSN=... \
+//	  go test -run '^$' -bench BenchmarkScaleReads -benchtime 1x -timeout 0 ./adapters/httpapi
+//
+// It also reports the first GET /tokens of a service just started (first-tokens-ms).
+func BenchmarkScaleReads(b *testing.B) {
+	stores := map[string]func(testing.TB) *bunstore.DB{"small": filledStore}
+	if dsn := os.Getenv("CURVEKIT_SCALE_DSN"); dsn != "" {
+		stores["dsn"] = func(tb testing.TB) *bunstore.DB {
+			d, err := bunstore.Open(context.Background(), bunstore.Config{DSN: dsn})
+			if err != nil {
+				tb.Fatal(err)
+			}
+			tb.Cleanup(func() { d.Close() })
+			return d
+		}
+	}
+	names := make([]string, 0, len(stores))
+	for n := range stores {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		b.Run(name, func(b *testing.B) { benchReads(b, stores[name](b)) })
+	}
+}
+
+// filledStore fills a PostgreSQL schema with a launchpad of 1,000 tokens and 99,000 trades.
+func filledStore(tb testing.TB) *bunstore.DB {
+	ctx := context.Background()
+	d, err := bunstore.Open(ctx, bunstore.Config{DSN: pgtest.Schema(tb, "httpapi_scale")})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { d.Close() })
+	g, err := marketgen.New(marketgen.Shape{Tokens: 1_000, Trades: 99_000, End: time.Now().Unix() - 400, Seed: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for batch := g.NextBlocks(2_000); batch != nil; batch = g.NextBlocks(2_000) {
+		if err := d.Market().Apply(ctx, batch); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return d
+}
+
+func readServer(tb testing.TB, d *bunstore.DB) (*httptest.Server, *market.Service) {
+	bld, err := txbuild.New(txbuild.Config{ChainID: 1337})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	svc, err := market.NewService(market.ServiceConfig{Store: d.Market(), Builder: bld, CacheTokens: 100_000})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := New(Config{
+		Market: svc, Limiter: newCountLimiter(), Policy: auth.DefaultPolicy(auth.Every(1_000_000_000, time.Minute)),
+		Terms:    fixedTerms{},
+		Settings: Settings{QuoteAssets: []market.Asset{{Symbol: "ETH", Decimals: 18}}},
+		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(s.Handler())
+	srv.Config.ConnContext = ConnContext
+	srv.Start()
+	tb.Cleanup(srv.Close)
+	return srv, svc
+}
+
+func benchReads(b *testing.B, d *bunstore.DB) {
+	srv, _ := readServer(b, d)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	get := func(path string) ([]byte, time.Duration) {
+		b.Helper()
+		t0 := time.Now()
+		res, err := client.Get(srv.URL + path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		el := time.Since(t0)
+		if err != nil || res.StatusCode != http.StatusOK {
+			b.Fatalf("GET %s: %d %v: %.300s", path, res.StatusCode, err, body)
+		}
+		return body, el
+	}
+	var list struct {
+		Tokens []struct {
+			Address string `json:"address"`
+		} `json:"tokens"`
+		Next string `json:"nextCursor"`
+	}
+
+	// The first list of a service just started.
+	{
+		fresh, _ := readServer(b, d)
+		t0 := time.Now()
+		res, err := client.Get(fresh.URL + "/tokens")
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		b.ReportMetric(float64(time.Since(t0).Microseconds())/1000, "first-tokens-ms")
+	}
+
+	body, _ := get("/tokens?sort=volume24h&limit=1")
+	if err := json.Unmarshal(body, &list); err != nil || len(list.Tokens) == 0 {
+		b.Fatalf("no busiest token: %v %s", err, body)
+	}
+	busiest := list.Tokens[0].Address
+	// A deep page of its trades: 40 pages in.
+	deep := ""
+	for range 40 {
+		body, _ := get("/tokens/" + busiest + "/trades?limit=100" + deep)
+		var p struct {
+			Next string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(body, &p); err != nil || p.Next == "" {
+			break
+		}
+		deep = "&cursor=" + url.QueryEscape(p.Next)
+	}
+	now := time.Now().Unix()
+	reads := []struct{ name, path string }{
+		{"volume24h", "/tokens?sort=volume24h"},
+		{"marketCap", "/tokens?sort=marketCap"},
+		{"trending", "/tokens?sort=trending"},
+		{"losers24h", "/tokens?sort=losers24h"},
+		{"gainers1h", "/tokens?sort=gainers1h"},
+		{"newest", "/tokens?sort=newest"},
+		{"graduatedSince", fmt.Sprintf("/tokens?graduatedSince=%d", now-86400)},
+		{"phase-graduated", "/tokens?phase=graduated"},
+		{"curve-marketCap", "/tokens?phase=curve&sort=marketCap"},
+		{"about-to-graduate", "/tokens?phase=curve&progressMin=80&sort=progress"},
+		{"quote-volume24h", "/tokens?quote=ETH&sort=volume24h"},
+		{"search-none", "/tokens?q=zzqqxxv"},
+		{"search-some", "/tokens?q=pepe"},
+		{"king", "/tokens/king"},
+		{"token", "/tokens/" + busiest},
+		{"stats", "/tokens/" + busiest + "/stats"},
+		{"holders", "/tokens/" + busiest + "/holders"},
+		{"trades", "/tokens/" + busiest + "/trades"},
+		{"trades-deep", "/tokens/" + busiest + "/trades?limit=100" + deep},
+		{"candles-1h-30d", fmt.Sprintf("/tokens/%s/candles?res=1h&from=%d&to=%d", busiest, now-30*86400, now)},
+		{"candles-1m-1d", fmt.Sprintf("/tokens/%s/candles?res=1m&from=%d&to=%d", busiest, now-86400, now)},
+		{"candles-default", "/tokens/" + busiest + "/candles"},
+		{"candles-1d", "/tokens/" + busiest + "/candles?res=1d"},
+	}
+	const clients, each = 8, 25
+	b.ResetTimer()
+	for _, r := range reads {
+		var (
+			mu    sync.Mutex
+			times []time.Duration
+			n     atomic.Int64
+			wg    sync.WaitGroup
+		)
+		for range clients {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range each {
+					sep := "?"
+					if strings.Contains(r.path, "?") {
+						sep = "&"
+					}
+					// A query of its own: no answer kept anywhere serves it.
+					_, el := get(fmt.Sprintf("%s%s_=%d", r.path, sep, n.Add(1)))
+					mu.Lock()
+					times = append(times, el)
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		slices.Sort(times)
+		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+		b.ReportMetric(ms(times[len(times)/2]), r.name+"-p50-ms")
+		b.ReportMetric(ms(times[len(times)*99/100]), r.name+"-p99-ms")
+	}
+	b.ReportMetric(0, "ns/op")
+}
