@@ -17,29 +17,36 @@ import (
 // nameChunk bounds the folds one count statement names.
 const nameChunk = 500
 
-// CountNames counts the tokens of each folded name and symbol: an index range per fold.
+// CountNames counts the tokens of each folded name and symbol: an index range per fold, in one
+// statement for a page's names and symbols.
 func (s *Market) CountNames(ctx context.Context, names, symbols []string) (market.NameCounts, error) {
 	out := market.NameCounts{Names: make(map[string]int, len(names)), Symbols: make(map[string]int, len(symbols))}
-	for _, c := range []struct {
-		column string
-		folds  []string
-		into   map[string]int
-	}{{"name_fold", names, out.Names}, {"symbol_fold", symbols, out.Symbols}} {
-		for folds := c.folds; len(folds) > 0; {
-			chunk := folds[:min(len(folds), nameChunk)]
-			folds = folds[len(chunk):]
-			var rows []struct {
-				Fold string `bun:"fold"`
-				N    int    `bun:"n"`
-			}
-			if err := s.db.NewSelect().TableExpr("tokens").
-				ColumnExpr("? AS fold, COUNT(*) AS n", bun.Ident(c.column)).
-				Where("? IN (?)", bun.Ident(c.column), bun.List(chunk)).
-				GroupExpr("?", bun.Ident(c.column)).Scan(ctx, &rows); err != nil {
-				return market.NameCounts{}, fmt.Errorf("bunstore: names: %w", err)
-			}
-			for _, r := range rows {
-				c.into[r.Fold] = r.N
+	for len(names)+len(symbols) > 0 {
+		n, y := names[:min(len(names), nameChunk)], symbols[:min(len(symbols), nameChunk)]
+		names, symbols = names[len(n):], symbols[len(y):]
+		var parts []string
+		var args []any
+		if len(n) > 0 {
+			parts = append(parts, "SELECT 0 AS kind, name_fold AS fold, COUNT(*) AS n FROM tokens WHERE name_fold IN (?) GROUP BY name_fold")
+			args = append(args, bun.List(n))
+		}
+		if len(y) > 0 {
+			parts = append(parts, "SELECT 1 AS kind, symbol_fold AS fold, COUNT(*) AS n FROM tokens WHERE symbol_fold IN (?) GROUP BY symbol_fold")
+			args = append(args, bun.List(y))
+		}
+		var rows []struct {
+			Kind int    `bun:"kind"`
+			Fold string `bun:"fold"`
+			N    int    `bun:"n"`
+		}
+		if err := s.db.NewRaw(strings.Join(parts, " UNION ALL "), args...).Scan(ctx, &rows); err != nil {
+			return market.NameCounts{}, fmt.Errorf("bunstore: names: %w", err)
+		}
+		for _, r := range rows {
+			if r.Kind == 0 {
+				out.Names[r.Fold] = r.N
+			} else {
+				out.Symbols[r.Fold] = r.N
 			}
 		}
 	}
