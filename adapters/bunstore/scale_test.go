@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,9 +105,13 @@ func BenchmarkScale(b *testing.B) {
 	tokens, trades := envInt(b, "CURVEKIT_SCALE_TOKENS", 1_000), envInt(b, "CURVEKIT_SCALE_TRADES", 99_000)
 	stores := map[string]func(testing.TB) sizedStore{"sqlite": newSizedSQLite, "postgres": newSizedPostgres}
 	if dsn := os.Getenv("CURVEKIT_SCALE_DSN"); dsn != "" {
-		// A PostgreSQL store of the caller's, kept after the run to look into.
+		// A store of the caller's, kept after the run to look into: a PostgreSQL DSN, or the
+		// path of an SQLite file.
 		stores = map[string]func(testing.TB) sizedStore{"dsn": func(t testing.TB) sizedStore {
-			return sizedPostgres(t, dsn)
+			if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+				return sizedPostgres(t, dsn)
+			}
+			return sizedSQLite(t, dsn)
 		}}
 	}
 	for name, open := range stores {
@@ -209,7 +214,10 @@ func (z storeSizes) perTrade() float64  { return float64(z.tradeBytes) / float64
 func (z storeSizes) perHolder() float64 { return float64(z.holderBytes) / float64(z.holders) }
 
 func newSizedSQLite(t testing.TB) sizedStore {
-	path := filepath.Join(t.TempDir(), "market.db")
+	return sizedSQLite(t, filepath.Join(t.TempDir(), "market.db"))
+}
+
+func sizedSQLite(t testing.TB, path string) sizedStore {
 	m := open(t, bunstore.Config{DSN: path})
 	return sizedStore{m, func(t testing.TB) storeSizes {
 		db, err := sql.Open("sqlite", path)
