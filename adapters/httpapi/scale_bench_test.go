@@ -10,6 +10,8 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"runtime"
+	rtmetrics "runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
@@ -35,7 +37,9 @@ import (
 //	CURVEKIT_TEST_POSTGRES=... CURVEKIT_SCALE_DSN=... \
 //	  go test -run '^$' -bench BenchmarkScaleReads -benchtime 1x -timeout 0 ./adapters/httpapi
 //
-// It also reports the first GET /tokens of a service just started (first-tokens-ms).
+// It also reports the first GET /tokens of a service just started (first-tokens-ms), and the most
+// heap the 8 concurrent requests of each candle read held beyond what was live before them
+// (candles-*-heap-MB).
 func BenchmarkScaleReads(b *testing.B) {
 	stores := map[string]func(testing.TB) *bunstore.DB{"small": filledStore}
 	if dsn := os.Getenv("CURVEKIT_SCALE_DSN"); dsn != "" {
@@ -193,6 +197,24 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 			n     atomic.Int64
 			wg    sync.WaitGroup
 		)
+		// The heap the reads hold, sampled while they run: what 8 concurrent requests of the
+		// busiest token's candles take, beside a server's base.
+		runtime.GC()
+		base := heapInUse()
+		var peak atomic.Uint64
+		sampling := make(chan struct{})
+		go func() {
+			for {
+				select {
+				case <-sampling:
+					return
+				case <-time.After(2 * time.Millisecond):
+					if h := heapInUse(); h > peak.Load() {
+						peak.Store(h)
+					}
+				}
+			}
+		}()
 		for range clients {
 			wg.Add(1)
 			go func() {
@@ -211,10 +233,21 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 			}()
 		}
 		wg.Wait()
+		close(sampling)
+		if strings.HasPrefix(r.name, "candles") {
+			b.ReportMetric(float64(peak.Load()-min(peak.Load(), base))/(1<<20), r.name+"-heap-MB")
+		}
 		slices.Sort(times)
 		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 		b.ReportMetric(ms(times[len(times)/2]), r.name+"-p50-ms")
 		b.ReportMetric(ms(times[len(times)*99/100]), r.name+"-p99-ms")
 	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// heapInUse is the bytes of the heap's live and not yet swept objects.
+func heapInUse() uint64 {
+	s := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	rtmetrics.Read(s)
+	return s[0].Value.Uint64()
 }
