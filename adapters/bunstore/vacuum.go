@@ -13,31 +13,35 @@ import (
 // runs, but a server may have it off (some test and CI setups do), or let it lag behind a
 // backfill, and then the tables and their indexes grow with every write: 648,644 dead token rows
 // for 100,200 live ones after 2,000,000 trades, and the backfill slowed to a third. So the
-// market store vacuums what it churns itself, as autovacuum would: one background VACUUM
-// (ANALYZE) of those tables after its writes replaced vacuumShare of their rows (and at least
-// vacuumEvery), while the writes go on (VACUUM takes no lock that a write waits for). A vacuum
-// reads the pages written since the last one (the visibility map skips the others), but each
-// index of a table with dead rows whole, so its cost grows with the tables; spacing the vacuums
-// in proportion keeps their cost per row written flat, and the dead rows under that share.
-// ANALYZE keeps the planner's statistics current on a server that would never gather them
-// otherwise.
+// market store vacuums what it churns itself, as autovacuum would: after its writes may have
+// replaced vacuumEvery rows, it asks the server's statistics how many rows of those tables are
+// dead, and runs one background VACUUM (ANALYZE) of them when that is vacuumShare of their live
+// rows (and at least vacuumEvery), while the writes go on (VACUUM takes no lock that a write
+// waits for). A vacuum reads the pages written since the last one (the visibility map skips the
+// others), but each index of a table with dead rows whole, so its cost grows with the tables;
+// spacing the vacuums in proportion keeps their cost per row written flat, and the dead rows
+// under that share. ANALYZE keeps the planner's statistics current on a server that would never
+// gather them otherwise.
 
-// vacuumEvery is the fewest row versions the market's writes replace between two vacuums.
+// vacuumEvery is how many rows the market's writes may replace between two looks at the dead
+// rows, and the fewest dead rows a vacuum waits for.
 const vacuumEvery = 200_000
 
-// vacuumShare is the share of the churned tables' rows the writes replace between two vacuums.
+// vacuumShare is the share of the churned tables' live rows that are dead when a vacuum runs.
 const vacuumShare = 0.05
 
 // vacuumTables are the tables whose rows batches replace, and trades, whose new pages a
 // vacuum marks all-visible (index-only scans then skip the heap).
 const vacuumTables = "tokens, holders, candle_bars, trades, fee_claims"
 
+// churnedTables are the tables whose dead rows decide a vacuum, as SQL strings.
+const churnedTables = "'tokens', 'holders', 'candle_bars'"
+
 // vacuumer runs the market's vacuums on PostgreSQL; nil on SQLite, which reuses freed pages by
 // itself.
 type vacuumer struct {
 	db      *bun.DB
-	every   int64        // vacuumEvery, but in tests
-	due     atomic.Int64 // vacuumShare of the rows, as the last vacuum found them
+	every   int64 // vacuumEvery, but in tests
 	churn   atomic.Int64
 	kick    chan struct{}
 	stop    chan struct{}
@@ -58,7 +62,7 @@ func (v *vacuumer) wrote(rows int) {
 	if v == nil || rows <= 0 {
 		return
 	}
-	if v.churn.Add(int64(rows)) < max(v.every, v.due.Load()) {
+	if v.churn.Add(int64(rows)) < v.every {
 		return
 	}
 	select {
@@ -82,16 +86,21 @@ func (v *vacuumer) run() {
 		case <-v.kick:
 		}
 		v.churn.Store(0)
+		// The writes' count is what they may have replaced (an upsert that inserts counts too):
+		// the server's statistics say how many dead rows there are, and how many live.
+		var dead, live int64
+		if err := v.db.QueryRowContext(ctx, `SELECT CAST(COALESCE(SUM(n_dead_tup), 0) AS BIGINT),
+			CAST(COALESCE(SUM(n_live_tup), 0) AS BIGINT) FROM pg_stat_user_tables
+			WHERE schemaname = current_schema() AND relname IN (`+churnedTables+`)`).Scan(&dead, &live); err != nil {
+			continue
+		}
+		if dead < max(v.every, int64(float64(live)*vacuumShare)) {
+			continue
+		}
 		// VACUUM runs outside a transaction; an error (a table not there yet, a cancelled
 		// context at Close) leaves the next one to try again.
 		if _, err := v.db.ExecContext(ctx, "VACUUM (ANALYZE) "+vacuumTables); err == nil {
 			v.vacuums.Add(1)
-		}
-		// The rows of the churned tables, as the ANALYZE just counted them.
-		var rows int64
-		if err := v.db.NewRaw(`SELECT CAST(COALESCE(SUM(reltuples), 0) AS BIGINT) FROM pg_class
-			WHERE oid IN (to_regclass('tokens'), to_regclass('holders'), to_regclass('candle_bars'))`).Scan(ctx, &rows); err == nil {
-			v.due.Store(int64(float64(rows) * vacuumShare))
 		}
 	}
 }
