@@ -24,7 +24,7 @@ const vacuumEvery = 200_000
 
 // vacuumTables are the tables whose rows batches replace, and trades, whose new pages a
 // vacuum marks all-visible (index-only scans then skip the heap).
-const vacuumTables = "tokens, holders, candle_bars, trades, fee_claims"
+const vacuumTables = "tokens, holders, candle_bars, candle_levels, trades, fee_claims"
 
 // vacuumer runs the market's vacuums on PostgreSQL; nil on SQLite, which reuses freed pages by
 // itself.
