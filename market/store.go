@@ -30,9 +30,9 @@ type Store interface {
 	// Cursor returns the last fully written block; the zero Cursor before the first batch.
 	Cursor(ctx context.Context) (Cursor, error)
 	// Apply writes one batch atomically together with its cursor, and folds the trades it stores
-	// into their minute bars (see Bars). Writing a trade, launch or claim that is already stored
-	// (same tx hash and log index) is not an error and changes nothing, so a batch may be applied
-	// again after a crash. A trade, claim or update of a token that is neither
+	// into their minute, hour and day bars (see Bars). Writing a trade, launch or claim that is
+	// already stored (same tx hash and log index) is not an error and changes nothing, so a batch
+	// may be applied again after a crash. A trade, claim or update of a token that is neither
 	// stored nor launched in the batch fails with curvekit.ErrInvalid, and a failed Apply writes
 	// nothing.
 	Apply(ctx context.Context, b *Batch) error
@@ -44,7 +44,7 @@ type Store interface {
 	Touched(ctx context.Context, after uint64) ([]common.Address, error)
 	// Rollback undoes everything written for blocks after r.To in one transaction: it deletes
 	// those blocks' launches (with their tokens), trades, claims and recorded cursors, stores the
-	// given token states, recomputes those tokens' LastTradeAt and minute bars from the trades
+	// given token states, recomputes those tokens' LastTradeAt and bars from the trades
 	// left, moves the cursor to r.To, and counts what it deleted in r.Removed.
 	Rollback(ctx context.Context, r *Rollback) error
 
