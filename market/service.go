@@ -533,9 +533,10 @@ type Series struct {
 }
 
 // Candles returns the bars of a window, rolled up by package candles from the token's stored
-// minute, hour or day bars (Store.Bars, see rollUp): the same fold the live streams use, and the bars a fold of the
-// window's trades gives. Its memory is the bars it returns and one page of minutes. At most MaxBars bars; when the window holds more, the
-// latest ones are returned and Prev points before them.
+// minute, hour or day bars (Store.Bars, see rollUp): the same fold the live streams use, and the
+// bars a fold of the window's trades gives. Its memory is the bars it returns and one page of
+// stored bars. At most MaxBars bars; when the window holds more, the latest ones are returned and
+// Prev points before them.
 func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
 	if !q.Resolution.Valid() {
 		return Series{}, fmt.Errorf("%w: unknown resolution", curvekit.ErrInvalid)
@@ -584,8 +585,8 @@ func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
 // rollUp computes the bars of the window p (From bucket-aligned) from the token's stored bars of
 // the coarsest span that divides the resolution (BarSpan: days for 1d, hours for 1h and 4h,
 // minutes otherwise), a page at a time: the bars of [From, To + resolution) and the last one
-// before From, which it reports. A window reads at most a bar of that span per its span, so a
-// 1d window of 1,000 bars reads 1,000 rows. It also returns the newest trade the bars include.
+// before From, which it reports. A window reads at most one row per bar of that span: 720 for 1h
+// over 30 days, 1,000 for 1d over 1,000 days. It also returns the newest trade the bars include.
 func (s *Service) rollUp(ctx context.Context, token common.Address, p candles.RangeParams) ([]candles.Bar, bool, *Trade, error) {
 	r, err := candles.NewRoller(p)
 	if err != nil {
