@@ -23,7 +23,8 @@ func MinutesOf(t *Token, trades []Trade) ([]candles.Minute, error) {
 
 // BarsOf answers q from all of a token's stored trades (in chain order): what Store.Bars
 // returns, at every span, for stores that keep trades only and for tests that recompute the
-// stored bars.
+// stored bars. It refuses (candles.ErrOverflow) a series with an hour or day whose volumes sum to
+// 2^128 or more at that span, wherever the range lies.
 func BarsOf(t *Token, trades []Trade, q MinuteQuery) (MinuteResult, error) {
 	if q.To < q.From {
 		return MinuteResult{}, fmt.Errorf("%w: range ends at %d before it starts at %d", curvekit.ErrInvalid, q.To, q.From)

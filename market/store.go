@@ -264,7 +264,10 @@ type MinuteQuery struct {
 	// SpanDay for days. A bar of a longer span is the candles.Minute of its trades (see
 	// candles.Minute.Join), with Time its UTC-aligned start; it rolls up exactly at every
 	// resolution the span divides. A caller passes From and To aligned to the span: a bar that
-	// starts before From is Before, whatever trades of it lie after From.
+	// starts before From is Before, whatever trades of it lie after From. An hour or day whose
+	// trades' volumes sum to 2^128 or more, which a fold of them refuses, is an error wrapping
+	// candles.ErrOverflow in the range; as Before (only its close and last trade matter there)
+	// its Volume reads 2^128-1.
 	Span int64
 	// Limit caps the bars returned; 0 or more than MaxMinutes means MaxMinutes. A caller pages
 	// on from the last bar's Time plus the span.

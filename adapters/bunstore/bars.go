@@ -42,10 +42,15 @@ type barRow struct {
 	Trades    int64          `bun:"trades"`
 	LastBlock int64          `bun:"last_block"`
 	LastLog   int64          `bun:"last_log"`
+	// Overflow is a read level's overflow column (levelRow); minutes have none.
+	Overflow int64 `bun:"-"`
 }
 
 // barColumns are the columns an upsert replaces.
 var barColumns = []string{"open_bits", "high_bits", "low_bits", "close_bits", "volume_hi", "volume_lo", "trades", "last_block", "last_log"}
+
+// levelColumns are the columns an upsert of levels replaces.
+var levelColumns = append(slices.Clip(barColumns), "overflow")
 
 func newBarRow(token common.Address, m *candles.Minute) (barRow, error) {
 	block, err := toInt64("bar block", m.Block)
@@ -87,23 +92,54 @@ type levelRow struct {
 	Trades    int64          `bun:"trades"`
 	LastBlock int64          `bun:"last_block"`
 	LastLog   int64          `bun:"last_log"`
+	Overflow  int64          `bun:"overflow"`
 }
 
-func newLevelRow(token common.Address, span int64, m *candles.Minute) (levelRow, error) {
-	r, err := newBarRow(token, m)
+func newLevelRow(token common.Address, span int64, b *bar) (levelRow, error) {
+	r, err := newBarRow(token, &b.Minute)
 	if err != nil {
 		return levelRow{}, err
 	}
-	return levelRow{
+	l := levelRow{
 		Token: token, Span: span, Bucket: r.Minute, Open: r.Open, High: r.High, Low: r.Low, Close: r.Close,
 		VolumeHi: r.VolumeHi, VolumeLo: r.VolumeLo, Trades: r.Trades, LastBlock: r.LastBlock, LastLog: r.LastLog,
-	}, nil
+	}
+	if b.over {
+		l.Overflow = 1
+	}
+	return l, nil
 }
 
-func (r *levelRow) minute() candles.Minute {
+func (r *levelRow) bar() bar {
 	b := barRow{Minute: r.Bucket, Open: r.Open, High: r.High, Low: r.Low, Close: r.Close,
 		VolumeHi: r.VolumeHi, VolumeLo: r.VolumeLo, Trades: r.Trades, LastBlock: r.LastBlock, LastLog: r.LastLog}
-	return b.minute()
+	return bar{b.minute(), r.Overflow != 0}
+}
+
+// bar is a stored minute, hour or day in the making. over reports an hour or day whose trades'
+// volumes sum to 2^128 or more, which a fold of them refuses (candles.ErrOverflow): its Volume
+// then holds 2^128-1, and Bars refuses to return it in a range (see market.MinuteQuery). A minute
+// does not saturate: a batch that overflows one fails, as before the levels.
+type bar struct {
+	candles.Minute
+	over bool
+}
+
+// join folds n into the bar of span (candles.Minute.Join), saturating an hour's or a day's volume.
+func (b *bar) join(span int64, n candles.Minute) error {
+	if b.over {
+		n.Volume = candles.Volume{}
+	}
+	err := b.Join(candles.Resolution(span), n)
+	if !errors.Is(err, candles.ErrOverflow) || span == market.SpanMinute {
+		return err
+	}
+	n.Volume = candles.Volume{}
+	if err := b.Join(candles.Resolution(span), n); err != nil {
+		return err
+	}
+	b.Volume, b.over = candles.Volume{Hi: math.MaxUint64, Lo: math.MaxUint64}, true
+	return nil
 }
 
 // levelSpans are the spans candle_levels keeps.
@@ -126,9 +162,9 @@ type barSet struct {
 	levels  []levelRow
 }
 
-func (b *barSet) add(k barKey, m *candles.Minute) error {
+func (b *barSet) add(k barKey, m *bar) error {
 	if k.span == market.SpanMinute {
-		r, err := newBarRow(k.token, m)
+		r, err := newBarRow(k.token, &m.Minute)
 		b.minutes = append(b.minutes, r)
 		return err
 	}
@@ -160,8 +196,8 @@ func chainOrder(trades []*market.Trade) {
 // foldBars folds trades (in chainOrder) into their minutes, hours and days, starting from the
 // stored ones, and returns the bars that changed. A trade that is not after a stored bar's last
 // trade is folded in it already (a batch applied again) and is skipped there.
-func foldBars(trades []*market.Trade, decimals map[common.Address]uint8, stored map[barKey]candles.Minute) (barSet, error) {
-	work := make(map[barKey]*candles.Minute)
+func foldBars(trades []*market.Trade, decimals map[common.Address]uint8, stored map[barKey]bar) (barSet, error) {
+	work := make(map[barKey]*bar)
 	dirty := make(map[barKey]bool)
 	var changed []barKey
 	for _, tr := range trades {
@@ -182,7 +218,7 @@ func foldBars(trades []*market.Trade, decimals map[common.Address]uint8, stored 
 			if m.Trades > 0 && !m.After(&ct) {
 				continue
 			}
-			if err := m.Join(candles.Resolution(span), one); err != nil {
+			if err := m.join(span, one); err != nil {
 				return barSet{}, fmt.Errorf("bar of %s at %d: %w", tr.Token, k.start, err)
 			}
 			if !dirty[k] {
@@ -240,7 +276,7 @@ func upsertLevels(ctx context.Context, tx bun.Tx, rows []levelRow) error {
 		n := min(len(rows), insertChunk)
 		chunk := rows[:n]
 		q := tx.NewInsert().Model(&chunk).On("CONFLICT (token, span, bucket) DO UPDATE")
-		for _, c := range barColumns {
+		for _, c := range levelColumns {
 			q.Set(c + " = EXCLUDED." + c)
 		}
 		if _, err := q.Exec(ctx); err != nil {
@@ -299,12 +335,12 @@ func writeBars(ctx context.Context, tx bun.Tx, trades []market.Trade) error {
 		Scan(ctx); err != nil {
 		return fmt.Errorf("bars: %w", err)
 	}
-	stored := make(map[barKey]candles.Minute, len(rows)+len(levels))
+	stored := make(map[barKey]bar, len(rows)+len(levels))
 	for i := range rows {
-		stored[barKey{rows[i].Token, market.SpanMinute, rows[i].Minute}] = rows[i].minute()
+		stored[barKey{rows[i].Token, market.SpanMinute, rows[i].Minute}] = bar{Minute: rows[i].minute()}
 	}
 	for i := range levels {
-		stored[barKey{levels[i].Token, levels[i].Span, levels[i].Bucket}] = levels[i].minute()
+		stored[barKey{levels[i].Token, levels[i].Span, levels[i].Bucket}] = levels[i].bar()
 	}
 	changed, err := foldBars(order, decimals, stored)
 	if err != nil {
@@ -319,7 +355,7 @@ func writeBars(ctx context.Context, tx bun.Tx, trades []market.Trade) error {
 // levelFold coarsens a token's minutes, in order, into its hours and days.
 type levelFold struct {
 	token common.Address
-	cur   [len(levelSpans)]candles.Minute
+	cur   [len(levelSpans)]bar
 	out   []levelRow
 }
 
@@ -332,7 +368,7 @@ func (f *levelFold) add(m candles.Minute) error {
 				return err
 			}
 		}
-		if err := c.Join(candles.Resolution(span), m); err != nil {
+		if err := c.join(span, m); err != nil {
 			return fmt.Errorf("%d-second bar of %s: %w", span, f.token, err)
 		}
 	}
@@ -345,7 +381,7 @@ func (f *levelFold) close(i int) error {
 		return err
 	}
 	f.out = append(f.out, r)
-	f.cur[i] = candles.Minute{}
+	f.cur[i] = bar{}
 	return nil
 }
 
@@ -501,17 +537,24 @@ func (s *Market) Bars(ctx context.Context, q market.MinuteQuery) (market.MinuteR
 }
 
 func (s *Market) bars(ctx context.Context, q market.MinuteQuery, limit int) (r market.MinuteResult, missing bool, err error) {
+	levels := q.Span > market.SpanMinute
 	sel, at := s.barSelect(q)
-	before, err := scanBars(ctx, q.Token, sel.Where(at+" < ?", q.From).OrderExpr(at+" DESC").Limit(1))
+	before, err := scanBars(ctx, q.Token, levels, sel.Where(at+" < ?", q.From).OrderExpr(at+" DESC").Limit(1))
 	if err != nil {
 		return r, false, fmt.Errorf("bunstore: bars of %s: %w", q.Token, err)
 	}
 	var rows []barRow
 	if q.From < q.To {
 		sel, at := s.barSelect(q)
-		rows, err = scanBars(ctx, q.Token, sel.Where(at+" >= ? AND "+at+" < ?", q.From, q.To).OrderExpr(at).Limit(int64(limit)))
+		rows, err = scanBars(ctx, q.Token, levels, sel.Where(at+" >= ? AND "+at+" < ?", q.From, q.To).OrderExpr(at).Limit(int64(limit)))
 		if err != nil {
 			return r, false, fmt.Errorf("bunstore: bars of %s: %w", q.Token, err)
+		}
+		for i := range rows {
+			if rows[i].Overflow != 0 {
+				return r, false, fmt.Errorf("bunstore: bars of %s: %w: the volumes of the %d-second bar at %d sum to 2^128 or more",
+					q.Token, candles.ErrOverflow, q.Span, rows[i].Minute)
+			}
 		}
 	}
 	if len(before) == 0 && len(rows) == 0 {
@@ -552,7 +595,7 @@ func (s *Market) bars(ctx context.Context, q market.MinuteQuery, limit int) (r m
 func (s *Market) barSelect(q market.MinuteQuery) (*bun.SelectQuery, string) {
 	if q.Span > market.SpanMinute {
 		return s.db.NewSelect().TableExpr("candle_levels AS cl").
-			Column("bucket", "open_bits", "high_bits", "low_bits", "close_bits", "volume_hi", "volume_lo", "trades", "last_block", "last_log").
+			Column("bucket", "open_bits", "high_bits", "low_bits", "close_bits", "volume_hi", "volume_lo", "trades", "last_block", "last_log", "overflow").
 			Where("cl.token = ? AND cl.span = ?", q.Token, q.Span), "cl.bucket"
 	}
 	return s.db.NewSelect().TableExpr("candle_bars AS cb").
@@ -560,9 +603,9 @@ func (s *Market) barSelect(q market.MinuteQuery) (*bun.SelectQuery, string) {
 		Where("cb.token = ?", q.Token), "cb.minute"
 }
 
-// scanBars runs a barSelect. It scans the columns itself: a request may read thousands of rows,
+// scanBars runs a barSelect (of levels or not). It scans the columns itself: a request may read thousands of rows,
 // and a model scan costs several allocations each.
-func scanBars(ctx context.Context, token common.Address, q *bun.SelectQuery) ([]barRow, error) {
+func scanBars(ctx context.Context, token common.Address, levels bool, q *bun.SelectQuery) ([]barRow, error) {
 	rs, err := q.Rows(ctx)
 	if err != nil {
 		return nil, err
@@ -572,7 +615,11 @@ func scanBars(ctx context.Context, token common.Address, q *bun.SelectQuery) ([]
 	for rs.Next() {
 		out = append(out, barRow{Token: token})
 		r := &out[len(out)-1]
-		if err := rs.Scan(&r.Minute, &r.Open, &r.High, &r.Low, &r.Close, &r.VolumeHi, &r.VolumeLo, &r.Trades, &r.LastBlock, &r.LastLog); err != nil {
+		cols := []any{&r.Minute, &r.Open, &r.High, &r.Low, &r.Close, &r.VolumeHi, &r.VolumeLo, &r.Trades, &r.LastBlock, &r.LastLog, &r.Overflow}
+		if !levels {
+			cols = cols[:len(cols)-1]
+		}
+		if err := rs.Scan(cols...); err != nil {
 			return nil, err
 		}
 	}
@@ -628,7 +675,7 @@ func (s *Market) fillBars(ctx context.Context, token common.Address) error {
 		if err != nil {
 			return err
 		}
-		stored := map[barKey]candles.Minute{}
+		stored := map[barKey]bar{}
 		var after *tradeRow
 		for {
 			q := tx.NewSelect().Model((*tradeRow)(nil)).ColumnExpr(tradeColumns).
@@ -659,12 +706,12 @@ func (s *Market) fillBars(ctx context.Context, token common.Address) error {
 			}
 			// The next page may continue the last minute, hour and day: the newest of each.
 			for _, m := range changed.minutes {
-				stored[barKey{token, market.SpanMinute, m.Minute}] = m.minute()
+				stored[barKey{token, market.SpanMinute, m.Minute}] = bar{Minute: m.minute()}
 			}
 			for _, l := range changed.levels {
-				stored[barKey{token, l.Span, l.Bucket}] = l.minute()
+				stored[barKey{token, l.Span, l.Bucket}] = l.bar()
 			}
-			maps.DeleteFunc(stored, func(k barKey, _ candles.Minute) bool {
+			maps.DeleteFunc(stored, func(k barKey, _ bar) bool {
 				return k.start < candles.Resolution(k.span).Bucket(rows[len(rows)-1].Time)
 			})
 			after = &rows[len(rows)-1]

@@ -124,6 +124,33 @@ func testBars(t *testing.T, s market.Store) {
 	if err != nil || none.Before != nil || len(none.Minutes) != 0 || none.Last != nil {
 		t.Errorf("Bars of a token without trades = %+v, %v; want nothing", none, err)
 	}
+
+	// An hour (and its day) whose volumes sum to 2^128: its minutes are stored and read, a fold of
+	// its trades refuses it and so does a read of hours or days over it, and as the bar before a
+	// window it opens the window at its close.
+	e := newToken(t, 3)
+	hour := candles.Res1h.Bucket(now - 7200)
+	p128 := pow2(128)
+	var most uint256.Int
+	most.SubUint64(&p128, 1)
+	over := []market.Trade{
+		seq.trade(e.Address, 1007, 0, hour+5, curvekit.Buy, most),
+		seq.trade(e.Address, 1007, 1, hour+65, curvekit.Sell, *uint256.NewInt(1)),
+	}
+	apply(t, s, &market.Batch{Cursor: market.Cursor{Block: 1007, Hash: hash(kindBlock, 1007)}, Launches: []market.Token{e}, Trades: over})
+	minutes, err := s.Bars(ctx, market.MinuteQuery{Token: e.Address, From: 0, To: allTime})
+	if err != nil || len(minutes.Minutes) != 2 {
+		t.Errorf("minute bars of an hour that overflows = %+v, %v; want two minutes", minutes, err)
+	}
+	for _, span := range []int64{market.SpanHour, market.SpanDay} {
+		_, err = s.Bars(ctx, market.MinuteQuery{Token: e.Address, From: 0, To: allTime, Span: span})
+		wantErr(t, fmt.Sprintf("Bars of span %d over a bar whose volumes overflow", span), err, candles.ErrOverflow)
+		after, err := s.Bars(ctx, market.MinuteQuery{Token: e.Address, From: candles.Res1d.Bucket(hour) + 86400, To: allTime, Span: span})
+		if err != nil || after.Before == nil || after.Before.Close != minutes.Minutes[1].Close ||
+			after.Before.Block != 1007 || after.Before.Index != 1 || after.Last == nil || after.Last.LogIndex != 1 {
+			t.Errorf("Bars of span %d after a bar whose volumes overflow = %+v, %v; want it as Before", span, after, err)
+		}
+	}
 }
 
 // storedTrades returns all of a token's stored trades, in chain order.

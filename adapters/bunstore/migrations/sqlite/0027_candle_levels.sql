@@ -6,6 +6,9 @@
 -- is a multiple of (market.BarSpan): 1h over 30 days reads 720 rows instead of up to 43,200, 1d
 -- over 1,000 days 1,000 instead of up to 1.44 million. Apply folds the trades it stores into them
 -- as into the minutes, Rollback recomputes those it cuts from the minutes left.
+-- overflow is 1 for an hour or day whose volumes sum to 2^128 or more (a fold of its trades
+-- refuses it; its volume then holds 2^128-1): only its close and last trade may be read, as the
+-- bar before a window. A minute that would overflow fails its batch, as before.
 --
 -- A table of its own rather than a span column in candle_bars' key: the minute table, by far the
 -- largest, is neither rebuilt (SQLite cannot change a primary key in place, PostgreSQL would
@@ -25,6 +28,7 @@ CREATE TABLE candle_levels (
 	trades       BIGINT NOT NULL,
 	last_block   BIGINT NOT NULL,
 	last_log     BIGINT NOT NULL,
+	overflow     BIGINT NOT NULL,
 	PRIMARY KEY (token, span, bucket)
 );
 
