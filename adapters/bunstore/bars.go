@@ -612,16 +612,16 @@ func scanBars(ctx context.Context, token common.Address, levels bool, q *bun.Sel
 	}
 	defer rs.Close()
 	var out []barRow
+	r := barRow{Token: token}
+	cols := []any{&r.Minute, &r.Open, &r.High, &r.Low, &r.Close, &r.VolumeHi, &r.VolumeLo, &r.Trades, &r.LastBlock, &r.LastLog, &r.Overflow}
+	if !levels {
+		cols = cols[:len(cols)-1]
+	}
 	for rs.Next() {
-		out = append(out, barRow{Token: token})
-		r := &out[len(out)-1]
-		cols := []any{&r.Minute, &r.Open, &r.High, &r.Low, &r.Close, &r.VolumeHi, &r.VolumeLo, &r.Trades, &r.LastBlock, &r.LastLog, &r.Overflow}
-		if !levels {
-			cols = cols[:len(cols)-1]
-		}
 		if err := rs.Scan(cols...); err != nil {
 			return nil, err
 		}
+		out = append(out, r)
 	}
 	return out, rs.Err()
 }
