@@ -40,5 +40,8 @@
 // high, low and last price, exact volume, count, last chain position), and since every resolution
 // is a whole number of minutes, Folder.AddMinute folds a minute exactly as its trades would be
 // folded. Roller (and RangeMinutes) computes a window's bars from its minutes and the last minute
-// before it, page by page, equal bar for bar to Range over the trades behind them.
+// before it, page by page, equal bar for bar to Range over the trades behind them. The same
+// summary of an hour or a day (Minute.Join, Coarsen) folds exactly into every resolution its span
+// divides, so a store that also keeps hours and days reads one row per hour for 1h and 4h windows
+// and one per day for 1d.
 package candles

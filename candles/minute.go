@@ -13,8 +13,14 @@ import (
 // Unlike a Bar, a Minute does not open at the previous close: Open is the price of its first
 // trade, and High and Low span its trades only. The previous close is applied when the minute
 // is folded (Folder.AddMinute).
+//
+// The same summary of a longer span of trades (an hour, a day; see Join and Coarsen) folds
+// exactly as its trades do into any resolution the span divides: Folder.AddMinute and Roller
+// take it as they take a minute. Stores keep such spans so that a coarse window reads one row
+// per hour or day.
 type Minute struct {
-	// Time is the minute's start in Unix seconds, a multiple of 60.
+	// Time is the minute's start in Unix seconds, a multiple of 60 (of a longer span: the span's
+	// start, a multiple of it).
 	Time int64
 	// Open, High, Low and Close are the first, highest, lowest and last price of the minute's
 	// trades, bit for bit the trades' prices.
@@ -91,6 +97,73 @@ func AppendMinutes(dst []Minute, trades []Trade) ([]Minute, error) {
 		if n > base && (m.Time < dst[n-1].Time || !dst[n-1].After(t)) {
 			return dst, fmt.Errorf("trade %d: %w: block %d index %d at %d is not after block %d index %d at %d",
 				i, ErrOutOfOrder, t.Block, t.Index, t.Time, dst[n-1].Block, dst[n-1].Index, dst[n-1].Time)
+		}
+		dst = append(dst, m)
+	}
+	return dst, nil
+}
+
+// Join folds n, the summary of later trades in the same span-second bucket, into m, which then
+// summarizes the trades of both, bit for bit as if they were folded one by one: m keeps its
+// Open, takes n's Close and last trade, the higher High and the lower Low, and sums the volumes
+// and counts. On an empty m (Trades 0) m becomes n with Time the start of n's bucket. span must be
+// a positive multiple of 60 (ErrResolution); n must lie in m's bucket and end after m's last
+// trade (ErrOutOfOrder). On error m is unchanged.
+func (m *Minute) Join(span Resolution, n Minute) error {
+	if span <= 0 || span%Res1m != 0 {
+		return fmt.Errorf("%w: span of %d seconds", ErrResolution, int64(span))
+	}
+	if err := n.check(); err != nil {
+		return err
+	}
+	start := span.Bucket(n.Time)
+	if m.Trades == 0 {
+		*m = n
+		m.Time = start
+		return nil
+	}
+	if start != m.Time {
+		return fmt.Errorf("%w: minute %d is not in the span starting %d", ErrOutOfOrder, n.Time, m.Time)
+	}
+	if n.Block < m.Block || (n.Block == m.Block && n.Index <= m.Index) {
+		return fmt.Errorf("%w: minute %d ends at block %d index %d, not after block %d index %d",
+			ErrOutOfOrder, n.Time, n.Block, n.Index, m.Block, m.Index)
+	}
+	v, ok := m.Volume.Add(n.Volume)
+	if !ok {
+		return fmt.Errorf("%w: span %d", ErrOverflow, m.Time)
+	}
+	if n.High > m.High {
+		m.High = n.High
+	}
+	if n.Low < m.Low {
+		m.Low = n.Low
+	}
+	m.Close = n.Close
+	m.Volume = v
+	m.Trades += n.Trades
+	m.Block, m.Index = n.Block, n.Index
+	return nil
+}
+
+// Coarsen groups summaries (in order, such as a series' minutes) into those of the span-second
+// buckets they lie in, with Join, and appends them to dst, oldest first.
+func Coarsen(dst []Minute, span Resolution, minutes []Minute) ([]Minute, error) {
+	base := len(dst)
+	for i := range minutes {
+		n := len(dst)
+		if n > base && minutes[i].Time >= MinTime && minutes[i].Time <= MaxTime && span > 0 && span.Bucket(minutes[i].Time) == dst[n-1].Time {
+			if err := dst[n-1].Join(span, minutes[i]); err != nil {
+				return dst, fmt.Errorf("minute %d: %w", minutes[i].Time, err)
+			}
+			continue
+		}
+		var m Minute
+		if err := m.Join(span, minutes[i]); err != nil {
+			return dst, fmt.Errorf("minute %d: %w", minutes[i].Time, err)
+		}
+		if n > base && (m.Time < dst[n-1].Time || m.Block < dst[n-1].Block || (m.Block == dst[n-1].Block && m.Index <= dst[n-1].Index)) {
+			return dst, fmt.Errorf("minute %d: %w: not after the span starting %d", minutes[i].Time, ErrOutOfOrder, dst[n-1].Time)
 		}
 		dst = append(dst, m)
 	}

@@ -29,22 +29,37 @@ func TestPropertyMinutesRollUpLikeTrades(t *testing.T) {
 					t.Fatalf("iteration %d: AppendMinutes: %v", iter, err)
 				}
 				name := fmt.Sprintf("iteration %d (%d trades, %d minutes)", iter, len(trades), len(minutes))
-				checkMinutes(t, name, trades, minutes)
+				checkMinutes(t, name, candles.Res1m, trades, minutes)
 				for _, res := range candles.Resolutions() {
 					checkRollUp(t, name, res, trades, minutes, rng)
 					checkFeedSeed(t, name, res, trades, minutes, rng)
+				}
+				// Hours and days, coarsened from the minutes, roll up as the trades do at
+				// every resolution they divide.
+				for _, span := range []candles.Resolution{candles.Res1h, candles.Res1d} {
+					spans, err := candles.Coarsen(nil, span, minutes)
+					if err != nil {
+						t.Fatalf("%s: Coarsen to %v: %v", name, span, err)
+					}
+					checkMinutes(t, name, span, trades, spans)
+					for _, res := range candles.Resolutions() {
+						if res%span == 0 {
+							checkRollUp(t, name+" from "+span.String(), res, trades, spans, rng)
+						}
+					}
 				}
 			}
 		})
 	}
 }
 
-// checkMinutes compares the minutes with the brute-force summary of each minute's trades.
-func checkMinutes(t *testing.T, name string, trades []candles.Trade, minutes []candles.Minute) {
+// checkMinutes compares the minutes (or the coarser spans) with the brute-force summary of each
+// span's trades.
+func checkMinutes(t *testing.T, name string, span candles.Resolution, trades []candles.Trade, minutes []candles.Minute) {
 	t.Helper()
 	var want []candles.Minute
 	for _, tr := range trades {
-		start := candles.Res1m.Bucket(tr.Time)
+		start := span.Bucket(tr.Time)
 		if n := len(want); n == 0 || want[n-1].Time != start {
 			want = append(want, candles.Minute{Time: start, Open: tr.Price, High: tr.Price, Low: tr.Price})
 		}

@@ -22,14 +22,24 @@ func MinutesOf(t *Token, trades []Trade) ([]candles.Minute, error) {
 }
 
 // BarsOf answers q from all of a token's stored trades (in chain order): what Store.Bars
-// returns, for stores that keep trades only and for tests that recompute the stored bars.
+// returns, at every span, for stores that keep trades only and for tests that recompute the
+// stored bars. It refuses (candles.ErrOverflow) a series with an hour or day whose volumes sum to
+// 2^128 or more at that span, wherever the range lies.
 func BarsOf(t *Token, trades []Trade, q MinuteQuery) (MinuteResult, error) {
 	if q.To < q.From {
 		return MinuteResult{}, fmt.Errorf("%w: range ends at %d before it starts at %d", curvekit.ErrInvalid, q.To, q.From)
 	}
+	if !ValidSpan(q.Span) {
+		return MinuteResult{}, fmt.Errorf("%w: bars of %d seconds", curvekit.ErrInvalid, q.Span)
+	}
 	all, err := MinutesOf(t, trades)
 	if err != nil {
 		return MinuteResult{}, err
+	}
+	if q.Span > SpanMinute {
+		if all, err = candles.Coarsen(nil, candles.Resolution(q.Span), all); err != nil {
+			return MinuteResult{}, fmt.Errorf("market: bars of %s: %w", t.Address, err)
+		}
 	}
 	limit := q.Limit
 	if limit <= 0 || limit > MaxMinutes {

@@ -117,7 +117,8 @@ func (s *Service) exportEnd(t *Token, to int64) int64 {
 
 // ExportCandles calls emit with each bar of the query's range at its resolution, oldest first:
 // the bars Candles returns for any window inside it (quiet buckets flat at the previous close),
-// folded from the stored minute bars MaxMinutes at a time. The range starts at the bucket of From (or after
+// folded from the stored bars of the coarsest span that divides the resolution (BarSpan),
+// MaxMinutes at a time. The range starts at the bucket of From (or after
 // the bar at Cursor, a bar time) and ends with the bucket that holds To-1, whole: its bar folds
 // every trade of the bucket, those at or after To as well, as Candles' does. A token without a
 // trade before the range's last bucket ends has no bars.
@@ -172,7 +173,8 @@ func (s *Service) ExportCandles(ctx context.Context, q ExportQuery, emit func(t 
 		}
 		return nil
 	}
-	mq := MinuteQuery{Token: q.Token, From: first, To: end, Limit: MaxMinutes}
+	span := BarSpan(q.Resolution) // first and end are bucket starts: whole spans
+	mq := MinuteQuery{Token: q.Token, From: first, To: end, Span: span, Limit: MaxMinutes}
 	for start := true; ; start = false {
 		page, err := s.cfg.Store.Bars(ctx, mq)
 		if err != nil {
@@ -196,7 +198,7 @@ func (s *Service) ExportCandles(ctx context.Context, q ExportQuery, emit func(t 
 		if n < mq.Limit {
 			break
 		}
-		mq.From = page.Minutes[n-1].Time + candles.Res1m.Seconds()
+		mq.From = page.Minutes[n-1].Time + span
 	}
 	cur, ok := f.Current()
 	if !ok {

@@ -533,9 +533,10 @@ type Series struct {
 }
 
 // Candles returns the bars of a window, rolled up by package candles from the token's stored
-// minute bars (Store.Bars): the same fold the live streams use, and the bars a fold of the
-// window's trades gives. Its memory is the bars it returns and one page of minutes. At most MaxBars bars; when the window holds more, the
-// latest ones are returned and Prev points before them.
+// minute, hour or day bars (Store.Bars, see rollUp): the same fold the live streams use, and the
+// bars a fold of the window's trades gives. Its memory is the bars it returns and one page of
+// stored bars. At most MaxBars bars; when the window holds more, the latest ones are returned and
+// Prev points before them.
 func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
 	if !q.Resolution.Valid() {
 		return Series{}, fmt.Errorf("%w: unknown resolution", curvekit.ErrInvalid)
@@ -581,15 +582,18 @@ func (s *Service) Candles(ctx context.Context, q CandleQuery) (Series, error) {
 	return out, nil
 }
 
-// rollUp computes the bars of the window p (From bucket-aligned) from the token's stored minute
-// bars, a page of minutes at a time: the minutes of [From, To + resolution) and the last one
-// before From, which it reports. It also returns the newest trade the bars include.
+// rollUp computes the bars of the window p (From bucket-aligned) from the token's stored bars of
+// the coarsest span that divides the resolution (BarSpan: days for 1d, hours for 1h and 4h,
+// minutes otherwise), a page at a time: the bars of [From, To + resolution) and the last one
+// before From, which it reports. A window reads at most one row per bar of that span: 720 for 1h
+// over 30 days, 1,000 for 1d over 1,000 days. It also returns the newest trade the bars include.
 func (s *Service) rollUp(ctx context.Context, token common.Address, p candles.RangeParams) ([]candles.Bar, bool, *Trade, error) {
 	r, err := candles.NewRoller(p)
 	if err != nil {
 		return nil, false, nil, fmt.Errorf("market: candles of %s: %w", token, err)
 	}
-	mq := MinuteQuery{Token: token, From: p.From, To: p.Resolution.Bucket(p.To) + p.Resolution.Seconds(), Limit: MaxMinutes}
+	span := BarSpan(p.Resolution)
+	mq := MinuteQuery{Token: token, From: p.From, To: p.Resolution.Bucket(p.To) + p.Resolution.Seconds(), Span: span, Limit: MaxMinutes}
 	var before bool
 	for first := true; ; first = false {
 		page, err := s.cfg.Store.Bars(ctx, mq)
@@ -610,7 +614,7 @@ func (s *Service) rollUp(ctx context.Context, token common.Address, p candles.Ra
 		if n < mq.Limit || !more {
 			return r.Bars(), before, page.Last, nil
 		}
-		mq.From = page.Minutes[n-1].Time + candles.Res1m.Seconds()
+		mq.From = page.Minutes[n-1].Time + span
 	}
 }
 

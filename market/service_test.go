@@ -3,11 +3,13 @@ package market_test
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/google/go-cmp/cmp"
 	"github.com/holiman/uint256"
 
 	"github.com/curvekit/curvekit"
@@ -116,5 +118,43 @@ func TestTokensUnknownQuoteAsset(t *testing.T) {
 	page, err := svc.Tokens(ctx, market.TokenQuery{Quote: &usd})
 	if err != nil || len(page.Tokens) != 1 {
 		t.Fatalf("known quote asset: %d tokens, %v", len(page.Tokens), err)
+	}
+}
+
+// Candles at every resolution, over windows anywhere in a history with long quiet spells, equal
+// candles.Range over the token's trades bar for bar, whichever stored span each resolution rolls
+// up from (minutes for 1m to 15m, hours for 1h and 4h, days for 1d).
+func TestCandlesEqualTheTradesAtEveryResolution(t *testing.T) {
+	t.Parallel()
+	svc, tok, trades := exportWorld(t, filepath.Join(t.TempDir(), "candles.db"), 3000)
+	ctx := context.Background()
+	in := make([]candles.Trade, len(trades))
+	for i := range trades {
+		in[i] = market.CandleTrade(&tok, &trades[i])
+	}
+	rng := rand.New(rand.NewPCG(27, 1))
+	first, last := trades[0].Time, trades[len(trades)-1].Time
+	for _, res := range candles.Resolutions() {
+		for k := range 40 {
+			q := market.CandleQuery{Token: tok.Address, Resolution: res}
+			if k > 0 { // the first is the default window: the latest MaxBars buckets
+				q.From = first - 3*res.Seconds() + rng.Int64N(last-first+6*res.Seconds())
+				q.To = q.From + rng.Int64N(int64(market.MaxBars+50)*res.Seconds())
+			}
+			s, err := svc.Candles(ctx, q)
+			if err != nil {
+				t.Fatalf("%s [%d, %d]: %v", res, q.From, q.To, err)
+			}
+			want, err := candles.Range(in, candles.RangeParams{Resolution: res, From: s.From, To: s.To, Limit: market.MaxBars})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) == 0 {
+				want = nil
+			}
+			if diff := cmp.Diff(want, s.Bars); diff != "" {
+				t.Fatalf("%s bars of [%d, %d] (-trades +candles):\n%s", res, s.From, s.To, diff)
+			}
+		}
 	}
 }

@@ -30,9 +30,9 @@ type Store interface {
 	// Cursor returns the last fully written block; the zero Cursor before the first batch.
 	Cursor(ctx context.Context) (Cursor, error)
 	// Apply writes one batch atomically together with its cursor, and folds the trades it stores
-	// into their minute bars (see Bars). Writing a trade, launch or claim that is already stored
-	// (same tx hash and log index) is not an error and changes nothing, so a batch may be applied
-	// again after a crash. A trade, claim or update of a token that is neither
+	// into their minute, hour and day bars (see Bars). Writing a trade, launch or claim that is
+	// already stored (same tx hash and log index) is not an error and changes nothing, so a batch
+	// may be applied again after a crash. A trade, claim or update of a token that is neither
 	// stored nor launched in the batch fails with curvekit.ErrInvalid, and a failed Apply writes
 	// nothing.
 	Apply(ctx context.Context, b *Batch) error
@@ -44,7 +44,7 @@ type Store interface {
 	Touched(ctx context.Context, after uint64) ([]common.Address, error)
 	// Rollback undoes everything written for blocks after r.To in one transaction: it deletes
 	// those blocks' launches (with their tokens), trades, claims and recorded cursors, stores the
-	// given token states, recomputes those tokens' LastTradeAt and minute bars from the trades
+	// given token states, recomputes those tokens' LastTradeAt and bars from the trades
 	// left, moves the cursor to r.To, and counts what it deleted in r.Removed.
 	Rollback(ctx context.Context, r *Rollback) error
 
@@ -62,10 +62,11 @@ type Store interface {
 	// trade before from (nil when there is none), which gives a window its opening price.
 	// To < From is curvekit.ErrInvalid.
 	TradesBetween(ctx context.Context, q RangeQuery) (RangeResult, error)
-	// Bars returns a token's minute bars (see MinuteQuery): the summary of each minute of its
-	// stored trades, kept by Apply and Rollback, equal to BarsOf over its trades. A missing
-	// token is curvekit.ErrNotFound when it has no bars in or before the range, as for
-	// TradesBetween; To < From is curvekit.ErrInvalid.
+	// Bars returns a token's bars of one span (see MinuteQuery): the summary of each minute,
+	// hour or day of its stored trades, kept by Apply and Rollback, equal to BarsOf over its
+	// trades. A missing token is curvekit.ErrNotFound when it has no bars in or before the
+	// range, as for TradesBetween; To < From and a span other than those of MinuteQuery are
+	// curvekit.ErrInvalid.
 	Bars(ctx context.Context, q MinuteQuery) (MinuteResult, error)
 	// Activity sums each listed token's trades with Time >= Since exactly. Tokens without trades
 	// in the window, unknown ones included, are absent from the map.
@@ -227,23 +228,60 @@ type RangeResult struct {
 	Trades []Trade
 }
 
-// MaxMinutes is the most minute bars one Bars call returns (and its Limit when 0): about three
-// days of a token that trades every minute.
+// MaxMinutes is the most bars one Bars call returns (and its Limit when 0): about three days of
+// minutes of a token that trades every minute.
 const MaxMinutes = 5000
 
-// MinuteQuery selects a token's minute bars with From <= Time < To, oldest first.
+// The spans of the bars a Store keeps, in seconds (MinuteQuery.Span): every UTC minute, hour and
+// day with trades.
+const (
+	SpanMinute int64 = 60
+	SpanHour   int64 = 3600
+	SpanDay    int64 = 86400
+)
+
+// BarSpan is the coarsest stored span that divides res: the bars a window of res rolls up from
+// (each of its buckets is a whole number of them, since both are UTC-aligned).
+func BarSpan(res candles.Resolution) int64 {
+	for _, span := range [...]int64{SpanDay, SpanHour} {
+		if res.Seconds()%span == 0 {
+			return span
+		}
+	}
+	return SpanMinute
+}
+
+// ValidSpan reports whether span is one of a MinuteQuery: 0, SpanMinute, SpanHour or SpanDay.
+func ValidSpan(span int64) bool {
+	switch span {
+	case 0, SpanMinute, SpanHour, SpanDay:
+		return true
+	}
+	return false
+}
+
+// MinuteQuery selects a token's bars of one span with From <= Time < To, oldest first.
 type MinuteQuery struct {
 	Token    common.Address
 	From, To int64
-	// Limit caps the minutes returned; 0 or more than MaxMinutes means MaxMinutes. A caller pages
-	// on from the last minute's Time plus 60.
+	// Span is the bars' length in seconds: 0 or SpanMinute for minutes, SpanHour for hours,
+	// SpanDay for days. A bar of a longer span is the candles.Minute of its trades (see
+	// candles.Minute.Join), with Time its UTC-aligned start; it rolls up exactly at every
+	// resolution the span divides. A caller passes From and To aligned to the span: a bar that
+	// starts before From is Before, whatever trades of it lie after From. An hour or day whose
+	// trades' volumes sum to 2^128 or more, which a fold of them refuses, is an error wrapping
+	// candles.ErrOverflow in the range; as Before (only its close and last trade matter there)
+	// its Volume reads 2^128-1.
+	Span int64
+	// Limit caps the bars returned; 0 or more than MaxMinutes means MaxMinutes. A caller pages
+	// on from the last bar's Time plus the span.
 	Limit int
 }
 
-// MinuteResult is a page of minute bars.
+// MinuteResult is a page of bars of one span.
 type MinuteResult struct {
-	// Before is the last minute bar before From, nil when there is none: it opens the window
-	// at the previous close.
+	// Before is the last bar of the span before From, nil when there is none: it opens the
+	// window at the previous close.
 	Before  *candles.Minute
 	Minutes []candles.Minute
 	// Last is set on the last page (fewer minutes than the limit): the trade the newest bar of

@@ -15,6 +15,7 @@ type Store interface {
 	Trades(ctx context.Context, q market.TradeQuery) (market.TradePage, error)
 	// TradesBetween returns a token's trades in [From, To), oldest first, and the last one before.
 	TradesBetween(ctx context.Context, q market.RangeQuery) (market.RangeResult, error)
-	// Bars returns a token's minute bars in [From, To), oldest first, and the last one before.
+	// Bars returns a token's bars of one span (the feed reads minutes) in [From, To), oldest
+	// first, and the last one before.
 	Bars(ctx context.Context, q market.MinuteQuery) (market.MinuteResult, error)
 }

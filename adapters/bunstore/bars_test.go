@@ -43,6 +43,41 @@ func TestBarsFilledForAnOlderStore(t *testing.T) {
 }
 
 func testBarsFilled(t *testing.T, cfg bunstore.Config, raw func(t *testing.T) *sql.DB) {
+	testFilled(t, cfg, raw, 7, []string{"DROP TABLE candle_bars", "DROP TABLE candle_bars_pending", "DELETE FROM bunstore_migrations WHERE version = 22"},
+		[]int64{market.SpanMinute, market.SpanHour, market.SpanDay})
+}
+
+// A store of the schema before migration 0027, with minute bars, gets its hour and day bars when
+// it opens: the migration runs on a store whose levels tables are dropped and the migration
+// forgotten, and the hours and days then equal those recomputed from the trades, across the
+// pages the fill reads a token's minutes in (trades 97 s apart over six days, more minutes than
+// a page).
+func TestLevelsFilledForAnOlderStore(t *testing.T) {
+	t.Parallel()
+	drop := []string{"DROP TABLE candle_levels", "DROP TABLE candle_levels_pending", "DELETE FROM bunstore_migrations WHERE version = 27"}
+	spans := []int64{market.SpanHour, market.SpanDay, market.SpanMinute}
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		path := filepath.Join(t.TempDir(), "market.db")
+		testFilled(t, bunstore.Config{DSN: path}, func(t *testing.T) *sql.DB {
+			db, err := sql.Open("sqlite", "file:"+path+"?mode=rw")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return db
+		}, 97, drop, spans)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		dsn := postgresSchema(t)
+		testFilled(t, bunstore.Config{DSN: dsn}, func(t *testing.T) *sql.DB { return mustConnector(t, dsn) }, 97, drop, spans)
+	})
+}
+
+// testFilled writes trades step seconds apart to a new store, runs the statements drop on it
+// (taking it back to an older schema), opens it again and compares its bars of each span with
+// those recomputed from the trades.
+func testFilled(t *testing.T, cfg bunstore.Config, raw func(t *testing.T) *sql.DB, step int64, drop []string, spans []int64) {
 	ctx := context.Background()
 	db, err := bunstore.Open(ctx, cfg)
 	if err != nil {
@@ -71,7 +106,7 @@ func testBarsFilled(t *testing.T, cfg bunstore.Config, raw func(t *testing.T) *s
 			tok = tokens[1].Address
 		}
 		trades = append(trades, market.Trade{Token: tok, Block: uint64(2 + i/3), LogIndex: uint(i % 3), TxHash: h,
-			Time: 1_700_000_000 + int64(i)*7, Side: curvekit.Buy, Venue: curvekit.VenueCurve,
+			Time: 1_700_000_000 + int64(i)*step, Side: curvekit.Buy, Venue: curvekit.VenueCurve,
 			QuoteAmount: *uint256.NewInt(uint64(i) * 1e15), Price: *new(uint256.Int).Mul(uint256.NewInt(uint64(i*i%9973)), uint256.NewInt(1e18))})
 	}
 	if err := s.Apply(ctx, &market.Batch{Cursor: market.Cursor{Block: 1}, Launches: tokens}); err != nil {
@@ -87,7 +122,7 @@ func testBarsFilled(t *testing.T, cfg bunstore.Config, raw func(t *testing.T) *s
 	db.Close()
 
 	conn := raw(t)
-	for _, stmt := range []string{"DROP TABLE candle_bars", "DROP TABLE candle_bars_pending", "DELETE FROM bunstore_migrations WHERE version = 22"} {
+	for _, stmt := range drop {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
@@ -105,20 +140,22 @@ func testBarsFilled(t *testing.T, cfg bunstore.Config, raw func(t *testing.T) *s
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := market.MinuteQuery{Token: tok.Address, From: 0, To: 1 << 40}
-		want, err := market.BarsOf(&tok, r.Trades, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := s.Bars(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got.Minutes) == 0 {
-			t.Fatalf("token %s: no bars", tok.Address)
-		}
-		if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("token %s: bars after the fill (-recomputed +stored):\n%s", tok.Address, diff)
+		for _, span := range spans {
+			q := market.MinuteQuery{Token: tok.Address, From: 0, To: 1 << 40, Span: span}
+			want, err := market.BarsOf(&tok, r.Trades, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Bars(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Minutes) == 0 {
+				t.Fatalf("token %s: no bars of span %d", tok.Address, span)
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("token %s: bars of span %d after the fill (-recomputed +stored):\n%s", tok.Address, span, diff)
+			}
 		}
 	}
 }

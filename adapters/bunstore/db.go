@@ -168,6 +168,10 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 		d.Close()
 		return nil, err
 	}
+	if err := d.fillPendingLevels(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
 	if err := d.foldNames(ctx); err != nil {
 		d.Close()
 		return nil, err

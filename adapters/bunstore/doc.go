@@ -19,7 +19,11 @@
 //   - candle_bars keeps one candles.Minute per token and minute with trades (bars.go): prices as
 //     the BIGINT of their IEEE 754 bits, the 128-bit volume as two BIGINT halves. Apply folds the
 //     trades it stores into them, Rollback recomputes the minutes it cuts, and Open fills the bars
-//     of a store whose trades predate them.
+//     of a store whose trades predate them. candle_levels keeps the hours and days the same way
+//     (key token, span, bucket; migration 0027 says why a table of its own): Apply folds the
+//     trades into them as well, Rollback recomputes those it cuts from the minutes left, Open
+//     coarsens the minutes of a store that predates them, and a candle request reads the coarsest
+//     span its resolution is a multiple of.
 //
 // Page cursors are opaque to callers: base64url (unpadded) of a short text that names the order
 // and holds the keyset of the last row returned, every order descending and ending in the newest

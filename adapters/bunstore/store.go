@@ -62,7 +62,7 @@ func (s *Market) Reset(ctx context.Context) error {
 			return err
 		}
 		// Children before parents: trades, claims, holders and bars reference tokens.
-		for _, table := range []string{"candle_bars", "candle_bars_pending", "trades", "trade_blocks", "fee_claims", "holders", "kings", "tokens", "index_cursor", "chain"} {
+		for _, table := range []string{"candle_bars", "candle_bars_pending", "candle_levels", "candle_levels_pending", "trades", "trade_blocks", "fee_claims", "holders", "kings", "tokens", "index_cursor", "chain"} {
 			if _, err := tx.NewDelete().TableExpr(table).Where("1 = 1").Exec(ctx); err != nil {
 				return fmt.Errorf("bunstore: reset %s: %w", table, err)
 			}

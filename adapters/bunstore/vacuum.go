@@ -32,10 +32,10 @@ const vacuumShare = 0.05
 
 // vacuumTables are the tables whose rows batches replace, and trades, whose new pages a
 // vacuum marks all-visible (index-only scans then skip the heap).
-const vacuumTables = "tokens, holders, candle_bars, trades, fee_claims"
+const vacuumTables = "tokens, holders, candle_bars, candle_levels, trades, fee_claims"
 
 // churnedTables are the tables whose dead rows decide a vacuum, as SQL strings.
-const churnedTables = "'tokens', 'holders', 'candle_bars'"
+const churnedTables = "'tokens', 'holders', 'candle_bars', 'candle_levels'"
 
 // vacuumer runs the market's vacuums on PostgreSQL; nil on SQLite, which reuses freed pages by
 // itself.

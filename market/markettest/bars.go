@@ -19,7 +19,7 @@ import (
 // allTime is a range that holds every fixture trade.
 const allTime = int64(1) << 40
 
-// testBars checks the minute bars of two tokens paired with assets of different decimals: what
+// testBars checks the minute, hour and day bars of two tokens paired with assets of different decimals: what
 // Bars returns equals market.BarsOf over the stored trades, with the bar before the range, pages,
 // the last trade, an exact volume above 2^64, and a batch applied again (whole, and as part of a
 // longer one) counted once.
@@ -71,6 +71,12 @@ func testBars(t *testing.T, s market.Store) {
 			{From: 0, To: allTime, Limit: 1},
 			{From: 0, To: allTime, Limit: 2},
 			{From: base + 60, To: allTime, Limit: 2},
+			{From: 0, To: allTime, Span: market.SpanMinute},
+			{From: 0, To: allTime, Span: market.SpanHour},
+			{From: 0, To: allTime, Span: market.SpanDay},
+			{From: candles.Res1h.Bucket(base) + 3600, To: allTime, Span: market.SpanHour},
+			{From: 0, To: candles.Res1h.Bucket(base), Span: market.SpanHour},
+			{From: candles.Res1d.Bucket(base) + 86400, To: allTime, Span: market.SpanDay},
 		} {
 			q.Token = tok.Address
 			got, err := s.Bars(ctx, q)
@@ -82,7 +88,7 @@ func testBars(t *testing.T, s market.Store) {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(want, got, cmpOpts...); diff != "" {
-				t.Errorf("Bars of %s [%d, %d) limit %d (-BarsOf +got):\n%s", tok.Symbol, q.From, q.To, q.Limit, diff)
+				t.Errorf("Bars of %s [%d, %d) span %d limit %d (-BarsOf +got):\n%s", tok.Symbol, q.From, q.To, q.Span, q.Limit, diff)
 			}
 		}
 	}
@@ -110,11 +116,40 @@ func testBars(t *testing.T, s market.Store) {
 	wantErr(t, "Bars of an unknown token", err, curvekit.ErrNotFound)
 	_, err = s.Bars(ctx, market.MinuteQuery{Token: a.Address, From: 10, To: 9})
 	wantErr(t, "Bars ending before they start", err, curvekit.ErrInvalid)
+	_, err = s.Bars(ctx, market.MinuteQuery{Token: a.Address, From: 0, To: allTime, Span: 300})
+	wantErr(t, "Bars of a span not stored", err, curvekit.ErrInvalid)
 	c := newToken(t, 2)
 	apply(t, s, &market.Batch{Cursor: market.Cursor{Block: 1006, Hash: hash(kindBlock, 1006)}, Launches: []market.Token{c}})
 	none, err := s.Bars(ctx, market.MinuteQuery{Token: c.Address, From: 0, To: allTime})
 	if err != nil || none.Before != nil || len(none.Minutes) != 0 || none.Last != nil {
 		t.Errorf("Bars of a token without trades = %+v, %v; want nothing", none, err)
+	}
+
+	// An hour (and its day) whose volumes sum to 2^128: its minutes are stored and read, a fold of
+	// its trades refuses it and so does a read of hours or days over it, and as the bar before a
+	// window it opens the window at its close.
+	e := newToken(t, 3)
+	hour := candles.Res1h.Bucket(now - 7200)
+	p128 := pow2(128)
+	var most uint256.Int
+	most.SubUint64(&p128, 1)
+	over := []market.Trade{
+		seq.trade(e.Address, 1007, 0, hour+5, curvekit.Buy, most),
+		seq.trade(e.Address, 1007, 1, hour+65, curvekit.Sell, *uint256.NewInt(1)),
+	}
+	apply(t, s, &market.Batch{Cursor: market.Cursor{Block: 1007, Hash: hash(kindBlock, 1007)}, Launches: []market.Token{e}, Trades: over})
+	minutes, err := s.Bars(ctx, market.MinuteQuery{Token: e.Address, From: 0, To: allTime})
+	if err != nil || len(minutes.Minutes) != 2 {
+		t.Errorf("minute bars of an hour that overflows = %+v, %v; want two minutes", minutes, err)
+	}
+	for _, span := range []int64{market.SpanHour, market.SpanDay} {
+		_, err = s.Bars(ctx, market.MinuteQuery{Token: e.Address, From: 0, To: allTime, Span: span})
+		wantErr(t, fmt.Sprintf("Bars of span %d over a bar whose volumes overflow", span), err, candles.ErrOverflow)
+		after, err := s.Bars(ctx, market.MinuteQuery{Token: e.Address, From: candles.Res1d.Bucket(hour) + 86400, To: allTime, Span: span})
+		if err != nil || after.Before == nil || after.Before.Close != minutes.Minutes[1].Close ||
+			after.Before.Block != 1007 || after.Before.Index != 1 || after.Last == nil || after.Last.LogIndex != 1 {
+			t.Errorf("Bars of span %d after a bar whose volumes overflow = %+v, %v; want it as Before", span, after, err)
+		}
 	}
 }
 
@@ -130,9 +165,10 @@ func storedTrades(t *testing.T, s market.Store, token common.Address) []market.T
 
 // testBarsProperty applies random batches and rollbacks (a few tokens, trades a few seconds to a
 // few hours apart, batches applied again and overlapping the last one, a token launched late and
-// rolled away) and checks after each step that the stored minute bars equal those recomputed
-// from the stored trades, and that the bars of random windows at every resolution, rolled up from
-// the stored minutes page by page, equal candles.Range over the window's trades.
+// rolled away) and checks after each step that the stored minute, hour and day bars equal those
+// recomputed from the stored trades, and that the bars of random windows at every resolution,
+// rolled up page by page from each stored span that divides it, equal candles.Range over the
+// window's trades.
 func testBarsProperty(t *testing.T, s market.Store) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(22, 1))
@@ -221,39 +257,41 @@ func randomVolume(rng *rand.Rand) uint256.Int {
 	return *uint256.NewInt(rng.Uint64())
 }
 
-// checkStoredBars compares the stored minute bars of tok with those of its stored trades, in
-// pages, and random windows of every resolution rolled up from them with candles.Range over the
-// trades.
+// checkStoredBars compares the stored minute, hour and day bars of tok with those of its stored
+// trades, in pages, and random windows of every resolution rolled up from each stored span that
+// divides it with candles.Range over the trades.
 func checkStoredBars(t *testing.T, name string, s market.Store, tok market.Token, rng *rand.Rand) {
 	t.Helper()
 	ctx := context.Background()
 	trades := storedTrades(t, s, tok.Address)
-	want, err := market.MinutesOf(&tok, trades)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []candles.Minute
-	q := market.MinuteQuery{Token: tok.Address, From: 0, To: allTime, Limit: 1 + rng.IntN(8)}
-	for {
-		page, err := s.Bars(ctx, q)
+	for _, span := range []int64{market.SpanMinute, market.SpanHour, market.SpanDay} {
+		want, err := market.BarsOf(&tok, trades, market.MinuteQuery{Token: tok.Address, From: 0, To: allTime, Span: span})
 		if err != nil {
-			t.Fatalf("%s: Bars: %v", name, err)
+			t.Fatal(err)
 		}
-		got = append(got, page.Minutes...)
-		if len(page.Minutes) < q.Limit {
-			var last *market.Trade
-			if len(trades) > 0 {
-				last = &trades[len(trades)-1]
+		var got []candles.Minute
+		q := market.MinuteQuery{Token: tok.Address, From: 0, To: allTime, Span: span, Limit: 1 + rng.IntN(8)}
+		for {
+			page, err := s.Bars(ctx, q)
+			if err != nil {
+				t.Fatalf("%s: Bars of span %d: %v", name, span, err)
 			}
-			if diff := cmp.Diff(last, page.Last, cmpOpts...); diff != "" {
-				t.Fatalf("%s: Last (-trades +bars):\n%s", name, diff)
+			got = append(got, page.Minutes...)
+			if len(page.Minutes) < q.Limit {
+				var last *market.Trade
+				if len(trades) > 0 {
+					last = &trades[len(trades)-1]
+				}
+				if diff := cmp.Diff(last, page.Last, cmpOpts...); diff != "" {
+					t.Fatalf("%s: span %d: Last (-trades +bars):\n%s", name, span, diff)
+				}
+				break
 			}
-			break
+			q.From = page.Minutes[len(page.Minutes)-1].Time + span
 		}
-		q.From = page.Minutes[len(page.Minutes)-1].Time + 60
-	}
-	if diff := cmp.Diff(want, got, cmpOpts...); diff != "" {
-		t.Fatalf("%s: stored minute bars (-recomputed +stored):\n%s", name, diff)
+		if diff := cmp.Diff(want.Minutes, got, cmpOpts...); diff != "" {
+			t.Fatalf("%s: stored bars of span %d (-recomputed +stored):\n%s", name, span, diff)
+		}
 	}
 	if len(trades) == 0 {
 		return
@@ -282,32 +320,44 @@ func checkStoredBars(t *testing.T, name string, s market.Store, tok market.Token
 				t.Fatal(err)
 			}
 			p.Seed = nil
-			roll, err := candles.NewRoller(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mq := market.MinuteQuery{Token: tok.Address, From: from, To: end, Limit: 1 + rng.IntN(50)}
-			for first := true; ; first = false {
-				page, err := s.Bars(ctx, mq)
-				if err != nil {
-					t.Fatal(err)
+			for _, span := range []int64{market.SpanMinute, market.SpanHour, market.SpanDay} {
+				if res.Seconds()%span != 0 {
+					continue
 				}
-				if first && page.Before != nil {
-					if _, err := roll.Add([]candles.Minute{*page.Before}); err != nil {
-						t.Fatalf("%s: seed minute: %v", name, err)
-					}
+				got := rollUpStored(t, name, s, tok.Address, p, span, end, 1+rng.IntN(50))
+				if diff := cmp.Diff(want, got, cmpOpts...); diff != "" {
+					t.Fatalf("%s: %v bars of [%d, %d] from span %d (-trades +stored bars):\n%s", name, res, from, to, span, diff)
 				}
-				if _, err := roll.Add(page.Minutes); err != nil {
-					t.Fatalf("%s: %v minutes: %v", name, res, err)
-				}
-				if len(page.Minutes) < mq.Limit {
-					break
-				}
-				mq.From = page.Minutes[len(page.Minutes)-1].Time + 60
-			}
-			if diff := cmp.Diff(want, roll.Bars(), cmpOpts...); diff != "" {
-				t.Fatalf("%s: %v bars of [%d, %d] (-trades +stored bars):\n%s", name, res, from, to, diff)
 			}
 		}
+	}
+}
+
+// rollUpStored rolls the window p up from the stored bars of span, limit at a time, with the
+// bar before the window first.
+func rollUpStored(t *testing.T, name string, s market.Store, token common.Address, p candles.RangeParams, span, end int64, limit int) []candles.Bar {
+	t.Helper()
+	roll, err := candles.NewRoller(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mq := market.MinuteQuery{Token: token, From: p.From, To: end, Span: span, Limit: limit}
+	for first := true; ; first = false {
+		page, err := s.Bars(context.Background(), mq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first && page.Before != nil {
+			if _, err := roll.Add([]candles.Minute{*page.Before}); err != nil {
+				t.Fatalf("%s: seed bar of span %d: %v", name, span, err)
+			}
+		}
+		if _, err := roll.Add(page.Minutes); err != nil {
+			t.Fatalf("%s: %v from span %d: %v", name, p.Resolution, span, err)
+		}
+		if len(page.Minutes) < mq.Limit {
+			return roll.Bars()
+		}
+		mq.From = page.Minutes[len(page.Minutes)-1].Time + span
 	}
 }
