@@ -153,6 +153,13 @@ func New(s Shape) (*Gen, error) {
 	return g, nil
 }
 
+// EndAt returns the End under which a Gen of shape s gives block number block the block time
+// t: a history generated again to resume a store an earlier Gen of the same shape filled.
+func EndAt(s Shape, block uint64, t int64) int64 {
+	s.defaults()
+	return t + (s.Span/s.BlockTime-1-int64(block-s.FirstBlock))*s.BlockTime
+}
+
 // Blocks is the number of blocks the span holds.
 func (g *Gen) Blocks() int64 { return g.blocks }
 
