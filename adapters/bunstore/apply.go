@@ -96,8 +96,15 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 				return err
 			}
 		}
+		names, err := launchedNames(ctx, tx, launches)
+		if err != nil {
+			return err
+		}
 		if err := insertChunks(ctx, tx, launches, "CONFLICT (address) DO NOTHING"); err != nil {
 			return fmt.Errorf("launches: %w", err)
+		}
+		if err := names.write(ctx, tx); err != nil {
+			return err
 		}
 		if err := checkTokensExist(ctx, tx, b); err != nil {
 			return err
@@ -384,6 +391,13 @@ func (s *Market) Rollback(ctx context.Context, r *market.Rollback) error {
 			return err
 		}
 		if err := rollbackBars(ctx, tx, to); err != nil {
+			return err
+		}
+		names, err := removedNames(ctx, tx, to)
+		if err != nil {
+			return err
+		}
+		if err := names.write(ctx, tx); err != nil {
 			return err
 		}
 		var removed market.Removed

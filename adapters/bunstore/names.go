@@ -12,13 +12,112 @@ import (
 )
 
 // Names: every token keeps its name and symbol folded as a reader compares them
-// (market.FoldName), in name_fold and symbol_fold, each indexed (migration 0026).
+// (market.FoldName), in name_fold and symbol_fold, and token_names counts the tokens of each
+// fold (migration 0026): Apply adds its new launches, Rollback takes away the launches it
+// removes, and CountNames reads one row per fold.
 
-// nameChunk bounds the folds one count statement names.
+// Kinds of token_names rows.
+const (
+	nameKind   = 0
+	symbolKind = 1
+)
+
+// nameChunk bounds the folds one statement names.
 const nameChunk = 500
 
-// CountNames counts the tokens of each folded name and symbol: an index range per fold, in one
-// statement for a page's names and symbols.
+// nameKey is a row of token_names.
+type nameKey struct {
+	kind int
+	fold string
+}
+
+// nameDeltas are changes to the counts of token_names.
+type nameDeltas map[nameKey]int
+
+func (d nameDeltas) add(name, symbol string, n int) {
+	d[nameKey{nameKind, name}] += n
+	d[nameKey{symbolKind, symbol}] += n
+}
+
+// write adds the deltas to the stored counts, in one upsert per chunk.
+func (d nameDeltas) write(ctx context.Context, tx bun.Tx) error {
+	keys := make([]nameKey, 0, len(d))
+	for k, n := range d {
+		if n != 0 {
+			keys = append(keys, k)
+		}
+	}
+	for len(keys) > 0 {
+		chunk := keys[:min(len(keys), nameChunk)]
+		keys = keys[len(chunk):]
+		var sb strings.Builder
+		args := make([]any, 0, 3*len(chunk))
+		sb.WriteString("INSERT INTO token_names (kind, fold, n) VALUES ")
+		for i, k := range chunk {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString("(?, ?, ?)")
+			args = append(args, k.kind, k.fold, d[k])
+		}
+		sb.WriteString(" ON CONFLICT (kind, fold) DO UPDATE SET n = token_names.n + EXCLUDED.n")
+		if _, err := tx.NewRaw(sb.String(), args...).Exec(ctx); err != nil {
+			return fmt.Errorf("names: %w", err)
+		}
+	}
+	return nil
+}
+
+// launchedNames counts the names of the launches the store does not hold yet (a batch applied
+// again launches nothing new). It runs before they are inserted.
+func launchedNames(ctx context.Context, tx bun.Tx, launches []tokenRow) (nameDeltas, error) {
+	d := nameDeltas{}
+	for rows := launches; len(rows) > 0; {
+		chunk := rows[:min(len(rows), nameChunk)]
+		rows = rows[len(chunk):]
+		addrs := make([]common.Address, len(chunk))
+		for i := range chunk {
+			addrs[i] = chunk[i].Address
+		}
+		var stored []common.Address
+		if err := tx.NewSelect().TableExpr("tokens").Column("address").
+			Where("address IN (?)", bun.List(addrs)).Scan(ctx, &stored); err != nil {
+			return nil, fmt.Errorf("names: %w", err)
+		}
+		held := make(map[common.Address]bool, len(stored)+len(chunk))
+		for _, a := range stored {
+			held[a] = true
+		}
+		for i := range chunk {
+			if r := &chunk[i]; !held[r.Address] {
+				held[r.Address] = true // a batch that launches a token twice
+				d.add(r.NameFold, r.SymbolFold, 1)
+			}
+		}
+	}
+	return d, nil
+}
+
+// removedNames counts, negatively, the names of the tokens launched after block to, which a
+// rollback is about to remove.
+func removedNames(ctx context.Context, tx bun.Tx, to int64) (nameDeltas, error) {
+	var rows []struct {
+		Name   string `bun:"name_fold"`
+		Symbol string `bun:"symbol_fold"`
+	}
+	if err := tx.NewSelect().TableExpr("tokens").Column("name_fold", "symbol_fold").
+		Where("launch_block > ?", to).Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("names: %w", err)
+	}
+	d := nameDeltas{}
+	for _, r := range rows {
+		d.add(r.Name, r.Symbol, -1)
+	}
+	return d, nil
+}
+
+// CountNames counts the tokens of each folded name and symbol: one row of token_names each, in
+// one statement for a page's names and symbols.
 func (s *Market) CountNames(ctx context.Context, names, symbols []string) (market.NameCounts, error) {
 	out := market.NameCounts{Names: make(map[string]int, len(names)), Symbols: make(map[string]int, len(symbols))}
 	for len(names)+len(symbols) > 0 {
@@ -27,11 +126,11 @@ func (s *Market) CountNames(ctx context.Context, names, symbols []string) (marke
 		var parts []string
 		var args []any
 		if len(n) > 0 {
-			parts = append(parts, "SELECT 0 AS kind, name_fold AS fold, COUNT(*) AS n FROM tokens WHERE name_fold IN (?) GROUP BY name_fold")
+			parts = append(parts, "SELECT kind, fold, n FROM token_names WHERE kind = 0 AND fold IN (?)")
 			args = append(args, bun.List(n))
 		}
 		if len(y) > 0 {
-			parts = append(parts, "SELECT 1 AS kind, symbol_fold AS fold, COUNT(*) AS n FROM tokens WHERE symbol_fold IN (?) GROUP BY symbol_fold")
+			parts = append(parts, "SELECT kind, fold, n FROM token_names WHERE kind = 1 AND fold IN (?)")
 			args = append(args, bun.List(y))
 		}
 		var rows []struct {
@@ -43,7 +142,7 @@ func (s *Market) CountNames(ctx context.Context, names, symbols []string) (marke
 			return market.NameCounts{}, fmt.Errorf("bunstore: names: %w", err)
 		}
 		for _, r := range rows {
-			if r.Kind == 0 {
+			if r.Kind == nameKind {
 				out.Names[r.Fold] = r.N
 			} else {
 				out.Symbols[r.Fold] = r.N
@@ -53,8 +152,8 @@ func (s *Market) CountNames(ctx context.Context, names, symbols []string) (marke
 	return out, nil
 }
 
-// foldNames computes the folds of the tokens stored before migration 0026, once, a page at a
-// time (discovery.fold_names flags a store that has them to compute).
+// foldNames computes the folds of the tokens stored before migration 0026, a page at a time,
+// and then counts them all, once (discovery.fold_names flags a store that has them to compute).
 func (d *DB) foldNames(ctx context.Context) error {
 	var flag []int
 	if err := d.bun.NewSelect().TableExpr("discovery").Column("fold_names").Where("id = 1").Scan(ctx, &flag); err != nil {
@@ -103,6 +202,17 @@ func (d *DB) foldNames(ctx context.Context) error {
 		}
 		after = rows[len(rows)-1].Address
 	}
-	_, err := d.bun.NewRaw(`UPDATE discovery SET fold_names = 0 WHERE id = 1`).Exec(ctx)
-	return err
+	return d.bun.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM token_names`,
+			`INSERT INTO token_names (kind, fold, n) SELECT 0, name_fold, COUNT(*) FROM tokens GROUP BY name_fold`,
+			`INSERT INTO token_names (kind, fold, n) SELECT 1, symbol_fold, COUNT(*) FROM tokens GROUP BY symbol_fold`,
+			`UPDATE discovery SET fold_names = 0 WHERE id = 1`,
+		} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("bunstore: names: %w", err)
+			}
+		}
+		return nil
+	})
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/curvekit/curvekit/market/marketgen"
 )
 
-// A store whose tokens were stored before their names were folded (migration 0026 flags it)
-// folds them once when it opens, as a launch does.
+// A store whose tokens were stored before their names were folded and counted (migration 0026
+// flags it) folds and counts them once when it opens, as launches do.
 func TestNamesFoldedOnOpen(t *testing.T) {
 	dsns := map[string]string{"sqlite": filepath.Join(t.TempDir(), "m.db")}
 	if os.Getenv(pgtest.Env) != "" {
@@ -47,6 +47,9 @@ func TestNamesFoldedOnOpen(t *testing.T) {
 			}
 			if len(want.Names) < 100 {
 				t.Fatalf("fixture: %d names counted", len(want.Names))
+			}
+			if _, err := d.bun.ExecContext(ctx, `DELETE FROM token_names`); err != nil {
+				t.Fatal(err)
 			}
 			if _, err := d.bun.ExecContext(ctx, `UPDATE tokens SET name_fold = NULL, symbol_fold = NULL`); err != nil {
 				t.Fatal(err)

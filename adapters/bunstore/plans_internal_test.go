@@ -45,7 +45,7 @@ func (l *statementLog) record(on bool) {
 }
 
 // marketTables are the tables that grow with the market.
-var marketTables = map[string]bool{"tokens": true, "trades": true, "holders": true, "fee_claims": true, "candle_bars": true, "candle_levels": true}
+var marketTables = map[string]bool{"tokens": true, "trades": true, "holders": true, "fee_claims": true, "candle_bars": true, "candle_levels": true, "token_names": true}
 
 // planNode is a node of EXPLAIN (FORMAT JSON).
 type planNode struct {

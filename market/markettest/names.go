@@ -10,7 +10,8 @@ import (
 )
 
 // testCountNames launches tokens whose names and symbols fold alike (market.FoldName) and checks
-// the store's counts against the launches, before and after a rollback removes some.
+// the store's counts against the launches: a batch applied twice counts its launches once, a
+// rollback takes its launches away, and their launch again counts them again.
 func testCountNames(t *testing.T, s market.Store) {
 	ctx := context.Background()
 	named := func(n int, name, symbol string) market.Token {
@@ -29,6 +30,7 @@ func testCountNames(t *testing.T, s market.Store) {
 		named(4, "DEMO  ETHER\tTOKEN", "TOAD"),
 	}}
 	apply(t, s, second)
+	apply(t, s, second) // again: its launch counts once
 
 	names := []string{"demo ether token", "frog", "toad", "nobody"}
 	symbols := []string{"deth", "frog", "toad", "nobody"}
@@ -62,5 +64,10 @@ func testCountNames(t *testing.T, s market.Store) {
 	check("after a rollback of the last launch", market.NameCounts{
 		Names:   map[string]int{"demo ether token": 2, "frog": 2},
 		Symbols: map[string]int{"deth": 3, "frog": 1},
+	})
+	apply(t, s, second)
+	check("after the launch again", market.NameCounts{
+		Names:   map[string]int{"demo ether token": 3, "frog": 2},
+		Symbols: map[string]int{"deth": 3, "frog": 1, "toad": 1},
 	})
 }
