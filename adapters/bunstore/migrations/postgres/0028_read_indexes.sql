@@ -2,6 +2,9 @@
 -- phase=graduated the graduated tokens alone, where a walk of a list order would pass over
 -- every token on the curve (with few graduates, or none since the time asked, every token).
 CREATE INDEX tokens_graduated ON tokens (graduated_at) WHERE graduated;
+-- And in launch order, the list's default: a page of graduates reads its rows alone, where the
+-- index above would fetch every graduate to sort them (630 rows from disk, 82 ms, for 51).
+CREATE INDEX tokens_graduated_newest ON tokens (launch_block, launch_log, address) WHERE graduated;
 
 -- A token's holders in the order a page lists them (balance descending, then holder): with the
 -- holder in the index a page is a range of it, where without it every holder of the balance
