@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/uptrace/bun"
@@ -217,6 +218,19 @@ func insertChunks[T any](ctx context.Context, tx bun.Tx, rows []T, on string) er
 		rows = rows[n:]
 	}
 	return nil
+}
+
+// writeValues writes the row marks of a VALUES list of n rows to sb: the first row as first (on
+// PostgreSQL, casts that type the list's columns, which it takes from its first row), the others
+// as rest.
+func writeValues(sb *strings.Builder, first, rest string, n int) {
+	for i := range n {
+		if i == 0 {
+			sb.WriteString(first)
+		} else {
+			sb.WriteString(", " + rest)
+		}
+	}
 }
 
 // updateTokens writes the mutable columns of tokens that checkTokensExist found stored, in one

@@ -465,12 +465,8 @@ func writeFigures(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[
 		args := make([]any, 0, 12*len(chunk))
 		sb.WriteString(`WITH v (address, trend_log, volume_24h, volume_rank, buys_24h, sells_24h, change_1h, change_24h,
 			last_price, price_1h, price_24h, holders) AS (VALUES `)
-		for i, f := range chunk {
-			if i == 0 {
-				sb.WriteString(first)
-			} else {
-				sb.WriteString(", " + marks)
-			}
+		writeValues(&sb, first, marks, len(chunk))
+		for _, f := range chunk {
 			vol := uint256.Int(f.Volume)
 			args = append(args, f.Address, f.TrendLog, f.Volume, vol.Float64(), f.Buys, f.Sells, f.Change1h, f.Change24h,
 				f.Last, f.Price1h, f.Price24h, delta[f.Address])

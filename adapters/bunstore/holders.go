@@ -57,12 +57,8 @@ func readBalances(ctx context.Context, db bun.IDB, keys []market.HolderKey) (map
 		var sb strings.Builder
 		args := make([]any, 0, 2*len(chunk))
 		sb.WriteString("WITH k (token, holder) AS (VALUES ")
-		for i, k := range chunk {
-			if i == 0 {
-				sb.WriteString(first)
-			} else {
-				sb.WriteString(", (?, ?)")
-			}
+		writeValues(&sb, first, "(?, ?)", len(chunk))
+		for _, k := range chunk {
 			args = append(args, k.Token, k.Holder)
 		}
 		sb.WriteString(") SELECT h.token, h.holder, h.balance, h.changed_block FROM holders AS h JOIN k ON h.token = k.token AND h.holder = k.holder")

@@ -53,11 +53,8 @@ func (d nameDeltas) write(ctx context.Context, tx bun.Tx) error {
 		var sb strings.Builder
 		args := make([]any, 0, 3*len(chunk))
 		sb.WriteString("INSERT INTO token_names (kind, fold, n) VALUES ")
-		for i, k := range chunk {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString("(?, ?, ?)")
+		writeValues(&sb, "(?, ?, ?)", "(?, ?, ?)", len(chunk))
+		for _, k := range chunk {
 			args = append(args, k.kind, k.fold, d[k])
 		}
 		sb.WriteString(" ON CONFLICT (kind, fold) DO UPDATE SET n = token_names.n + EXCLUDED.n")
@@ -187,12 +184,8 @@ func (d *DB) foldNames(ctx context.Context) error {
 			var sb strings.Builder
 			args := make([]any, 0, 3*len(part))
 			sb.WriteString("WITH v (address, name_fold, symbol_fold) AS (VALUES ")
-			for i, r := range part {
-				if i == 0 {
-					sb.WriteString(first)
-				} else {
-					sb.WriteString(", (?, ?, ?)")
-				}
+			writeValues(&sb, first, "(?, ?, ?)", len(part))
+			for _, r := range part {
 				args = append(args, r.Address, market.FoldName(r.Name), market.FoldName(r.Symbol))
 			}
 			sb.WriteString(") UPDATE tokens SET name_fold = v.name_fold, symbol_fold = v.symbol_fold FROM v WHERE tokens.address = v.address")
