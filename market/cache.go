@@ -14,12 +14,22 @@ import (
 // It also keeps each token's activity over the sliding day, with the window it was read for: an
 // entry answers for a later window as long as no trade it counted has left it (its oldest trade is
 // still inside) and no sync has touched the token since, which drops it.
+//
+// And it keeps each token's snipers (the buyers of its first moments, which label its holders):
+// a sync drops them only when it brings a trade of the token inside that window or reorganizes the
+// token, so a busy token's snipers are read once, not once per holders page.
 type tokenCache struct {
-	mu  sync.RWMutex
-	m   map[common.Address]*View // never changed once stored; Day is not kept: see activity
-	act map[common.Address]activityEntry
-	gen uint64 // bumped by every sync
-	max int
+	mu   sync.RWMutex
+	m    map[common.Address]*View // never changed once stored; Day is not kept: see activity
+	act  map[common.Address]activityEntry
+	snip map[common.Address]sniperEntry
+	gen  uint64 // bumped by every sync
+	max  int
+}
+
+type sniperEntry struct {
+	set map[common.Address]bool // never changed once stored
+	end int64                   // the window's end: a trade at or before it may be a sniper's
 }
 
 type activityEntry struct {
@@ -28,7 +38,26 @@ type activityEntry struct {
 }
 
 func newTokenCache(max int) *tokenCache {
-	return &tokenCache{m: make(map[common.Address]*View), act: make(map[common.Address]activityEntry), max: max}
+	return &tokenCache{m: make(map[common.Address]*View), act: make(map[common.Address]activityEntry),
+		snip: make(map[common.Address]sniperEntry), max: max}
+}
+
+// snipers returns the token's cached snipers, if any.
+func (c *tokenCache) snipers(addr common.Address) (map[common.Address]bool, bool, uint64) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e, ok := c.snip[addr]
+	return e.set, ok, c.gen
+}
+
+// fillSnipers caches set, the snipers of a window ending at end, read from the store when the
+// cache was at generation gen, on the same terms as fill.
+func (c *tokenCache) fillSnipers(addr common.Address, set map[common.Address]bool, end int64, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen == gen && len(c.snip) < c.max {
+		c.snip[addr] = sniperEntry{set: set, end: end}
+	}
 }
 
 // activity returns the token's cached activity since since, if it still holds.
@@ -78,16 +107,22 @@ func (c *tokenCache) observe(s Sync) {
 	if s.Rewound {
 		clear(c.m)
 		clear(c.act)
+		clear(c.snip)
 	}
 	for _, a := range s.Reorged {
 		delete(c.m, a)
 		delete(c.act, a)
+		delete(c.snip, a)
 	}
 	if s.Batch == nil {
 		return
 	}
 	for i := range s.Batch.Trades {
-		delete(c.act, s.Batch.Trades[i].Token)
+		tr := &s.Batch.Trades[i]
+		delete(c.act, tr.Token)
+		if e, ok := c.snip[tr.Token]; ok && tr.Time <= e.end {
+			delete(c.snip, tr.Token)
+		}
 	}
 	for _, list := range [][]Token{s.Batch.Launches, s.Batch.Updates} {
 		for _, t := range list {

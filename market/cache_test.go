@@ -2,6 +2,7 @@ package market
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
+	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/txbuild"
 )
 
@@ -148,6 +150,73 @@ func TestActivityCache(t *testing.T) {
 	now += 100 // t0+100 leaves; only the new trade remains
 	check("the second trade left the window", 4)
 	check("again", 4)
+}
+
+// sniperStore answers TradesBetween over a fixed list of trades, as a store would, and counts
+// reads.
+type sniperStore struct {
+	Store
+	trades []Trade
+	reads  int
+}
+
+func (s *sniperStore) TradesBetween(_ context.Context, q RangeQuery) (RangeResult, error) {
+	s.reads++
+	var r RangeResult
+	for _, tr := range s.trades {
+		if tr.Token == q.Token && tr.Time >= q.From && tr.Time < q.To {
+			r.Trades = append(r.Trades, tr)
+		}
+	}
+	return r, nil
+}
+
+// A token's snipers are read once: a sync drops them only when it brings a trade of the token
+// inside the sniper window, or reorganizes the token; each answer equals the store's.
+func TestSniperCache(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tok := Token{Address: common.HexToAddress("0x01"), CreatedAt: 1_000_000}
+	buy := func(at int64, who byte) Trade {
+		return Trade{Token: tok.Address, Time: at, Side: curvekit.Buy, Recipient: common.Address{who}}
+	}
+	st := &sniperStore{trades: []Trade{buy(tok.CreatedAt, 1), buy(tok.CreatedAt+30, 2), buy(tok.CreatedAt+300, 3)}}
+	b, err := txbuild.New(txbuild.Config{ChainID: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := NewService(ServiceConfig{Store: st, Builder: b, CacheTokens: 10, SniperWindow: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, want []byte, reads int) {
+		t.Helper()
+		got, err := svc.snipers(ctx, &tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantSet := map[common.Address]bool{}
+		for _, w := range want {
+			wantSet[common.Address{w}] = true
+		}
+		if !maps.Equal(got, wantSet) || st.reads != reads {
+			t.Fatalf("%s: %v after %d store reads, want %v after %d", what, got, st.reads, wantSet, reads)
+		}
+	}
+	check("first read", []byte{1, 2}, 1)
+	check("again", []byte{1, 2}, 1)
+	late := buy(tok.CreatedAt+500, 4)
+	st.trades = append(st.trades, late)
+	svc.Observe(Sync{Batch: &Batch{Trades: []Trade{late}}})
+	check("a sync brought a trade after the window", []byte{1, 2}, 1)
+	inside := buy(tok.CreatedAt+60, 5) // the window's last second
+	st.trades = append(st.trades, inside)
+	svc.Observe(Sync{Batch: &Batch{Trades: []Trade{inside}}})
+	check("a sync brought a trade inside the window", []byte{1, 2, 5}, 2)
+	st.trades = st.trades[1:]
+	svc.Observe(Sync{Reorged: []common.Address{tok.Address}})
+	check("a reorganization of the token", []byte{2, 5}, 3)
+	check("again", []byte{2, 5}, 3)
 }
 
 // A view the service made carries its addresses' EIP-55 forms; a view made elsewhere computes

@@ -254,10 +254,18 @@ func (s *Service) Holders(ctx context.Context, q HolderQuery) (HoldersPage, erro
 }
 
 // snipers are the recipients of the token's buys in its launch block and the SniperWindow after
-// it.
+// it, from the cache when there is one.
 func (s *Service) snipers(ctx context.Context, t *Token) (map[common.Address]bool, error) {
-	window := int64(s.cfg.SniperWindow / time.Second)
-	r, err := s.cfg.Store.TradesBetween(ctx, RangeQuery{Token: t.Address, From: t.CreatedAt, To: t.CreatedAt + window + 1})
+	var gen uint64
+	if s.cache != nil {
+		set, ok, g := s.cache.snipers(t.Address)
+		if ok {
+			return set, nil
+		}
+		gen = g
+	}
+	end := t.CreatedAt + int64(s.cfg.SniperWindow/time.Second)
+	r, err := s.cfg.Store.TradesBetween(ctx, RangeQuery{Token: t.Address, From: t.CreatedAt, To: end + 1})
 	if err != nil {
 		return nil, err
 	}
@@ -266,6 +274,9 @@ func (s *Service) snipers(ctx context.Context, t *Token) (map[common.Address]boo
 		if tr := &r.Trades[i]; tr.Side == curvekit.Buy {
 			out[tr.Recipient] = true
 		}
+	}
+	if s.cache != nil {
+		s.cache.fillSnipers(t.Address, out, end, gen)
 	}
 	return out, nil
 }
