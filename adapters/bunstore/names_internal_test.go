@@ -28,12 +28,12 @@ func TestNamesFoldedOnOpen(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, err := marketgen.New(marketgen.Shape{Tokens: 2_500, Trades: 5_000, End: time.Now().Unix(), Span: 86400, Seed: 4})
+			g, err := marketgen.New(marketgen.Shape{Tokens: 800, Trades: 1_600, End: time.Now().Unix(), Span: 86400, Seed: 4})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var names, symbols []string
-			for b := g.NextBlocks(500); b != nil; b = g.NextBlocks(500) {
+			for b := g.NextBlocks(2_000); b != nil; b = g.NextBlocks(2_000) {
 				if err := d.Market().Apply(ctx, b); err != nil {
 					t.Fatal(err)
 				}

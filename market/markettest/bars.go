@@ -298,7 +298,7 @@ func checkStoredBars(t *testing.T, name string, s market.Store, tok market.Token
 	}
 	lo, hi := trades[0].Time-7200, trades[len(trades)-1].Time+7200
 	for _, res := range candles.Resolutions() {
-		for range 2 {
+		for range 1 {
 			from := res.Bucket(lo + rng.Int64N(hi-lo))
 			to := from + rng.Int64N(hi-from+1)
 			p := candles.RangeParams{Resolution: res, From: from, To: to, Limit: market.MaxBars}
