@@ -3,6 +3,7 @@ package bunstore
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -248,19 +249,21 @@ func TestWritesVacuumWhatTheyChurn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for d.vacuum.vacuums.Load() == 0 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
+	// Each table is vacuumed when its own statistics say so, by its dead rows or the rows added
+	// since; fee_claims, which the generator never writes, is not.
+	want := []string{"candle_bars", "candle_levels", "holders", "tokens", "trades"}
+	var vacuumed []string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		vacuumed = nil
+		if err := d.bun.NewRaw(`SELECT relname FROM pg_stat_user_tables WHERE schemaname = current_schema()
+			AND last_vacuum IS NOT NULL AND last_analyze IS NOT NULL ORDER BY relname`).Scan(ctx, &vacuumed); err != nil {
+			t.Fatal(err)
+		}
+		if slices.Equal(vacuumed, want) {
+			break
+		}
 	}
-	if d.vacuum.vacuums.Load() == 0 {
-		t.Fatal("no vacuum after the writes")
-	}
-	var vacuumed int
-	if err := d.bun.NewRaw(`SELECT count(*) FROM pg_stat_user_tables WHERE schemaname = current_schema()
-		AND relname IN ('tokens', 'holders', 'candle_bars') AND last_vacuum IS NOT NULL AND last_analyze IS NOT NULL`).Scan(ctx, &vacuumed); err != nil {
-		t.Fatal(err)
-	}
-	if vacuumed != 3 {
-		t.Fatalf("%d of the churned tables vacuumed and analyzed", vacuumed)
+	if !slices.Equal(vacuumed, want) {
+		t.Fatalf("tables vacuumed and analyzed: %v, want %v", vacuumed, want)
 	}
 }

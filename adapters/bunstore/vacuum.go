@@ -2,10 +2,13 @@ package bunstore
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 )
 
 // A batch updates the rows of the tokens, holders and candle bars it touches, and PostgreSQL
@@ -13,29 +16,35 @@ import (
 // runs, but a server may have it off (some test and CI setups do), or let it lag behind a
 // backfill, and then the tables and their indexes grow with every write: 648,644 dead token rows
 // for 100,200 live ones after 2,000,000 trades, and the backfill slowed to a third. So the
-// market store vacuums what it churns itself, as autovacuum would: after its writes may have
-// replaced vacuumEvery rows, it asks the server's statistics how many rows of those tables are
-// dead, and runs one background VACUUM (ANALYZE) of them when that is vacuumShare of their live
-// rows (and at least vacuumEvery), while the writes go on (VACUUM takes no lock that a write
-// waits for). A vacuum reads the pages written since the last one (the visibility map skips the
-// others), but each index of a table with dead rows whole, so its cost grows with the tables;
-// spacing the vacuums in proportion keeps their cost per row written flat, and the dead rows
-// under that share. ANALYZE keeps the planner's statistics current on a server that would never
-// gather them otherwise.
+// market store vacuums what it writes itself, as autovacuum would: after its writes may have
+// replaced vacuumEvery rows, it asks the server's statistics about each table, and runs one
+// background VACUUM (ANALYZE) of the tables that need one, while the writes go on (VACUUM takes
+// no lock that a write waits for):
+//
+//   - when its dead rows are vacuumShare of its live ones (and at least vacuumEvery/4): the
+//     tables whose rows are replaced (tokens, holders, the bars);
+//   - when the rows inserted since its last vacuum are appendShare of its live ones (and at least
+//     vacuumEvery): every table, trades and fee claims only so; the vacuum marks the new pages
+//     all-visible and frozen, and ANALYZE keeps the table's statistics current.
+//
+// A vacuum reads the pages written since the last one (the visibility map skips the others), but
+// each index of a table with dead rows whole, so its cost grows with the table; spacing each
+// table's vacuums in proportion to its own size keeps their cost per row written flat, and no
+// vacuum passes over the indexes of a table that did not churn.
 
-// vacuumEvery is how many rows the market's writes may replace between two looks at the dead
-// rows, and the fewest dead rows a vacuum waits for.
+// vacuumEvery is how many rows the market's writes may replace between two looks at the
+// tables' statistics, and the fewest new rows that make an appended table's vacuum.
 const vacuumEvery = 200_000
 
-// vacuumShare is the share of the churned tables' live rows that are dead when a vacuum runs.
+// vacuumShare is the share of a churned table's live rows that are dead when it is vacuumed.
 const vacuumShare = 0.05
 
-// vacuumTables are the tables whose rows batches replace, and trades, whose new pages a
-// vacuum marks all-visible (index-only scans then skip the heap).
-const vacuumTables = "tokens, holders, candle_bars, candle_levels, trades, fee_claims"
+// appendShare is the share of an appended table's live rows inserted since its last vacuum
+// when it is vacuumed again (autovacuum's insert scale factor).
+const appendShare = 0.2
 
-// churnedTables are the tables whose dead rows decide a vacuum, as SQL strings.
-const churnedTables = "'tokens', 'holders', 'candle_bars', 'candle_levels'"
+// vacuumTables are the tables the market's writes add to or replace rows of.
+var vacuumTables = []string{"tokens", "holders", "candle_bars", "candle_levels", "trades", "fee_claims"}
 
 // vacuumer runs the market's vacuums on PostgreSQL; nil on SQLite, which reuses freed pages by
 // itself.
@@ -86,23 +95,41 @@ func (v *vacuumer) run() {
 		case <-v.kick:
 		}
 		v.churn.Store(0)
-		// The writes' count is what they may have replaced (an upsert that inserts counts too):
-		// the server's statistics say how many dead rows there are, and how many live.
-		var dead, live int64
-		if err := v.db.QueryRowContext(ctx, `SELECT CAST(COALESCE(SUM(n_dead_tup), 0) AS BIGINT),
-			CAST(COALESCE(SUM(n_live_tup), 0) AS BIGINT) FROM pg_stat_user_tables
-			WHERE schemaname = current_schema() AND relname IN (`+churnedTables+`)`).Scan(&dead, &live); err != nil {
+		tables, err := v.due(ctx)
+		if err != nil || len(tables) == 0 {
 			continue
 		}
-		if dead < max(v.every, int64(float64(live)*vacuumShare)) {
-			continue
-		}
-		// VACUUM runs outside a transaction; an error (a table not there yet, a cancelled
-		// context at Close) leaves the next one to try again.
-		if _, err := v.db.ExecContext(ctx, "VACUUM (ANALYZE) "+vacuumTables); err == nil {
+		// VACUUM runs outside a transaction; an error (a cancelled context at Close) leaves
+		// the next one to try again.
+		if _, err := v.db.ExecContext(ctx, "VACUUM (ANALYZE) "+strings.Join(tables, ", ")); err == nil {
 			v.vacuums.Add(1)
 		}
 	}
+}
+
+// due returns the tables that need a vacuum, by the server's statistics.
+func (v *vacuumer) due(ctx context.Context) ([]string, error) {
+	rows, err := v.db.QueryContext(ctx, `SELECT relname, n_live_tup, n_dead_tup, n_ins_since_vacuum
+		FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = ANY (?)`,
+		pgdialect.Array(vacuumTables))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var due []string
+	for rows.Next() {
+		var name string
+		var live, dead, inserted int64
+		if err := rows.Scan(&name, &live, &dead, &inserted); err != nil {
+			return nil, err
+		}
+		if dead >= max(v.every/4, int64(float64(live)*vacuumShare)) ||
+			inserted >= max(v.every, int64(float64(live)*appendShare)) {
+			due = append(due, name)
+		}
+	}
+	slices.Sort(due)
+	return due, rows.Err()
 }
 
 // close stops the vacuums and waits for a running one to end; again, it does nothing.
