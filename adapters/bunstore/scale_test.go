@@ -157,13 +157,40 @@ func benchScale(b *testing.B, st sizedStore, tokens, trades int) {
 		writing time.Duration
 		written int
 	)
+	// CURVEKIT_SCALE_FILL_FOR bounds the backfill's time (a Go duration; 0s applies nothing
+	// more): a large run can stop part way and time its live blocks at the size it reached. Those
+	// blocks are not the history's, so such a store is not resumed; one whose fill was
+	// interrupted before them is.
+	fillFor := time.Duration(-1)
+	if v := os.Getenv("CURVEKIT_SCALE_FILL_FOR"); v != "" {
+		if fillFor, err = time.ParseDuration(v); err != nil || fillFor < 0 {
+			b.Fatalf("CURVEKIT_SCALE_FILL_FOR=%q: want a duration such as 90m", v)
+		}
+	}
 	start := time.Now()
-	for batch := g.NextBlocks(2_000); batch != nil; batch = g.NextBlocks(2_000) {
+	caughtUp := cur.Block == 0 // with the store's blocks generated again, when resuming
+	for {
+		if caughtUp && fillFor >= 0 && time.Since(start) >= fillFor {
+			if testing.Verbose() {
+				fmt.Fprintf(os.Stderr, "the fill stops after %s with %d trades written\n", fillFor, written)
+			}
+			break
+		}
+		batch := g.NextBlocks(2_000)
+		if batch == nil {
+			break
+		}
 		if batch.Cursor.Block <= cur.Block {
-			if batch.Cursor.Block == cur.Block && batch.Cursor.Hash != cur.Hash {
-				b.Fatalf("resuming: block %d is %s in the store, %s in the history", cur.Block, cur.Hash, batch.Cursor.Hash)
+			if batch.Cursor.Block == cur.Block {
+				if batch.Cursor.Hash != cur.Hash {
+					b.Fatalf("resuming: block %d is %s in the store, %s in the history", cur.Block, cur.Hash, batch.Cursor.Hash)
+				}
+				caughtUp = true
 			}
 			continue
+		}
+		if !caughtUp {
+			b.Fatalf("resuming: the store's cursor (block %d) ends no batch of the history: it holds the live blocks of a run whose fill stopped part way, and cannot be resumed", cur.Block)
 		}
 		t0 := time.Now()
 		if err := s.Apply(ctx, batch); err != nil {

@@ -94,6 +94,7 @@ type Gen struct {
 	block      int64 // index of the next block to emit
 	launched   int   // tokens launched so far
 	extra      int   // tokens Block launched after the span
+	ended      bool  // Block was called: the span ends where it was
 	traders    int   // size of the trader pool
 	txSeq      uint64
 	weights    []float64 // per popularity rank, normalised to sum 1
@@ -170,7 +171,7 @@ func (g *Gen) Launched() int  { return g.launched }
 func (g *Gen) Graduated() int { return g.graduated }
 
 // Done reports whether every block of the span was returned.
-func (g *Gen) Done() bool { return g.block >= g.blocks }
+func (g *Gen) Done() bool { return g.ended || g.block >= g.blocks }
 
 // BlockTime returns the block time of block index i.
 func (g *Gen) blockTime(i int64) int64 {
@@ -213,14 +214,13 @@ func (g *Gen) Next() *market.Batch {
 // recentTokens is how many of the last launched tokens Block trades.
 const recentTokens = 256
 
-// Block returns one more block after the span (its time BlockTime after the last one), of the
-// shape a live chain brings: launches new tokens, and trades trades over the recently launched
-// tokens and the popular ones, with transfers as the Shape says. It serves to time the write of
-// one block against stores of different sizes.
+// Block returns one more block after the blocks returned so far (its time BlockTime after the
+// last one), of the shape a live chain brings: launches new tokens, and trades trades over the
+// recently launched tokens and the popular ones, with transfers as the Shape says. It serves to
+// time the write of one block against stores of different sizes. Called before the span's end,
+// it ends the span there: Next and the batches return nil after it.
 func (g *Gen) Block(trades, launches int) *market.Batch {
-	for !g.Done() {
-		g.Next()
-	}
+	g.ended = true
 	i := g.block
 	g.block++
 	num := g.shape.FirstBlock + uint64(i)
