@@ -10,9 +10,11 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/candles"
@@ -287,6 +289,32 @@ func upsertLevels(ctx context.Context, tx bun.Tx, rows []levelRow) error {
 	return nil
 }
 
+// touchedBars reads into dest the rows of table (candle_bars, or candle_levels of span) of the
+// tokens whose start (column at) lies from the first of starts to the last: one probe of the
+// primary key per token. On PostgreSQL the probes are a lateral subquery that the planner may not
+// flatten (OFFSET 0): given the tokens as a list it reads every stored bar of those tokens, or
+// the whole table, to find the few in the batch's span.
+func touchedBars(ctx context.Context, tx bun.Tx, dest any, table, at string, span int64, tokens []common.Address, starts []int64) error {
+	lo, hi := slices.Min(starts), slices.Max(starts)
+	where := "b.token = k.token AND b." + at + " BETWEEN ? AND ?"
+	args := []any{lo, hi}
+	if span != 0 {
+		where += " AND b.span = ?"
+		args = append(args, span)
+	}
+	if dialectOf(tx) == dialectPostgres {
+		keys := make([][]byte, len(tokens))
+		for i := range tokens {
+			keys[i] = tokens[i][:]
+		}
+		return tx.NewRaw("SELECT b.* FROM unnest(CAST(? AS BYTEA[])) AS k (token) CROSS JOIN LATERAL "+
+			"(SELECT * FROM "+table+" AS b WHERE "+where+" OFFSET 0) AS b",
+			append([]any{pgdialect.Array(keys)}, args...)...).Scan(ctx, dest)
+	}
+	return tx.NewRaw("SELECT b.* FROM "+table+" AS b WHERE b.token IN (?) AND "+strings.TrimPrefix(where, "b.token = k.token AND "),
+		append([]any{bun.List(tokens)}, args...)...).Scan(ctx, dest)
+}
+
 // writeBars folds a batch's trades into the stored minute, hour and day bars: one read of the
 // minutes the batch touches and one of its hours and days, one upsert of each that it changes.
 // Trades already folded (a batch applied again) are skipped by their position, so the bars count
@@ -320,20 +348,19 @@ func writeBars(ctx context.Context, tx bun.Tx, trades []market.Trade) error {
 	if err != nil {
 		return fmt.Errorf("bars: %w", err)
 	}
-	// The rows of the batch's tokens in the batch's minutes, hours and days: a superset of the
-	// keys it touches, in practice the minute, hour and day a batch continues.
+	// The rows of the batch's tokens from the batch's first minute, hour and day to its last: a
+	// superset of the keys it touches, in practice the minute, hour and day a batch continues.
 	var rows []barRow
-	if err := tx.NewSelect().Model(&rows).
-		Where("cb.token IN (?) AND cb.minute IN (?)", bun.List(tokens), bun.List(starts[0])).
-		Scan(ctx); err != nil {
+	if err := touchedBars(ctx, tx, &rows, "candle_bars", "minute", 0, tokens, starts[0]); err != nil {
 		return fmt.Errorf("bars: %w", err)
 	}
 	var levels []levelRow
-	if err := tx.NewSelect().Model(&levels).
-		Where("cl.token IN (?) AND ((cl.span = ? AND cl.bucket IN (?)) OR (cl.span = ? AND cl.bucket IN (?)))",
-			bun.List(tokens), market.SpanHour, bun.List(starts[1]), market.SpanDay, bun.List(starts[2])).
-		Scan(ctx); err != nil {
-		return fmt.Errorf("bars: %w", err)
+	for j, span := range allSpans[1:] {
+		var some []levelRow
+		if err := touchedBars(ctx, tx, &some, "candle_levels", "bucket", span, tokens, starts[j+1]); err != nil {
+			return fmt.Errorf("bars: %w", err)
+		}
+		levels = append(levels, some...)
 	}
 	stored := make(map[barKey]bar, len(rows)+len(levels))
 	for i := range rows {
