@@ -114,6 +114,9 @@ func (s crashStore) Apply(ctx context.Context, b *market.Batch) error {
 // after each commit) and restarting it gives the same store as an uninterrupted run.
 func TestIndexerCrashAtEveryStep(t *testing.T) {
 	t.Parallel()
+	if raceDetector {
+		t.Skip("a single-goroutine property: the plain suite runs it")
+	}
 	w := newWorld(t, "")
 	// History worth several batches: trades on all three demo tokens, both directions.
 	acc := w.dev.Accounts[4]

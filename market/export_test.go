@@ -89,6 +89,9 @@ func TestExportsEqualTheReadsOnPostgres(t *testing.T) {
 }
 
 func testExportsEqualTheReads(t *testing.T, dsn string) {
+	if raceDetector {
+		t.Skip("a single-goroutine property: the plain suite runs it")
+	}
 	ctx := context.Background()
 	svc, tok, trades := exportWorld(t, dsn, 8*market.ExportChunk+345)
 	collect := func(q market.ExportQuery) []market.Trade {
@@ -173,6 +176,9 @@ func TestExportedBarsEqualCandlesOverAnyRangeOnPostgres(t *testing.T) {
 }
 
 func testExportedBarsEqualCandlesOverAnyRange(t *testing.T, dsn string) {
+	if raceDetector {
+		t.Skip("a single-goroutine property: the plain suite runs it")
+	}
 	ctx := context.Background()
 	svc, tok, trades := exportWorld(t, dsn, 3*market.ExportChunk+45)
 	present := trades[len(trades)-1].Time + 600 // the world's clock

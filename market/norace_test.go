@@ -1,0 +1,5 @@
+//go:build !race
+
+package market_test
+
+const raceDetector = false
