@@ -102,6 +102,24 @@ type tokenRow struct {
 	Holders int64 `bun:"holders"`
 }
 
+// searchRow is what search by name or symbol reads of a token, written at its launch; see
+// migrations/*/0029_search_table.sql.
+type searchRow struct {
+	bun.BaseModel `bun:"table:token_search,alias:s"`
+
+	Address     common.Address `bun:"address,pk"`
+	NameLower   string         `bun:"name_lower"`
+	SymbolLower string         `bun:"symbol_lower"`
+}
+
+func searchRows(launches []tokenRow) []searchRow {
+	out := make([]searchRow, len(launches))
+	for i := range launches {
+		out[i] = searchRow{Address: launches[i].Address, NameLower: launches[i].NameLower, SymbolLower: launches[i].SymbolLower}
+	}
+	return out
+}
+
 // figureColumns are the discovery columns a batch writes (discovery.go).
 var figureColumns = []string{"trend_log", "volume_24h", "volume_rank", "buys_24h", "sells_24h", "change_1h", "change_24h",
 	"last_price", "price_1h", "price_24h"}

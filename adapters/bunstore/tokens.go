@@ -62,7 +62,7 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 	}
 	if q.Search != "" {
 		pattern := "%" + escapeLike(strings.ToLower(cleanText(q.Search))) + "%"
-		sel.Where("(t.name_lower LIKE ? ESCAPE '!' OR t.symbol_lower LIKE ? ESCAPE '!')", pattern, pattern)
+		sel.Where("t.address IN (SELECT s.address FROM token_search AS s WHERE s.name_lower LIKE ? ESCAPE '!' OR s.symbol_lower LIKE ? ESCAPE '!')", pattern, pattern)
 	}
 
 	order := q.Sort
