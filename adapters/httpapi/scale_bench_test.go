@@ -11,8 +11,10 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"runtime/debug"
 	rtmetrics "runtime/metrics"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,9 +39,10 @@ import (
 //	CURVEKIT_TEST_POSTGRES=... CURVEKIT_SCALE_DSN=... \
 //	  go test -run '^$' -bench BenchmarkScaleReads -benchtime 1x -timeout 0 ./adapters/httpapi
 //
-// It also reports the first GET /tokens of a service just started (first-tokens-ms), and the most
+// It also reports the first GET /tokens of a service just started (first-tokens-ms), the most
 // heap the 8 concurrent requests of each candle read held beyond what was live before them
-// (candles-*-heap-MB).
+// (candles-*-heap-MB), and the process's peak resident set while they ran (candles-*-rss-MB, on
+// Linux: server, clients and benchmark together).
 func BenchmarkScaleReads(b *testing.B) {
 	stores := map[string]func(testing.TB) *bunstore.DB{"small": filledStore}
 	if dsn := os.Getenv("CURVEKIT_SCALE_DSN"); dsn != "" {
@@ -214,6 +217,11 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 		// busiest token's candles take, beside a server's base.
 		runtime.GC()
 		base := heapInUse()
+		candles := strings.HasPrefix(r.name, "candles")
+		if candles {
+			debug.FreeOSMemory()
+			resetPeakRSS()
+		}
 		var peak atomic.Uint64
 		sampling := make(chan struct{})
 		go func() {
@@ -247,8 +255,11 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 		}
 		wg.Wait()
 		close(sampling)
-		if strings.HasPrefix(r.name, "candles") {
+		if candles {
 			b.ReportMetric(float64(peak.Load()-min(peak.Load(), base))/(1<<20), r.name+"-heap-MB")
+			if rss, ok := peakRSS(); ok {
+				b.ReportMetric(float64(rss)/(1<<20), r.name+"-rss-MB")
+			}
 		}
 		slices.Sort(times)
 		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -256,6 +267,28 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 		b.ReportMetric(ms(times[len(times)*99/100]), r.name+"-p99-ms")
 	}
 	b.ReportMetric(0, "ns/op")
+}
+
+// resetPeakRSS starts the process's peak resident set (VmHWM) afresh from what it holds now
+// (Linux; elsewhere it does nothing).
+func resetPeakRSS() {
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+}
+
+// peakRSS is the process's peak resident set since resetPeakRSS (Linux's VmHWM): the whole
+// process, server, client and benchmark.
+func peakRSS() (uint64, bool) {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for line := range strings.Lines(string(status)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
 }
 
 // heapInUse is the bytes of the heap's live and not yet swept objects.
