@@ -287,6 +287,9 @@ func TestExportHeapDoesNotGrowWithTheExport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a store of 60,000 trades")
 	}
+	if raceDetector {
+		t.Skip("measures the heap of a server process, which the race detector's instrumentation would swell")
+	}
 	const n = 60_000
 	path := filepath.Join(t.TempDir(), "export.db")
 	buildExportStore(t, path, n)
