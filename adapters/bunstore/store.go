@@ -61,8 +61,10 @@ func (s *Market) Reset(ctx context.Context) error {
 		if err := s.checkFence(ctx, tx); err != nil {
 			return err
 		}
-		// Children before parents: trades, claims, holders and bars reference tokens.
-		for _, table := range []string{"candle_bars", "candle_bars_pending", "candle_levels", "candle_levels_pending", "trades", "trade_blocks", "fee_claims", "holders", "kings", "tokens", "index_cursor", "chain"} {
+		// Children before parents: trades, claims, holders, bars and search rows reference
+		// tokens; the name counts go with them.
+		for _, table := range []string{"candle_bars", "candle_bars_pending", "candle_levels", "candle_levels_pending", "trades", "trade_blocks", "fee_claims", "holders", "kings",
+			"token_search", "token_names", "tokens", "index_cursor", "chain"} {
 			if _, err := tx.NewDelete().TableExpr(table).Where("1 = 1").Exec(ctx); err != nil {
 				return fmt.Errorf("bunstore: reset %s: %w", table, err)
 			}

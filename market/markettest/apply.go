@@ -64,6 +64,10 @@ func testBindAndReset(t *testing.T, s market.Store) {
 	if page, err := s.Tokens(ctx, market.TokenQuery{Now: now}); err != nil || len(page.Tokens) != 0 {
 		t.Fatalf("Tokens after Reset = %d tokens, %v; want none", len(page.Tokens), err)
 	}
+	name, symbol := market.FoldName(tok.Name), market.FoldName(tok.Symbol)
+	if counts, err := s.CountNames(ctx, []string{name}, []string{symbol}); err != nil || counts.Names[name] != 0 || counts.Symbols[symbol] != 0 {
+		t.Fatalf("CountNames after Reset = %+v, %v; want none", counts, err)
+	}
 	// Reset forgets the binding: another chain binds, and then the first one is refused.
 	if err := s.Bind(ctx, others["chain id"]); err != nil {
 		t.Fatalf("Bind after Reset: %v", err)
