@@ -61,7 +61,10 @@ func readBalances(ctx context.Context, db bun.IDB, keys []market.HolderKey) (map
 		for _, k := range chunk {
 			args = append(args, k.Token, k.Holder)
 		}
-		sb.WriteString(") SELECT h.token, h.holder, h.balance, h.changed_block FROM holders AS h JOIN k ON h.token = k.token AND h.holder = k.holder")
+		// k first: SQLite takes a CROSS JOIN's order as written, and then probes the primary
+		// key per pair, where it chose to scan every holder and look each up in k (three
+		// quarters of a batch's time at 40,000 tokens). PostgreSQL plans it as any join.
+		sb.WriteString(") SELECT h.token, h.holder, h.balance, h.changed_block FROM k CROSS JOIN holders AS h WHERE h.token = k.token AND h.holder = k.holder")
 		var rows []holderRow
 		if err := db.NewRaw(sb.String(), args...).Scan(ctx, &rows); err != nil {
 			return nil, err
