@@ -112,11 +112,16 @@ func TestRestartContinuesTheChainOnPostgres(t *testing.T) {
 	rand.Read(b[:])
 	name := "curvekit_restart_" + hex.EncodeToString(b[:])
 	admin := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(base)))
-	defer admin.Close()
+	// Closed by the cleanup that drops the database, which runs after this function returns.
+	t.Cleanup(func() { admin.Close() })
 	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { admin.Exec("DROP DATABASE " + name + " WITH (FORCE)") })
+	t.Cleanup(func() {
+		if _, err := admin.Exec("DROP DATABASE " + name + " WITH (FORCE)"); err != nil {
+			t.Errorf("dropping the test's database: %v", err)
+		}
+	})
 	u.Path = "/" + name
 	t.Chdir(t.TempDir())
 	testRestart(t, []string{"--db", u.String(), "--simulate", "100ms", "--poll", "50ms"})
