@@ -25,7 +25,7 @@ import (
 //     tables whose rows are replaced (tokens, holders, the bars);
 //   - when the rows inserted since its last vacuum are appendShare of its live ones (and at least
 //     vacuumEvery): every table, trades and fee claims only so; the vacuum marks the new pages
-//     all-visible and frozen, and ANALYZE keeps the table's statistics current.
+//     all-visible, and ANALYZE keeps the table's statistics current.
 //
 // A vacuum reads the pages written since the last one (the visibility map skips the others), but
 // each index of a table with dead rows whole, so its cost grows with the table; spacing each
