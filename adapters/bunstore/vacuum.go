@@ -98,12 +98,10 @@ func (v *vacuumer) run() {
 		case <-v.kick:
 		}
 		v.churn.Store(0)
-		// The trades' BRIN indexes summarize the page ranges written since the last look: a
-		// range no summary covers is read by every scan of the index, and the discovery
-		// windows read the recent trades by block_time each batch.
-		for _, index := range []string{"trades_time", "trades_block"} {
-			_, _ = v.db.ExecContext(ctx, "SELECT brin_summarize_new_values(?)", index)
-		}
+		// The trades' BRIN index on block_number summarizes the page ranges written since the
+		// last look: a range no summary covers is read by every scan of the index (Touched,
+		// Rollback).
+		_, _ = v.db.ExecContext(ctx, "SELECT brin_summarize_new_values('trades_block')")
 		tables, err := v.due(ctx)
 		if err != nil || len(tables) == 0 {
 			continue
