@@ -11,17 +11,12 @@ import (
 // indexer's syncs in the same process. A store read that raced with a sync is not cached: every
 // entry is at least as new as the last sync that touched its token.
 //
-// It also keeps each token's activity over the sliding day, with the window it was read for: an
-// entry answers for a later window as long as no trade it counted has left it (its oldest trade is
-// still inside) and no sync has touched the token since, which drops it.
-//
-// And it keeps each token's snipers (the buyers of its first moments, which label its holders):
+// It also keeps each token's snipers (the buyers of its first moments, which label its holders):
 // a sync drops them only when it brings a trade of the token inside that window or reorganizes the
 // token, so a busy token's snipers are read once, not once per holders page.
 type tokenCache struct {
 	mu   sync.RWMutex
-	m    map[common.Address]*View // never changed once stored; Day is not kept: see activity
-	act  map[common.Address]activityEntry
+	m    map[common.Address]*View // never changed once stored; Day is not kept: see Service.dayOf
 	snip map[common.Address]sniperEntry
 	gen  uint64 // bumped by every sync
 	max  int
@@ -32,13 +27,8 @@ type sniperEntry struct {
 	end int64                   // the window's end: a trade at or before it may be a sniper's
 }
 
-type activityEntry struct {
-	Activity
-	since int64 // the window's start it was read for
-}
-
 func newTokenCache(max int) *tokenCache {
-	return &tokenCache{m: make(map[common.Address]*View), act: make(map[common.Address]activityEntry),
+	return &tokenCache{m: make(map[common.Address]*View),
 		snip: make(map[common.Address]sniperEntry), max: max}
 }
 
@@ -57,27 +47,6 @@ func (c *tokenCache) fillSnipers(addr common.Address, set map[common.Address]boo
 	defer c.mu.Unlock()
 	if c.gen == gen && len(c.snip) < c.max {
 		c.snip[addr] = sniperEntry{set: set, end: end}
-	}
-}
-
-// activity returns the token's cached activity since since, if it still holds.
-func (c *tokenCache) activity(addr common.Address, since int64) (Activity, bool, uint64) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	e, ok := c.act[addr]
-	if !ok || since < e.since || (e.Oldest != 0 && e.Oldest < since) {
-		return Activity{}, false, c.gen
-	}
-	return e.Activity, true, c.gen
-}
-
-// fillActivity caches a, read from the store for the window from since when the cache was at
-// generation gen, on the same terms as fill.
-func (c *tokenCache) fillActivity(addr common.Address, a Activity, since int64, gen uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.gen == gen && len(c.act) < c.max {
-		c.act[addr] = activityEntry{Activity: a, since: since}
 	}
 }
 
@@ -106,12 +75,10 @@ func (c *tokenCache) observe(s Sync) {
 	c.gen++
 	if s.Rewound {
 		clear(c.m)
-		clear(c.act)
 		clear(c.snip)
 	}
 	for _, a := range s.Reorged {
 		delete(c.m, a)
-		delete(c.act, a)
 		delete(c.snip, a)
 	}
 	if s.Batch == nil {
@@ -119,7 +86,6 @@ func (c *tokenCache) observe(s Sync) {
 	}
 	for i := range s.Batch.Trades {
 		tr := &s.Batch.Trades[i]
-		delete(c.act, tr.Token)
 		if e, ok := c.snip[tr.Token]; ok && tr.Time <= e.end {
 			delete(c.snip, tr.Token)
 		}
@@ -144,28 +110,6 @@ func (s *Service) Observe(sync Sync) {
 		s.cache.observe(sync)
 	}
 	s.memo.observe()
-}
-
-// activity reads one token's activity over the day before now, from the cache when there is one.
-func (s *Service) activity(ctx context.Context, addr common.Address) (Activity, error) {
-	since := s.cfg.Now().Unix() - day
-	var gen uint64
-	if s.cache != nil {
-		a, ok, g := s.cache.activity(addr, since)
-		if ok {
-			return a, nil
-		}
-		gen = g
-	}
-	act, err := s.cfg.Store.Activity(ctx, []common.Address{addr}, since)
-	if err != nil {
-		return Activity{}, err
-	}
-	a := act[addr]
-	if s.cache != nil {
-		s.cache.fillActivity(addr, a, since, gen)
-	}
-	return a, nil
 }
 
 // token reads one token, from the cache when there is one.

@@ -79,77 +79,78 @@ func TestTokenCache(t *testing.T) {
 	}
 }
 
-// activityStore answers Activity over a fixed list of trades, as a store would, and counts reads.
-type activityStore struct {
+// dayStore answers Day from figures set by the test, as a store keeps them, and counts reads.
+type dayStore struct {
 	Store
-	trades []Trade
-	reads  int
+	day   Day
+	reads int
 }
 
-func (s *activityStore) Activity(_ context.Context, tokens []common.Address, since int64) (map[common.Address]Activity, error) {
+func (s *dayStore) Token(_ context.Context, addr common.Address) (Token, error) {
+	return Token{Address: addr}, nil
+}
+
+func (s *dayStore) Day(context.Context, common.Address) (Day, error) {
 	s.reads++
-	out := map[common.Address]Activity{}
-	for _, tr := range s.trades {
-		if tr.Token != tokens[0] || tr.Time < since {
-			continue
-		}
-		a := out[tr.Token]
-		a.Volume.Add(&a.Volume, &tr.QuoteAmount)
-		a.Buys++
-		if a.Oldest == 0 || tr.Time < a.Oldest {
-			a.Oldest = tr.Time
-		}
-		out[tr.Token] = a
-	}
-	return out, nil
+	return s.day, nil
 }
 
-// The day's activity is served from memory while it still holds: until the oldest trade it
-// counted leaves the sliding window, or a sync brings the token a trade; each time the answer
-// equals the store's.
-func TestActivityCache(t *testing.T) {
+// A token's day is served from memory until the next sync, and for MemoTTL at most: a batch
+// moves the store's clock, and with it the day of tokens it does not name (their trades leave
+// the window), so no sync tells which entries it changed.
+func TestDayMemo(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	addr := common.HexToAddress("0x01")
-	const t0 = 1_000_000
-	trade := func(at int64, v uint64) Trade {
-		return Trade{Token: addr, Time: at, QuoteAmount: *uint256.NewInt(v)}
-	}
-	st := &activityStore{trades: []Trade{trade(t0, 1), trade(t0+100, 2)}}
-	now := int64(t0 + day - 10)
+	st := &dayStore{day: Day{At: 1_000, Volume: *uint256.NewInt(3), Buys: 2}}
 	b, err := txbuild.New(txbuild.Config{ChainID: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := NewService(ServiceConfig{Store: st, Builder: b, CacheTokens: 10, Now: func() time.Time { return time.Unix(now, 0) }})
+	svc, err := NewService(ServiceConfig{Store: st, Builder: b, CacheTokens: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
 	check := func(what string, reads int) {
 		t.Helper()
-		got, err := svc.activity(ctx, addr)
+		v, _, err := svc.tokenDay(ctx, addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		st.reads-- // the comparison's own read
-		want, _ := st.Activity(ctx, []common.Address{addr}, now-day)
-		if got != want[addr] || st.reads != reads {
-			t.Fatalf("%s: %+v after %d store reads, want %+v after %d", what, got, st.reads, want[addr], reads)
+		want := Activity{Volume: st.day.Volume, Buys: st.day.Buys, Sells: st.day.Sells}
+		if v.Day != want || st.reads != reads {
+			t.Fatalf("%s: %+v after %d store reads, want %+v after %d", what, v.Day, st.reads, want, reads)
 		}
 	}
 	check("first read", 1)
-	now += 5
-	check("the window moved, every trade still inside", 1)
-	now += 6 // t0 leaves the window
-	check("the oldest trade left the window", 2)
-	now += 50
-	check("the next one is still inside", 2)
-	st.trades = append(st.trades, trade(now, 4))
-	svc.Observe(Sync{Batch: &Batch{Trades: st.trades[2:]}})
-	check("a sync brought a trade", 3)
-	now += 100 // t0+100 leaves; only the new trade remains
-	check("the second trade left the window", 4)
-	check("again", 4)
+	check("again", 1)
+	// A batch of another token moved the clock: this token's trade left the window.
+	st.day = Day{At: 2_000, Volume: *uint256.NewInt(1), Buys: 1}
+	svc.Observe(Sync{Batch: &Batch{Time: 2_000}})
+	check("after a sync", 2)
+	check("again", 2)
+	// A batch that wrote nothing moves the clock without a sync.
+	st.day = Day{At: 3_000}
+	svc.memo.mu.Lock()
+	e := svc.memo.day[addr]
+	e.at = e.at.Add(-MemoTTL)
+	svc.memo.day[addr] = e
+	svc.memo.mu.Unlock()
+	check("after MemoTTL", 3)
+
+	// Without CacheTokens every read goes to the store.
+	plain, err := NewService(ServiceConfig{Store: st, Builder: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, _, err := plain.tokenDay(ctx, addr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st.reads != 5 {
+		t.Fatalf("a service without CacheTokens read the store %d times for 2 reads", st.reads-3)
+	}
 }
 
 // sniperStore answers TradesBetween over a fixed list of trades, as a store would, and counts

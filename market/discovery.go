@@ -113,7 +113,7 @@ func (s *Service) King(ctx context.Context, quote common.Address) (KingView, err
 	if err != nil {
 		return KingView{}, err
 	}
-	v, err := s.tokenDay(ctx, k.Token)
+	v, _, err := s.tokenDay(ctx, k.Token)
 	if err != nil {
 		return KingView{}, err
 	}

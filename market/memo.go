@@ -15,13 +15,14 @@ import (
 const MemoTTL = time.Second
 
 // memo keeps values derived from the store between two syncs of the indexer, for the reads that
-// would otherwise ask the store the same at every request (a token's concentration). Every sync
-// drops them all.
+// would otherwise ask the store the same at every request (a token's concentration, its day).
+// Every sync drops them all.
 type memo struct {
 	syncs atomic.Uint64 // bumped by every sync Observe sees
 
 	mu   sync.RWMutex
 	conc map[common.Address]memoEntry[Concentration]
+	day  map[common.Address]memoEntry[Day]
 }
 
 type memoEntry[T any] struct {
@@ -37,6 +38,7 @@ func (m *memo) observe() {
 	m.syncs.Add(1)
 	m.mu.Lock()
 	clear(m.conc)
+	clear(m.day)
 	m.mu.Unlock()
 }
 
@@ -51,27 +53,43 @@ func (s *Service) Memoizes() bool { return s.cache != nil }
 
 // concentrationOf is concentration through the memo, for a service that follows the syncs.
 func (s *Service) concentrationOf(ctx context.Context, t *Token) (Concentration, error) {
+	return memoized(s, func(m *memo) *map[common.Address]memoEntry[Concentration] { return &m.conc }, t.Address,
+		func() (Concentration, error) { return s.concentration(ctx, t) })
+}
+
+// dayOf is the token's Store.Day through the memo, for a service that follows the syncs. Every
+// batch moves the store's clock, and with it the day of tokens it does not trade (their trades
+// leave the window): no sync names them, so the memo's rule (until the next sync, MemoTTL at
+// most) is what keeps the figures current, also when a batch that wrote nothing moved the clock.
+func (s *Service) dayOf(ctx context.Context, addr common.Address) (Day, error) {
+	return memoized(s, func(m *memo) *map[common.Address]memoEntry[Day] { return &m.day }, addr,
+		func() (Day, error) { return s.cfg.Store.Day(ctx, addr) })
+}
+
+// memoized answers read for addr from the memo's map that at returns, or reads and keeps it
+// unless a sync came meanwhile. A service that does not follow the syncs reads every time.
+func memoized[T any](s *Service, at func(*memo) *map[common.Address]memoEntry[T], addr common.Address, read func() (T, error)) (T, error) {
 	if s.cache == nil {
-		return s.concentration(ctx, t)
+		return read()
 	}
 	gen, now := s.memo.syncs.Load(), time.Now()
 	s.memo.mu.RLock()
-	e, ok := s.memo.conc[t.Address]
+	e, ok := (*at(&s.memo))[addr]
 	s.memo.mu.RUnlock()
 	if ok && e.gen == gen && now.Sub(e.at) < MemoTTL {
 		return e.v, nil
 	}
-	c, err := s.concentration(ctx, t)
+	v, err := read()
 	if err != nil {
-		return c, err
+		return v, err
 	}
 	s.memo.mu.Lock()
-	if s.memo.conc == nil || len(s.memo.conc) >= maxMemo {
-		s.memo.conc = make(map[common.Address]memoEntry[Concentration])
+	if m := at(&s.memo); *m == nil || len(*m) >= maxMemo {
+		*m = make(map[common.Address]memoEntry[T])
 	}
 	if s.memo.syncs.Load() == gen {
-		s.memo.conc[t.Address] = memoEntry[Concentration]{v: c, gen: gen, at: now}
+		(*at(&s.memo))[addr] = memoEntry[T]{v: v, gen: gen, at: now}
 	}
 	s.memo.mu.Unlock()
-	return c, nil
+	return v, nil
 }

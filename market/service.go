@@ -84,7 +84,9 @@ type View struct {
 	// Liquidity is the pairing asset backing trades: the curve's real quote reserve, or the
 	// pool's quote reserve after graduation.
 	Liquidity uint256.Int
-	// Activity over the last 24 hours.
+	// Day is the activity of the 24 hours up to the last indexed block (Store.Day, or the list's
+	// Ranks): the figures the token list ranks by, so a token reads the same in the list and on
+	// its own. Its Oldest is not set.
 	Day Activity
 	// Namesakes are the other tokens a reader could take this one for. Like Day, only the
 	// service's Token and Tokens fill them in.
@@ -166,7 +168,7 @@ func ratio(quote, token *uint256.Int, quoteDecimals, tokenDecimals uint8) float6
 
 // Token returns one token; curvekit.ErrNotFound when unknown.
 func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) {
-	v, err := s.tokenDay(ctx, addr)
+	v, _, err := s.tokenDay(ctx, addr)
 	if err != nil {
 		return View{}, err
 	}
@@ -182,17 +184,19 @@ func (s *Service) Token(ctx context.Context, addr common.Address) (View, error) 
 	return out[0], nil
 }
 
-// tokenDay is one token with its day's activity, without its namesakes.
-func (s *Service) tokenDay(ctx context.Context, addr common.Address) (View, error) {
+// tokenDay is one token with its day's activity, without its namesakes, and the day it read.
+func (s *Service) tokenDay(ctx context.Context, addr common.Address) (View, Day, error) {
 	v, err := s.tokenView(ctx, addr)
 	if err != nil {
-		return View{}, err
+		return View{}, Day{}, err
+	}
+	d, err := s.dayOf(ctx, addr)
+	if err != nil {
+		return View{}, Day{}, err
 	}
 	out := *v
-	if out.Day, err = s.activity(ctx, addr); err != nil {
-		return View{}, err
-	}
-	return out, nil
+	out.Day = Activity{Volume: d.Volume, Buys: d.Buys, Sells: d.Sells}
+	return out, d, nil
 }
 
 // ListPage is a page of token views.
@@ -628,26 +632,25 @@ func candleTrade(t *Token, tr *Trade) candles.Trade {
 	}
 }
 
-// Stats is a token's market summary.
+// Stats is a token's market summary. Its 24-hour figures are as of the last indexed block, as
+// the token list's are (Store.Day): the same instant as the price, which the indexed reserves
+// give.
 type Stats struct {
 	// Token is the token with its day's activity; its Namesakes are left zero.
 	Token View
-	// Price24hAgo is the display price 24 hours ago: the execution price of the last trade at
-	// least 24 hours old, or the curve's opening price for a younger token.
+	// Price24hAgo is the display price 24 hours before the last indexed block: the execution
+	// price of the last trade at least 24 hours older than it, or the curve's opening price when
+	// there is none.
 	Price24hAgo float64
-	// Change24h is the relative change of the display price over 24 hours (0.1 = +10%).
+	// Change24h is the relative change of the display price over those 24 hours (0.1 = +10%).
 	Change24h float64
 }
 
 // Stats summarizes a token: price and its 24h change, 24h volume and trade counts, market cap,
-// liquidity and graduation progress.
+// liquidity and graduation progress. It reads the day's figures the store keeps, never the
+// day's trades.
 func (s *Service) Stats(ctx context.Context, addr common.Address) (Stats, error) {
-	v, err := s.tokenDay(ctx, addr) // a summary names no token: no namesakes
-	if err != nil {
-		return Stats{}, err
-	}
-	since := s.cfg.Now().Unix() - day
-	r, err := s.cfg.Store.TradesBetween(ctx, RangeQuery{Token: addr, From: since, To: since})
+	v, d, err := s.tokenDay(ctx, addr) // a summary names no token: no namesakes
 	if err != nil {
 		return Stats{}, err
 	}
@@ -657,8 +660,8 @@ func (s *Service) Stats(ctx context.Context, addr common.Address) (Stats, error)
 	}
 	v.Concentration = &c
 	st := Stats{Token: v}
-	if r.Before != nil {
-		st.Price24hAgo = PriceFloat(&r.Before.Price, v.Quote.Decimals)
+	if d.Price24h != nil {
+		st.Price24hAgo = PriceFloat(d.Price24h, v.Quote.Decimals)
 	} else {
 		st.Price24hAgo = ratio(&v.Params.VirtualQuote0, &v.Params.VirtualToken0, v.Quote.Decimals, v.Decimals)
 	}

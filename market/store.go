@@ -59,7 +59,12 @@ type Store interface {
 	// Trades returns a token's trades newest first (block, then log index, descending).
 	Trades(ctx context.Context, q TradeQuery) (TradePage, error)
 	// TradesBetween returns a token's trades with from <= Time < to, oldest first, and the last
-	// trade before from (nil when there is none), which gives a window its opening price.
+	// trade before from (nil when there is none), which gives a window its opening price: the
+	// newest of the trades with Time < From, by time and then chain order. Block times never
+	// decrease along a chain (each block's timestamp is above its parent's), so that is also the
+	// newest in chain order, and a store may find it as such: one that holds trades of a block
+	// whose time is behind an earlier block's (a chain that breaks that rule) may answer an older
+	// one. Its cost follows the trades in range, not the token's trades before them.
 	// To < From is curvekit.ErrInvalid.
 	TradesBetween(ctx context.Context, q RangeQuery) (RangeResult, error)
 	// Bars returns a token's bars of one span (see MinuteQuery): the summary of each minute,
@@ -69,8 +74,13 @@ type Store interface {
 	// curvekit.ErrInvalid.
 	Bars(ctx context.Context, q MinuteQuery) (MinuteResult, error)
 	// Activity sums each listed token's trades with Time >= Since exactly. Tokens without trades
-	// in the window, unknown ones included, are absent from the map.
+	// in the window, unknown ones included, are absent from the map. It reads every trade it
+	// counts: the service's reads take the day's figures from Day instead.
 	Activity(ctx context.Context, tokens []common.Address, since int64) (map[common.Address]Activity, error)
+	// Day returns a token's figures of the 24 hours up to the store's clock (see Day): those its
+	// list ranks by (Ranks), as the last batch left them, read in a constant number of index
+	// probes whatever the token's trades. An unknown token is curvekit.ErrNotFound.
+	Day(ctx context.Context, token common.Address) (Day, error)
 
 	// Balances returns the stored balances of the given pairs; a pair never stored is absent.
 	Balances(ctx context.Context, keys []HolderKey) (map[HolderKey]uint256.Int, error)
@@ -100,6 +110,21 @@ type Activity struct {
 	// Oldest is the block time of the oldest trade counted; 0 without trades. The activity of a
 	// sliding window changes when it passes out of the window, which a cache needs to know.
 	Oldest int64
+}
+
+// Day is a token's last 24 hours as of At, the store's clock: the time its discovery figures
+// (Ranks) are as of, which every Apply moves to its batch's Time (or its newest trade's, when
+// later) and nothing moves back.
+type Day struct {
+	// At is the store's clock; 0 before the first batch.
+	At int64
+	// Volume, Buys and Sells sum the trades with At-24h <= Time <= At exactly (Ranks.Volume24h,
+	// Buys24h, Sells24h).
+	Volume      uint256.Int
+	Buys, Sells int
+	// Price24h is the price (as Trade.Price) of the last trade with Time <= At-24h, by time and
+	// then chain order: the reference of Ranks.Change24h; nil when there is none.
+	Price24h *uint256.Int
 }
 
 // Batch is what the indexer writes for a span of blocks, in one transaction.

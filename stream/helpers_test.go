@@ -166,6 +166,14 @@ func (s *memStore) Activity(context.Context, []common.Address, int64) (map[commo
 	return map[common.Address]market.Activity{}, nil
 }
 
+// Day is the day of a token without trades in it, as of the store's present: the streams' tests
+// read no day's figures.
+func (s *memStore) Day(context.Context, common.Address) (market.Day, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return market.Day{At: s.now}, nil
+}
+
 // clock returns the store's present.
 func (s *memStore) clock() time.Time {
 	s.mu.Lock()

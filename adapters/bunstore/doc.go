@@ -23,7 +23,12 @@
 //     (key token, span, bucket; migration 0027 says why a table of its own): Apply folds the
 //     trades into them as well, Rollback recomputes those it cuts from the minutes left, Open
 //     coarsens the minutes of a store that predates them, and a candle request reads the coarsest
-//     span its resolution is a multiple of.
+//     span its resolution is a multiple of. The minutes also bound the read of the last trade
+//     before a window (TradesBetween): it walks trades_token_block back from the last trade of
+//     the latest minute up to the window's start, not the hour of a busy token's trades.
+//   - a token's day (Day: its 24-hour volume, counts and reference price) is the discovery
+//     figures its tokens row keeps as of the discovery clock (discovery.go), read with the clock
+//     in one statement: no trade is read.
 //
 // Page cursors are opaque to callers: base64url (unpadded) of a short text that names the order
 // and holds the keyset of the last row returned, every order descending and ending in the newest

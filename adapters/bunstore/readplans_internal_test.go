@@ -2,7 +2,9 @@ package bunstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,6 +132,80 @@ func TestReadPathUsesIndexes(t *testing.T) {
 	if err := svc.ExportCandles(ctx, eq, func(*market.Token, *candles.Bar) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
+	// The day's figures and the last trade before a window, as the token view, stats, the
+	// holders' snipers and a stream's seed read them (Day, TradesBetween): probes whatever the
+	// token's trades, checked below for the indexes they walk.
+	if _, err := s.Day(ctx, busiest); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []int64{end - 86400, end - 3600 + 17, end - 30} {
+		if _, err := s.TradesBetween(ctx, market.RangeQuery{Token: busiest, From: from, To: from}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	log.record(false)
 	explainAll(t, d, log)
+	probes(t, d, log)
+}
+
+// probes fails t unless the statements that read a token's day (dayStatement) and the last trade
+// before a window (lastOfMinute) read no trades index by time: the day reads the token's row, and
+// the trade before a window walks trades_token_block back from a minute bar's last trade, not
+// the hour of trades_token_time.
+func probes(t *testing.T, d *DB, log *statementLog) {
+	t.Helper()
+	ctx := context.Background()
+	log.mu.Lock()
+	list := append([]string(nil), log.list...)
+	log.mu.Unlock()
+	seen := map[string]int{}
+	for _, q := range list {
+		kind := ""
+		switch {
+		case strings.Contains(q, "FROM candle_bars AS cb WHERE cb.token") && strings.Contains(q, "tr.block_number, tr.log_index) <="):
+			kind = "before"
+		case strings.HasPrefix(strings.TrimSpace(q), "SELECT t.volume_24h, t.buys_24h"):
+			kind = "day"
+		default:
+			continue
+		}
+		seen[kind]++
+		var plan string
+		if err := d.bun.NewRaw("EXPLAIN (FORMAT JSON) "+q).Scan(ctx, &plan); err != nil {
+			t.Fatalf("EXPLAIN %.200s: %v", q, err)
+		}
+		var top []struct {
+			Plan planNode `json:"Plan"`
+		}
+		if err := json.Unmarshal([]byte(plan), &top); err != nil || len(top) != 1 {
+			t.Fatalf("EXPLAIN %.200s: %v", q, err)
+		}
+		scans := map[string]string{} // relation: index (or node type)
+		var walk func(n planNode)
+		walk = func(n planNode) {
+			if n.Relation != "" {
+				scans[n.Relation] = n.Index
+				if n.Index == "" {
+					scans[n.Relation] = n.Type
+				}
+			}
+			for _, c := range n.Plans {
+				walk(c)
+			}
+		}
+		walk(top[0].Plan)
+		switch kind {
+		case "day":
+			if _, ok := scans["trades"]; ok || scans["tokens"] != "tokens_pkey" {
+				t.Errorf("the day's statement reads %v, want the token's row by tokens_pkey:\n%s", scans, q)
+			}
+		case "before":
+			if scans["trades"] != "trades_token_block" || scans["candle_bars"] != "candle_bars_pkey" {
+				t.Errorf("the trade before a window reads %v, want trades_token_block from candle_bars_pkey:\n%s", scans, q)
+			}
+		}
+	}
+	if seen["day"] == 0 || seen["before"] == 0 {
+		t.Fatalf("statements seen: %v; want the day's and the trade before a window", seen)
+	}
 }

@@ -57,6 +57,12 @@ func (s *Market) Trades(ctx context.Context, q market.TradeQuery) (market.TradeP
 
 // TradesBetween returns a token's trades with From <= Time < To, oldest first, and the last one
 // before From.
+//
+// The last one before From is found in chain order, from the minute bars (bars.go): every trade
+// with Time < From lies in a minute up to From's, so at or before the last trade of the token's
+// latest bar up to From's minute (lastOfMinute), and trades_token_block, walked back from there,
+// meets it after at most the trades of From's own minute that are not before From. A busy
+// token's hour index would have read and sorted every trade of From's hour for it.
 func (s *Market) TradesBetween(ctx context.Context, q market.RangeQuery) (market.RangeResult, error) {
 	if q.To < q.From {
 		return market.RangeResult{}, fmt.Errorf("%w: range ends at %d before it starts at %d", curvekit.ErrInvalid, q.To, q.From)
@@ -64,8 +70,9 @@ func (s *Market) TradesBetween(ctx context.Context, q market.RangeQuery) (market
 	var res market.RangeResult
 	var before []tradeRow
 	if err := s.tradesOf(q.Token).
-		Where("tr.block_time < ? AND tr.block_time / 3600 <= ?", q.From, tradeHour(q.From)).
-		OrderExpr(byTimeDesc).
+		Where("(tr.block_number, tr.log_index) <= ("+lastOfMinute+")", q.Token, minuteOf(q.From)).
+		Where("tr.block_time < ?", q.From).
+		OrderExpr("tr.block_number DESC, tr.log_index DESC").
 		Limit(1).Scan(ctx, &before); err != nil {
 		return res, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
 	}
@@ -207,16 +214,20 @@ var forwardRows = sync.Pool{New: func() any {
 	return &rows
 }}
 
+// lastOfMinute selects the chain position (block, log index) of the last trade of a token's
+// latest minute bar at or before a minute: one probe of the bars' primary key.
+const lastOfMinute = "SELECT cb.last_block, cb.last_log FROM candle_bars AS cb WHERE cb.token = ? AND cb.minute <= ? ORDER BY cb.minute DESC LIMIT 1"
+
+// minuteOf is the start of t's UTC minute (as candle_bars.minute), rounding down.
+func minuteOf(t int64) int64 { return t - (t%60+60)%60 }
+
 // tradeHour is the hour of a trade's time as trades_token_time keys it: block_time / 3600 in SQL,
 // which truncates as Go does. The reads by time bound the hour as well as the time and order by
 // it first, so that the index serves them (see migrations/*/0023_compact_storage.sql).
 func tradeHour(t int64) int64 { return t / 3600 }
 
-// byTime and byTimeDesc order trades (tr) by time, block and log index, the hour first.
-const (
-	byTime     = "tr.block_time / 3600, tr.block_time, tr.block_number, tr.log_index"
-	byTimeDesc = "tr.block_time / 3600 DESC, tr.block_time DESC, tr.block_number DESC, tr.log_index DESC"
-)
+// byTime orders trades (tr) by time, block and log index, the hour first.
+const byTime = "tr.block_time / 3600, tr.block_time, tr.block_number, tr.log_index"
 
 // tradesOfToken selects, in SQL on trades and tokens, the trades of the token of the row: the
 // token_key term picks the per-token indexes on PostgreSQL (see functions.go).

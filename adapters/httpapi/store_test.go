@@ -258,6 +258,40 @@ func (s *fakeStore) Activity(_ context.Context, tokens []common.Address, since i
 	return out, nil
 }
 
+// Day answers as a store whose last batch was at now, the test servers' clock: the figures of
+// the trades of the day up to it, and the price of the last trade at least a day before it.
+func (s *fakeStore) Day(_ context.Context, token common.Address) (market.Day, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return market.Day{}, s.err
+	}
+	if _, ok := s.tokens[token]; !ok {
+		return market.Day{}, curvekit.ErrNotFound
+	}
+	d := market.Day{At: now}
+	var ref *market.Trade
+	for i, tr := range s.trades[token] {
+		if tr.Time <= now-86400 && (ref == nil || tr.Time >= ref.Time) {
+			ref = &s.trades[token][i]
+		}
+		if tr.Time < now-86400 || tr.Time > now {
+			continue
+		}
+		d.Volume.Add(&d.Volume, &tr.QuoteAmount)
+		if tr.Side == curvekit.Buy {
+			d.Buys++
+		} else {
+			d.Sells++
+		}
+	}
+	if ref != nil {
+		p := ref.Price
+		d.Price24h = &p
+	}
+	return d, nil
+}
+
 // fakeLive reports a fixed allowance and gas estimate, so builds show their approval step and
 // gas field, and the fake store's reserves as the chain's current state.
 type fakeLive struct {

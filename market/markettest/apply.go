@@ -328,6 +328,11 @@ func testNotFound(t *testing.T, s market.Store) {
 	if err != nil || len(act) != 0 {
 		t.Fatalf("Activity(unknown, no trades) = %v, %v; want an empty map", act, err)
 	}
+	_, err = s.Day(ctx, unknown)
+	wantErr(t, "Day(unknown)", err, errNotFound)
+	if d, err := s.Day(ctx, a.Address); err != nil || !d.Volume.IsZero() || d.Buys != 0 || d.Sells != 0 || d.Price24h != nil {
+		t.Fatalf("Day(no trades) = %+v, %v", d, err)
+	}
 	// A known token without trades is no error.
 	page, err := s.Trades(ctx, market.TradeQuery{Token: a.Address})
 	if err != nil || len(page.Trades) != 0 || page.Next != "" {

@@ -19,11 +19,13 @@ import (
 // testFiguresFollowTheTrades applies a launchpad's history over four and a half days
 // (marketgen), one batch of it longer than a day, rolls back to random earlier batches and
 // applies the batches after them again, and after each step
-// checks every token's discovery figures (Ranks) against the same figures computed here from
-// the trades the store holds: the day's exact volume and trade counts, the trending score and
-// the price changes, as of the store's clock (the latest batch time it saw). A store that keeps
-// them incrementally must land where the definition does, whichever trades left the windows on
-// the way.
+// checks every token's discovery figures (Ranks) and its day (Day) against the same figures
+// computed here from the trades the store holds: the day's exact volume and trade counts, the
+// trending score, the price changes and the price a day before, as of the store's clock (the
+// latest batch time it saw). A store that keeps them incrementally must land where the
+// definition does, whichever trades left the windows on the way. It checks TradesBetween's last
+// trade before a window as well, at times on, beside and between the trades, since a store may
+// find it from what it keeps rather than from the trades before it.
 func testFiguresFollowTheTrades(t *testing.T, s market.Store) {
 	ctx := context.Background()
 	g, err := marketgen.New(marketgen.Shape{Tokens: 40, Trades: 4_500, End: now, Span: 9 * 86400 / 2, Seed: 11})
@@ -44,6 +46,7 @@ func testFiguresFollowTheTrades(t *testing.T, s market.Store) {
 		clock   int64
 		prevAt  int64
 		rng     = rand.New(rand.NewPCG(5, 6))
+		pick    = rand.New(rand.NewPCG(7, 8)) // the times checkBefore asks at
 	)
 	// Most batches carry 150 trades (about 3.6 hours), one 1,500 (more than a day), so that a
 	// batch's own trades pass the day's mark.
@@ -129,6 +132,7 @@ func testFiguresFollowTheTrades(t *testing.T, s market.Store) {
 	check := func(when string) {
 		t.Helper()
 		checkFigures(t, s, tokens, stored, clock, when)
+		checkBefore(t, s, tokens, stored, pick, when)
 	}
 
 	next, rollbacks := 0, 0
@@ -161,7 +165,9 @@ func testFiguresFollowTheTrades(t *testing.T, s market.Store) {
 		late.Trades = append(late.Trades, tr)
 	}
 	applyOne(late)
-	check("after a block behind the clock")
+	// Its trades break the order TradesBetween may rely on (Store.TradesBetween): the figures
+	// alone are checked.
+	checkFigures(t, s, tokens, stored, clock, "after a block behind the clock")
 	if rollbacks < 3 {
 		t.Fatalf("fixture: %d rollbacks", rollbacks)
 	}
@@ -191,12 +197,91 @@ func checkFigures(t *testing.T, s market.Store, tokens map[common.Address]market
 			}
 		}
 	}
+	// A token's day is its figures as of the clock, exactly.
+	for a, tok := range tokens {
+		d, err := s.Day(context.Background(), a)
+		if err != nil {
+			t.Fatalf("%s: Day(%s): %v", when, a, err)
+		}
+		want := expectDay(&tok, byToken[a], clock)
+		if d.At != want.At || !d.Volume.Eq(&want.Volume) || d.Buys != want.Buys || d.Sells != want.Sells ||
+			(d.Price24h == nil) != (want.Price24h == nil) || d.Price24h != nil && !d.Price24h.Eq(want.Price24h) {
+			t.Errorf("%s: Day(%s)\n got %+v\nwant %+v", when, a, d, want)
+			if bad++; bad > 5 {
+				t.FailNow()
+			}
+		}
+	}
 	// The volume order is the order of the exact volumes (ties newest first).
 	order, _ := ranksOf(t, s, market.TokenQuery{Sort: market.SortVolume24h, Limit: 7})
 	for i := 1; i < len(order); i++ {
 		v0, v1 := got[order[i-1]].Volume24h, got[order[i]].Volume24h
 		if v0.Lt(&v1) {
 			t.Fatalf("%s: volume24h order puts %s (%s) before %s (%s)", when, order[i-1], v0.Dec(), order[i], v1.Dec())
+		}
+	}
+}
+
+// expectDay computes a token's Day from its trades by its definition.
+func expectDay(tok *market.Token, trades []market.Trade, clock int64) market.Day {
+	r := expectRanks(tok, trades, clock)
+	d := market.Day{At: clock, Volume: r.Volume24h, Buys: r.Buys24h, Sells: r.Sells24h}
+	if ref := lastBefore(trades, clock-86400+1); ref != nil {
+		p := ref.Price
+		d.Price24h = &p
+	}
+	return d
+}
+
+// lastBefore returns the last of trades with Time < t, by time and then chain order; nil when
+// there is none.
+func lastBefore(trades []market.Trade, t int64) *market.Trade {
+	var found *market.Trade
+	for i := range trades {
+		tr := &trades[i]
+		if tr.Time >= t {
+			continue
+		}
+		if found == nil || tr.Time > found.Time || tr.Time == found.Time &&
+			(tr.Block > found.Block || tr.Block == found.Block && tr.LogIndex > found.LogIndex) {
+			found = tr
+		}
+	}
+	return found
+}
+
+// checkBefore compares, for every token, the last trade before a window that TradesBetween
+// returns with the one its stored trades give, for windows that start at, just after and just
+// before trades (the same second, the same minute, another minute), and at random times.
+func checkBefore(t *testing.T, s market.Store, tokens map[common.Address]market.Token, trades []market.Trade, rng *rand.Rand, when string) {
+	t.Helper()
+	byToken := map[common.Address][]market.Trade{}
+	for _, tr := range trades {
+		byToken[tr.Token] = append(byToken[tr.Token], tr)
+	}
+	bad := 0
+	for a := range tokens {
+		own := byToken[a]
+		froms := []int64{0, now + 86400}
+		for range 4 {
+			if len(own) > 0 {
+				tr := own[rng.IntN(len(own))]
+				froms = append(froms, tr.Time, tr.Time+1, tr.Time-1, tr.Time-tr.Time%60, tr.Time+rng.Int64N(120)-60)
+			}
+			froms = append(froms, now-5*86400+rng.Int64N(5*86400))
+		}
+		for _, from := range froms {
+			r, err := s.TradesBetween(context.Background(), market.RangeQuery{Token: a, From: from, To: from})
+			if err != nil {
+				t.Fatalf("%s: TradesBetween(%s, %d): %v", when, a, from, err)
+			}
+			want := lastBefore(own, from)
+			if (r.Before == nil) != (want == nil) || want != nil && (r.Before.Block != want.Block || r.Before.LogIndex != want.LogIndex || r.Before.Time != want.Time) {
+				t.Errorf("%s: the last trade of %s before %d is %+v, want %+v", when, a, from, r.Before, want)
+				if bad++; bad > 5 {
+					t.FailNow()
+				}
+			}
 		}
 	}
 }
