@@ -12,6 +12,7 @@ import (
 	"github.com/holiman/uint256"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
+	"github.com/uptrace/bun/dialect/pgdialect"
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/market"
@@ -112,7 +113,12 @@ func writeHoldings(ctx context.Context, tx bun.Tx, holdings []market.Holding) (m
 	for i := range holdings {
 		keys[i] = market.HolderKey{Token: holdings[i].Token, Holder: holdings[i].Holder}
 	}
-	old, err := readBalances(ctx, tx, keys)
+	var old map[market.HolderKey]uint256.Int
+	if dialectOf(tx) == dialectPostgres {
+		old, err = replaceHolders(ctx, tx, rows)
+	} else {
+		old, err = readBalances(ctx, tx, keys)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("holders: %w", err)
 	}
@@ -129,10 +135,59 @@ func writeHoldings(ctx context.Context, tx bun.Tx, holdings []market.Holding) (m
 		// A pair moved twice in the list counts from what it held before the batch.
 		old[keys[i]] = h.Balance
 	}
-	if err := upsertHolders(ctx, tx, rows); err != nil {
-		return nil, err
+	if dialectOf(tx) != dialectPostgres {
+		if err := upsertHolders(ctx, tx, rows); err != nil {
+			return nil, err
+		}
 	}
 	return delta, nil
+}
+
+// replaceHolders writes rows over the stored pairs on PostgreSQL and returns the positive
+// balances they replace, in one statement: the read of the pairs and their upsert share one
+// snapshot, so the balances returned are those before the write, and the upsert finds the pages
+// the read brought in. The pairs are probed one by one through the primary key (a lateral
+// subquery the planner may not flatten): given them as a list, it may hash every holder. A pair
+// listed twice keeps its last balance, as a write of the rows in order would leave it.
+func replaceHolders(ctx context.Context, tx bun.Tx, rows []holderRow) (map[market.HolderKey]uint256.Int, error) {
+	last := make(map[market.HolderKey]int, len(rows))
+	for i := range rows {
+		last[market.HolderKey{Token: rows[i].Token, Holder: rows[i].Holder}] = i
+	}
+	tokens := make([][]byte, 0, len(last))
+	holders := make([][]byte, 0, len(last))
+	balances := make([]string, 0, len(last))
+	blocks := make([]int64, 0, len(last))
+	for i := range rows {
+		r := &rows[i]
+		if last[market.HolderKey{Token: r.Token, Holder: r.Holder}] != i {
+			continue
+		}
+		tokens = append(tokens, r.Token[:])
+		holders = append(holders, r.Holder[:])
+		balances = append(balances, r.Balance.v.Dec())
+		blocks = append(blocks, r.Changed)
+	}
+	var stored []holderRow
+	if err := tx.NewRaw(`WITH k (token, holder, balance, changed_block) AS (
+			SELECT * FROM unnest(CAST(? AS BYTEA[]), CAST(? AS BYTEA[]), CAST(? AS NUMERIC[]), CAST(? AS BIGINT[]))),
+		old AS (SELECT h.token, h.holder, h.balance FROM k CROSS JOIN LATERAL
+			(SELECT token, holder, balance FROM holders AS h WHERE h.token = k.token AND h.holder = k.holder OFFSET 0) AS h),
+		w AS (INSERT INTO holders (token, holder, balance, changed_block) SELECT token, holder, balance, changed_block FROM k
+			ON CONFLICT (token, holder) DO UPDATE SET balance = EXCLUDED.balance, changed_block = EXCLUDED.changed_block)
+		SELECT token, holder, balance FROM old WHERE balance > 0`,
+		pgdialect.Array(tokens), pgdialect.Array(holders), pgdialect.Array(balances), pgdialect.Array(blocks)).Scan(ctx, &stored); err != nil {
+		return nil, err
+	}
+	out := make(map[market.HolderKey]uint256.Int, len(stored))
+	for i := range stored {
+		v, err := stored[i].Balance.value(dialectPostgres)
+		if err != nil {
+			return nil, err
+		}
+		out[market.HolderKey{Token: stored[i].Token, Holder: stored[i].Holder}] = v
+	}
+	return out, nil
 }
 
 // countHolders moves the holder counts of tokens by delta, in one statement.
