@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore func(t *testing.T) market.Store) {
 		{"Extremes", testExtremes},
 		{"TokenOrders", testTokenOrders},
 		{"TokenSearch", testTokenSearch},
+		{"FullCurve", testFullCurve},
 		{"CountNames", testCountNames},
 		{"TokenLimits", testTokenLimits},
 		{"InvalidQueries", testInvalidQueries},

@@ -334,3 +334,54 @@ func testInvalidQueries(t *testing.T, s market.Store) {
 	_, err = s.TradesBetween(ctx, market.RangeQuery{Token: a.Address, From: now, To: now - 1})
 	wantErr(t, "TradesBetween ending before it starts", err, errInvalid)
 }
+
+// testFullCurve lists a token whose curve is full (progress 10,000) but which has not graduated
+// where its progress puts it: among the graduates, which stand at 10,000 too, in the progress
+// order, and first among the curve's tokens; and the curve's tokens by market cap as in any other
+// order, whatever the graduates' market caps.
+func testFullCurve(t *testing.T, s market.Store) {
+	toks := make([]market.Token, 6)
+	for i := range toks {
+		toks[i] = newToken(t, 40+i)
+	}
+	toks[1].Quote = tusd
+	apply(t, s, &market.Batch{Cursor: market.Cursor{Block: 1011}, Launches: toks})
+	// 0 and 3 graduated (the largest market caps), 1 and 4 full, 2 and 5 part way.
+	toks[0] = graduated(toks[0], 90, 100_000_000, now-100)
+	toks[3] = graduated(toks[3], 95, 90_000_000, now-100)
+	toks[1] = traded(toks[1], 85, now-10)
+	toks[4] = traded(toks[4], 86, now-10)
+	toks[2] = traded(toks[2], 40, now-10)
+	toks[5] = traded(toks[5], 20, now-10)
+	if toks[1].Progress() != 10_000 || toks[4].Progress() != 10_000 || toks[2].Progress() >= 10_000 {
+		t.Fatalf("fixture: progress %d, %d, %d", toks[1].Progress(), toks[4].Progress(), toks[2].Progress())
+	}
+	apply(t, s, &market.Batch{Cursor: market.Cursor{Block: 2000}, Updates: toks, Time: now})
+	a := func(i ...int) []common.Address {
+		out := make([]common.Address, len(i))
+		for j, k := range i {
+			out[j] = toks[k].Address
+		}
+		return out
+	}
+	for _, c := range []struct {
+		q    market.TokenQuery
+		want []common.Address
+	}{
+		// At 10,000 the newest launch first (launches 4, 3, 0, 1 in that order), then by progress.
+		{market.TokenQuery{Sort: market.SortProgress}, a(4, 3, 0, 1, 2, 5)},
+		{market.TokenQuery{Sort: market.SortProgress, Phase: market.PhaseCurve}, a(4, 1, 2, 5)},
+		{market.TokenQuery{Sort: market.SortProgress, Phase: market.PhaseCurve, ProgressMin: 5_000}, a(4, 1)},
+		{market.TokenQuery{Sort: market.SortProgress, Phase: market.PhaseGraduated}, a(3, 0)},
+		{market.TokenQuery{Sort: market.SortMarketCap, Phase: market.PhaseCurve}, a(4, 1, 2, 5)},
+		{market.TokenQuery{Sort: market.SortMarketCap, Phase: market.PhaseCurve, Quote: &tusd.Address}, a(1)},
+	} {
+		for _, limit := range []int{0, 1, 3} {
+			q := c.q
+			q.Limit, q.Now = limit, now
+			if diff := cmp.Diff(addresses(walkTokens(t, s, q)), c.want); diff != "" {
+				t.Errorf("Tokens %+v (-got +want):\n%s", q, diff)
+			}
+		}
+	}
+}
