@@ -142,16 +142,19 @@ func TestReadPathUsesIndexes(t *testing.T) {
 		if _, err := s.TradesBetween(ctx, market.RangeQuery{Token: busiest, From: from, To: from}); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := s.TradesBetween(ctx, market.RangeQuery{Token: busiest, From: from, To: from + 45}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	log.record(false)
 	explainAll(t, d, log)
 	probes(t, d, log)
 }
 
-// probes fails t unless the statements that read a token's day (dayStatement) and the last trade
-// before a window (lastOfMinute) read no trades index by time: the day reads the token's row, and
-// the trade before a window walks trades_token_block back from a minute bar's last trade, not
-// the hour of trades_token_time.
+// probes fails t unless the statements that read a token's day (dayStatement), the last trade
+// before a window (lastOfMinute) and the trades of a window read no hour of trades_token_time: the
+// day reads the token's row, the trade before a window walks trades_token_block back from a
+// minute bar's last trade, and the trades of a window walk it between two.
 func probes(t *testing.T, d *DB, log *statementLog) {
 	t.Helper()
 	ctx := context.Background()
@@ -162,6 +165,8 @@ func probes(t *testing.T, d *DB, log *statementLog) {
 	for _, q := range list {
 		kind := ""
 		switch {
+		case strings.Contains(q, "COALESCE((SELECT cb.last_block FROM candle_bars AS cb"):
+			kind = "range"
 		case strings.Contains(q, "FROM candle_bars AS cb WHERE cb.token") && strings.Contains(q, "tr.block_number, tr.log_index) <="):
 			kind = "before"
 		case strings.HasPrefix(strings.TrimSpace(q), "SELECT t.volume_24h, t.buys_24h"):
@@ -203,9 +208,15 @@ func probes(t *testing.T, d *DB, log *statementLog) {
 			if scans["trades"] != "trades_token_block" || scans["candle_bars"] != "candle_bars_pkey" {
 				t.Errorf("the trade before a window reads %v, want trades_token_block from candle_bars_pkey:\n%s", scans, q)
 			}
+		case "range":
+			// The token's trades between two minute bars' last trades, or every token's in the
+			// window's seconds: either reads the window, never the hours around it.
+			if tr := scans["trades"]; tr != "trades_token_block" && tr != "trades_time" || scans["candle_bars"] != "candle_bars_pkey" {
+				t.Errorf("the trades of a window read %v, want trades_token_block or trades_time, from candle_bars_pkey:\n%s", scans, q)
+			}
 		}
 	}
-	if seen["day"] == 0 || seen["before"] == 0 {
-		t.Fatalf("statements seen: %v; want the day's and the trade before a window", seen)
+	if seen["day"] == 0 || seen["before"] == 0 || seen["range"] == 0 {
+		t.Fatalf("statements seen: %v; want the day's, the trade before a window and the trades of one", seen)
 	}
 }

@@ -58,7 +58,7 @@ func (s *Market) Trades(ctx context.Context, q market.TradeQuery) (market.TradeP
 // TradesBetween returns a token's trades with From <= Time < To, oldest first, and the last one
 // before From.
 //
-// The last one before From is found in chain order, from the minute bars (bars.go): every trade
+// Both are found in chain order, from the minute bars (bars.go). The last one before From: every trade
 // with Time < From lies in a minute up to From's, so at or before the last trade of the token's
 // latest bar up to From's minute (lastOfMinute), and trades_token_block, walked back from there,
 // meets it after at most the trades of From's own minute that are not before From. A busy
@@ -78,10 +78,17 @@ func (s *Market) TradesBetween(ctx context.Context, q market.RangeQuery) (market
 	}
 	var rows []tradeRow
 	if q.From < q.To {
+		// The trades of the minutes from From's to that of To-1, in chain order: after the last
+		// trade of the latest bar before From's minute, up to the last of the latest bar up to
+		// To-1's. Read so, a range within a busy token's hour reads its own minutes, where the
+		// hour index read every trade of the hour.
+		lo := "SELECT cb.last_%s FROM candle_bars AS cb WHERE cb.token = ? AND cb.minute < ? ORDER BY cb.minute DESC LIMIT 1"
 		if err := s.tradesOf(q.Token).
+			Where("(tr.block_number, tr.log_index) > (COALESCE(("+fmt.Sprintf(lo, "block")+"), -1), COALESCE(("+fmt.Sprintf(lo, "log")+"), -1))",
+				q.Token, minuteOf(q.From), q.Token, minuteOf(q.From)).
+			Where("(tr.block_number, tr.log_index) <= ("+lastOfMinute+")", q.Token, minuteOf(q.To-1)).
 			Where("tr.block_time >= ? AND tr.block_time < ?", q.From, q.To).
-			Where("tr.block_time / 3600 BETWEEN ? AND ?", tradeHour(q.From), tradeHour(q.To)).
-			OrderExpr(byTime).
+			OrderExpr("tr.block_number, tr.log_index").
 			Scan(ctx, &rows); err != nil {
 			return res, fmt.Errorf("bunstore: trades of %s: %w", q.Token, err)
 		}
