@@ -62,9 +62,10 @@ type Store interface {
 	// trade before from (nil when there is none), which gives a window its opening price: the
 	// newest of the trades with Time < From, by time and then chain order. Block times never
 	// decrease along a chain (each block's timestamp is above its parent's), so that is also the
-	// newest in chain order, and a store may find it as such: one that holds trades of a block
-	// whose time is behind an earlier block's (a chain that breaks that rule) may answer an older
-	// one. Its cost follows the trades in range, not the token's trades before them.
+	// newest in chain order, and a store may find it, and the trades in range, as such: one that
+	// holds trades of a block whose time is behind an earlier block's (a chain that breaks that
+	// rule) may answer an older one, and leave such trades out of a range. Its cost follows the
+	// trades in range, not the token's trades before them or around them.
 	// To < From is curvekit.ErrInvalid.
 	TradesBetween(ctx context.Context, q RangeQuery) (RangeResult, error)
 	// Bars returns a token's bars of one span (see MinuteQuery): the summary of each minute,
