@@ -125,11 +125,17 @@ func (s *Market) tokensSelect(q market.TokenQuery, order market.TokenSort) (*bun
 // tokensWhere selects the tokens q filters after q's cursor, in order if ordered.
 func (s *Market) tokensWhere(q market.TokenQuery, order market.TokenSort, ordered bool) (*bun.SelectQuery, func(*tokenRow) string, error) {
 	sel := s.db.NewSelect().Model((*tokenRow)(nil))
+	// The phases as the partial indexes' predicates write them: SQLite uses a partial index only
+	// for a term that matches its predicate as written (graduated = TRUE reads every token).
+	curveTerm, graduatedTerm := "NOT t.graduated", "t.graduated"
+	if s.dialect != dialectPostgres {
+		curveTerm, graduatedTerm = "t.graduated = 0", "t.graduated = 1"
+	}
 	switch q.Phase {
 	case market.PhaseCurve:
-		sel.Where("t.graduated = ?", false)
+		sel.Where(curveTerm)
 	case market.PhaseGraduated:
-		sel.Where("t.graduated = ?", true)
+		sel.Where(graduatedTerm)
 	}
 	if q.Quote != nil {
 		sel.Where("t.quote_address = ?", *q.Quote)
@@ -141,7 +147,7 @@ func (s *Market) tokensWhere(q market.TokenQuery, order market.TokenSort, ordere
 		sel.Where("t.progress <= ?", int(q.ProgressMax))
 	}
 	if q.GraduatedSince > 0 {
-		sel.Where("t.graduated = ? AND t.graduated_at >= ?", true, q.GraduatedSince)
+		sel.Where(graduatedTerm+" AND t.graduated_at >= ?", q.GraduatedSince)
 	}
 	if q.Search != "" {
 		pattern := "%" + escapeLike(strings.ToLower(cleanText(q.Search))) + "%"
