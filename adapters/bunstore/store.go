@@ -20,12 +20,17 @@ type Market struct {
 	fence uint64
 	// vacuum is told how many rows each write replaced (vacuum.go); nil on SQLite.
 	vacuum *vacuumer
+	// commonMatches is how many tokens a search must match for SQLite to walk the list's order
+	// and check each token's names (tokens.go); searchCommon by default, fewer in tests.
+	commonMatches int
 }
 
 var _ market.Store = (*Market)(nil)
 
 // Market returns the market store on d.
-func (d *DB) Market() *Market { return &Market{db: d.bun, dialect: d.dialect, vacuum: d.vacuum} }
+func (d *DB) Market() *Market {
+	return &Market{db: d.bun, dialect: d.dialect, vacuum: d.vacuum, commonMatches: searchCommon}
+}
 
 // Bind records the chain on first use and refuses another one afterwards.
 func (s *Market) Bind(ctx context.Context, chain market.ChainInfo) error {

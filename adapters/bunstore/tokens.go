@@ -54,7 +54,20 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 	default:
 		return market.TokenPage{}, fmt.Errorf("%w: unknown sort %q", curvekit.ErrInvalid, q.Sort)
 	}
-	sel, next, err := s.tokensSelect(q, order)
+	walk := false
+	if s.dialect != dialectPostgres && q.Search != "" {
+		// SQLite has no index of the names' fragments: a search reads every name, then lists
+		// the matches in order. A name that many tokens share (a fifth of 100,000: 1.8 s a page)
+		// is better found by walking the list's order and checking each token's names, which
+		// stops after a page; the choice is made by counting the matches up to commonMatches.
+		var n int
+		if err := s.db.NewRaw("SELECT count(*) FROM (SELECT 1 FROM token_search AS s WHERE "+searchTerm+" LIMIT ?)",
+			searchPattern(q.Search), searchPattern(q.Search), s.commonMatches).Scan(ctx, &n); err != nil {
+			return market.TokenPage{}, fmt.Errorf("bunstore: tokens: %w", err)
+		}
+		walk = n >= s.commonMatches
+	}
+	sel, next, err := s.tokensSelect(q, order, walk)
 	if err != nil {
 		return market.TokenPage{}, err
 	}
@@ -83,7 +96,7 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 		// graduate, and the few at it are tokens_curve_full (migration 0031), read whole and
 		// unordered (ordered, the planner may walk tokens_progress from the top, past every
 		// graduate, for them).
-		full, _, ferr := s.tokensWhere(q, order, false)
+		full, _, ferr := s.tokensWhere(q, order, false, false)
 		if ferr != nil {
 			return market.TokenPage{}, ferr
 		}
@@ -118,12 +131,14 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 
 // tokensSelect selects the tokens q filters, in order, after q's cursor, and returns how to
 // write the cursor after a row.
-func (s *Market) tokensSelect(q market.TokenQuery, order market.TokenSort) (*bun.SelectQuery, func(*tokenRow) string, error) {
-	return s.tokensWhere(q, order, true)
+func (s *Market) tokensSelect(q market.TokenQuery, order market.TokenSort, walk bool) (*bun.SelectQuery, func(*tokenRow) string, error) {
+	return s.tokensWhere(q, order, true, walk)
 }
 
-// tokensWhere selects the tokens q filters after q's cursor, in order if ordered.
-func (s *Market) tokensWhere(q market.TokenQuery, order market.TokenSort, ordered bool) (*bun.SelectQuery, func(*tokenRow) string, error) {
+// tokensWhere selects the tokens q filters after q's cursor, in order if ordered. With walk, a
+// search checks each token's names (a correlated probe of token_search) rather than listing the
+// matches first.
+func (s *Market) tokensWhere(q market.TokenQuery, order market.TokenSort, ordered, walk bool) (*bun.SelectQuery, func(*tokenRow) string, error) {
 	sel := s.db.NewSelect().Model((*tokenRow)(nil))
 	// The phases as the partial indexes' predicates write them: SQLite uses a partial index only
 	// for a term that matches its predicate as written (graduated = TRUE reads every token).
@@ -149,9 +164,14 @@ func (s *Market) tokensWhere(q market.TokenQuery, order market.TokenSort, ordere
 	if q.GraduatedSince > 0 {
 		sel.Where(graduatedTerm+" AND t.graduated_at >= ?", q.GraduatedSince)
 	}
-	if q.Search != "" {
-		pattern := "%" + escapeLike(strings.ToLower(cleanText(q.Search))) + "%"
-		sel.Where("t.address IN (SELECT s.address FROM token_search AS s WHERE s.name_lower LIKE ? ESCAPE '!' OR s.symbol_lower LIKE ? ESCAPE '!')", pattern, pattern)
+	switch {
+	case q.Search == "":
+	case walk:
+		sel.Where("EXISTS (SELECT 1 FROM token_search AS s WHERE s.address = t.address AND ("+searchTerm+"))",
+			searchPattern(q.Search), searchPattern(q.Search))
+	default:
+		sel.Where("t.address IN (SELECT s.address FROM token_search AS s WHERE "+searchTerm+")",
+			searchPattern(q.Search), searchPattern(q.Search))
 	}
 	next, err := keysetTokens(sel, order, q.Cursor, ordered)
 	return sel, next, err
@@ -289,6 +309,17 @@ func next(tag string, encode func(r *tokenRow) string) func(*tokenRow) string {
 		}
 		return encodeCursor(tag, fields...)
 	}
+}
+
+// searchTerm matches a token_search row (s) by name or symbol with a searchPattern, twice.
+const searchTerm = "s.name_lower LIKE ? ESCAPE '!' OR s.symbol_lower LIKE ? ESCAPE '!'"
+
+// searchCommon is how many matches make a search common on SQLite (Market.commonMatches).
+const searchCommon = 1000
+
+// searchPattern is the LIKE pattern of a search: its text anywhere in a lowercased name.
+func searchPattern(search string) string {
+	return "%" + escapeLike(strings.ToLower(cleanText(search))) + "%"
 }
 
 // escapeLike makes s match itself in a LIKE pattern with ESCAPE '!'.
