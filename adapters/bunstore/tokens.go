@@ -54,20 +54,22 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 	default:
 		return market.TokenPage{}, fmt.Errorf("%w: unknown sort %q", curvekit.ErrInvalid, q.Sort)
 	}
-	walk := false
+	var found *[]common.Address
 	if s.dialect != dialectPostgres && q.Search != "" {
-		// SQLite has no index of the names' fragments: a search reads every name, then lists
-		// the matches in order. A name that many tokens share (a fifth of 100,000: 1.8 s a page)
-		// is better found by walking the list's order and checking each token's names, which
-		// stops after a page; the choice is made by counting the matches up to commonMatches.
-		var n int
-		if err := s.db.NewRaw("SELECT count(*) FROM (SELECT 1 FROM token_search AS s WHERE "+searchTerm+" LIMIT ?)",
-			searchPattern(q.Search), searchPattern(q.Search), s.commonMatches).Scan(ctx, &n); err != nil {
+		// SQLite has no index of the names' fragments: a search reads the names. It reads them
+		// once, for up to commonMatches matches, and lists those; a name that many tokens share
+		// (a fifth of 100,000: 1.8 s a page when every match was probed and sorted) is found
+		// by walking the list's order and checking each token's names, which stops after a page.
+		var addrs []common.Address
+		if err := s.db.NewRaw("SELECT s.address FROM token_search AS s WHERE "+searchTerm+" LIMIT ?",
+			searchPattern(q.Search), searchPattern(q.Search), s.commonMatches).Scan(ctx, &addrs); err != nil {
 			return market.TokenPage{}, fmt.Errorf("bunstore: tokens: %w", err)
 		}
-		walk = n >= s.commonMatches
+		if len(addrs) < s.commonMatches {
+			found = &addrs
+		}
 	}
-	sel, next, err := s.tokensSelect(q, order, walk)
+	sel, next, err := s.tokensSelect(q, order, found)
 	if err != nil {
 		return market.TokenPage{}, err
 	}
@@ -96,7 +98,7 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 		// graduate, and the few at it are tokens_curve_full (migration 0031), read whole and
 		// unordered (ordered, the planner may walk tokens_progress from the top, past every
 		// graduate, for them).
-		full, _, ferr := s.tokensWhere(q, order, false, false)
+		full, _, ferr := s.tokensWhere(q, order, false, nil)
 		if ferr != nil {
 			return market.TokenPage{}, ferr
 		}
@@ -131,14 +133,14 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 
 // tokensSelect selects the tokens q filters, in order, after q's cursor, and returns how to
 // write the cursor after a row.
-func (s *Market) tokensSelect(q market.TokenQuery, order market.TokenSort, walk bool) (*bun.SelectQuery, func(*tokenRow) string, error) {
-	return s.tokensWhere(q, order, true, walk)
+func (s *Market) tokensSelect(q market.TokenQuery, order market.TokenSort, found *[]common.Address) (*bun.SelectQuery, func(*tokenRow) string, error) {
+	return s.tokensWhere(q, order, true, found)
 }
 
-// tokensWhere selects the tokens q filters after q's cursor, in order if ordered. With walk, a
-// search checks each token's names (a correlated probe of token_search) rather than listing the
-// matches first.
-func (s *Market) tokensWhere(q market.TokenQuery, order market.TokenSort, ordered, walk bool) (*bun.SelectQuery, func(*tokenRow) string, error) {
+// tokensWhere selects the tokens q filters after q's cursor, in order if ordered. A search is
+// the tokens found when they were read (found, on SQLite), else on PostgreSQL the matches of the
+// search table, else (SQLite, a common name) each token whose names match, checked one by one.
+func (s *Market) tokensWhere(q market.TokenQuery, order market.TokenSort, ordered bool, found *[]common.Address) (*bun.SelectQuery, func(*tokenRow) string, error) {
 	sel := s.db.NewSelect().Model((*tokenRow)(nil))
 	// The phases as the partial indexes' predicates write them: SQLite uses a partial index only
 	// for a term that matches its predicate as written (graduated = TRUE reads every token).
@@ -166,11 +168,15 @@ func (s *Market) tokensWhere(q market.TokenQuery, order market.TokenSort, ordere
 	}
 	switch {
 	case q.Search == "":
-	case walk:
-		sel.Where("EXISTS (SELECT 1 FROM token_search AS s WHERE s.address = t.address AND ("+searchTerm+"))",
+	case found != nil && len(*found) == 0:
+		sel.Where("1 = 0")
+	case found != nil:
+		sel.Where("t.address IN (?)", bun.List(*found))
+	case s.dialect == dialectPostgres:
+		sel.Where("t.address IN (SELECT s.address FROM token_search AS s WHERE "+searchTerm+")",
 			searchPattern(q.Search), searchPattern(q.Search))
 	default:
-		sel.Where("t.address IN (SELECT s.address FROM token_search AS s WHERE "+searchTerm+")",
+		sel.Where("EXISTS (SELECT 1 FROM token_search AS s WHERE s.address = t.address AND ("+searchTerm+"))",
 			searchPattern(q.Search), searchPattern(q.Search))
 	}
 	next, err := keysetTokens(sel, order, q.Cursor, ordered)
