@@ -15,7 +15,8 @@ import (
 )
 
 // answers keeps the encoded answers of the discovery reads (GET /tokens in any order, GET
-// /tokens/king) between two syncs of the indexer, by path and query: they read state the syncs
+// /tokens/king) between two syncs of the indexer, by path and the parameters the handler reads
+// (query.canonical): they read state the syncs
 // keep current, so a read that comes again before the next sync, or within market.MemoTTL, is
 // answered from memory at the cost of a quote. Only a market service that follows the syncs
 // (market.Service.Memoizes) lets answers be kept. Requests that miss the same answer at once
@@ -23,6 +24,7 @@ import (
 type answers struct {
 	mu     sync.RWMutex
 	m      map[string]answer
+	bytes  int // of the keys and bodies in m
 	flight singleflight.Group
 }
 
@@ -32,12 +34,18 @@ type answer struct {
 	at   time.Time
 }
 
-// maxAnswers bounds the answers kept; a full store starts over.
-const maxAnswers = 4096
+// maxAnswers and maxAnswerBytes bound the answers kept (a page of 50 tokens is about 25 KB):
+// requests that each ask something new (a client's every-page query, or a hostile one's) cost
+// the store's work, not the server's memory. A full store first lets go of the answers no
+// request may be given any more, and starts over when that is not enough.
+const (
+	maxAnswers     = 4096
+	maxAnswerBytes = 8 << 20
+)
 
 // serve answers req from memory when it can; otherwise it runs compute, keeps the encoded
 // answer when compute succeeds, and writes it.
-func (a *answers) serve(w http.ResponseWriter, req bunrouter.Request, m *market.Service, compute func() (any, error)) error {
+func (a *answers) serve(w http.ResponseWriter, req bunrouter.Request, key string, m *market.Service, compute func() (any, error)) error {
 	if !m.Memoizes() {
 		v, err := compute()
 		if err != nil {
@@ -45,7 +53,6 @@ func (a *answers) serve(w http.ResponseWriter, req bunrouter.Request, m *market.
 		}
 		return writeJSON(w, http.StatusOK, v)
 	}
-	key := req.URL.Path + "?" + req.URL.RawQuery
 	gen, now := m.Syncs(), time.Now()
 	a.mu.RLock()
 	e, ok := a.m[key]
@@ -63,14 +70,11 @@ func (a *answers) serve(w http.ResponseWriter, req bunrouter.Request, m *market.
 			}
 			e := answer{body: append([]byte(nil), enc.buf.Bytes()...), gen: gen, at: now}
 			enc.put()
-			a.mu.Lock()
-			if a.m == nil || len(a.m) >= maxAnswers {
-				a.m = make(map[string]answer)
-			}
 			if m.Syncs() == gen {
-				a.m[key] = e
+				a.mu.Lock()
+				a.keep(key, e)
+				a.mu.Unlock()
 			}
-			a.mu.Unlock()
 			return e, nil
 		}
 		v, err, _ := a.flight.Do(key+"#"+strconv.FormatUint(gen, 10), fresh)
@@ -89,4 +93,33 @@ func (a *answers) serve(w http.ResponseWriter, req bunrouter.Request, m *market.
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(e.body)
 	return err
+}
+
+// keep stores e under key within maxAnswers and maxAnswerBytes (a.mu held).
+func (a *answers) keep(key string, e answer) {
+	size := len(key) + len(e.body)
+	if size > maxAnswerBytes {
+		return
+	}
+	if a.m == nil {
+		a.m = make(map[string]answer)
+	}
+	if old, ok := a.m[key]; ok {
+		a.bytes -= len(key) + len(old.body)
+		delete(a.m, key)
+	}
+	full := func() bool { return len(a.m) >= maxAnswers || a.bytes+size > maxAnswerBytes }
+	if full() {
+		for k, o := range a.m {
+			if o.gen != e.gen || e.at.Sub(o.at) >= market.MemoTTL {
+				a.bytes -= len(k) + len(o.body)
+				delete(a.m, k)
+			}
+		}
+		if full() {
+			a.m, a.bytes = make(map[string]answer), 0
+		}
+	}
+	a.m[key] = e
+	a.bytes += size
 }

@@ -23,7 +23,7 @@ func (s *Server) getKing(w http.ResponseWriter, req bunrouter.Request) error {
 	if unknown != nil {
 		return unknown
 	}
-	return s.answers.serve(w, req, s.cfg.Market, func() (any, error) {
+	return s.answers.serve(w, req, q.canonical(req.URL), s.cfg.Market, func() (any, error) {
 		k, err := s.cfg.Market.King(req.Context(), quote)
 		if err != nil {
 			return nil, err

@@ -64,7 +64,7 @@ func (s *Server) listTokens(w http.ResponseWriter, req bunrouter.Request) error 
 	if unknown != nil {
 		return unknown
 	}
-	return s.answers.serve(w, req, s.cfg.Market, func() (any, error) {
+	return s.answers.serve(w, req, q.canonical(req.URL), s.cfg.Market, func() (any, error) {
 		page, err := s.cfg.Market.Tokens(req.Context(), tq)
 		if err != nil {
 			return nil, err

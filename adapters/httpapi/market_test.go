@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -316,5 +318,93 @@ func TestConcurrentMissesComputeOnce(t *testing.T) {
 	defer e.store.mu.Unlock()
 	if n := e.store.tokensCalls[market.SortTrending]; n != 1 {
 		t.Fatalf("%d concurrent misses asked the store %d times", clients, n)
+	}
+}
+
+// A discovery answer is kept by the parameters its handler reads: the same list asked with
+// another cache-buster or in another order is answered from memory, and a parameter that changes
+// the list is not.
+func TestAnswersKeyedByReadParameters(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{cacheTokens: 100})
+	for _, path := range []string{
+		"/tokens?sort=trending&limit=2&_=1",
+		"/tokens?_=2&limit=2&sort=trending",
+		"/tokens?limit=2&sort=trending&utm_source=x",
+		"/tokens?sort=trending&limit=3",
+		"/tokens?sort=trending&limit=2&phase=curve",
+	} {
+		if r := e.get(t, path); r.status != http.StatusOK {
+			t.Fatalf("%s: %d %s", path, r.status, r.body)
+		}
+	}
+	e.store.mu.Lock()
+	defer e.store.mu.Unlock()
+	if n := e.store.tokensCalls[market.SortTrending]; n != 3 {
+		t.Fatalf("the store was asked %d times for 3 different lists", n)
+	}
+}
+
+// The answers kept stay within maxAnswerBytes however many different queries come: those no
+// request may be given any more (of an earlier sync or older than market.MemoTTL) go first, and
+// a store still full starts over.
+func TestAnswersBounded(t *testing.T) {
+	t.Parallel()
+	var a answers
+	body := make([]byte, 100_000)
+	at := time.Unix(1_800_000_000, 0)
+	for i := range 1000 {
+		a.keep(fmt.Sprintf("/tokens?q=%d", i), answer{body: body, gen: 1, at: at})
+		if a.bytes > maxAnswerBytes {
+			t.Fatalf("after %d answers %d bytes kept", i+1, a.bytes)
+		}
+	}
+	if len(a.m) == 0 || len(a.m) > maxAnswerBytes/len(body) {
+		t.Fatalf("%d answers kept", len(a.m))
+	}
+	// The answers of an earlier sync go before the store starts over: the new ones stay.
+	a.keep("/tokens?sort=trending", answer{body: body, gen: 2, at: at})
+	for i := range maxAnswerBytes/len(body) - 2 {
+		a.keep(fmt.Sprintf("/tokens?q=new%d", i), answer{body: body, gen: 2, at: at})
+	}
+	if _, ok := a.m["/tokens?sort=trending"]; !ok {
+		t.Fatal("an answer of the current sync was let go while stale ones were kept")
+	}
+	sum := 0
+	for k, v := range a.m {
+		if v.gen != 2 {
+			t.Fatalf("%s of an earlier sync still kept", k)
+		}
+		sum += len(k) + len(v.body)
+	}
+	if sum != a.bytes {
+		t.Fatalf("counted %d bytes, hold %d", a.bytes, sum)
+	}
+	// An answer larger than the budget is not kept.
+	a.keep("/tokens?huge", answer{body: make([]byte, maxAnswerBytes+1), gen: 2, at: at})
+	if _, ok := a.m["/tokens?huge"]; ok {
+		t.Fatal("an answer over the budget was kept")
+	}
+}
+
+// canonical keeps the parameters read, sorted and escaped, and the whole query when one read
+// lies past the 64th.
+func TestQueryCanonical(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ raw, want string }{
+		{"sort=trending&_=1&limit=2", "/tokens?limit=2&sort=trending"},
+		{"limit=2&sort=trending", "/tokens?limit=2&sort=trending"},
+		{"q=a%26b%3Dc&x=1", "/tokens?q=a%26b%3Dc"},
+		{"", "/tokens"},
+		{strings.Repeat("x=1&", 70) + "sort=trending", "/tokens?" + strings.Repeat("x=1&", 70) + "sort=trending"},
+	} {
+		u := &url.URL{Path: "/tokens", RawQuery: c.raw}
+		q := newQuery(u)
+		q.str("sort", "")
+		q.str("limit", "")
+		q.str("q", "")
+		if got := q.canonical(u); got != c.want {
+			t.Errorf("%q: %q, want %q", c.raw, got, c.want)
+		}
 	}
 }

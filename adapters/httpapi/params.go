@@ -1,10 +1,12 @@
 package httpapi
 
 import (
+	"cmp"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,6 +52,10 @@ type query struct {
 	n        int // parameters in small
 	more     [][2]string
 	problems curvekit.Problems
+	// read marks the parameters a handler asked for (bit i: the i-th), for canonical; a
+	// parameter past the 64th that is asked for sets readFar.
+	read    uint64
+	readFar bool
 }
 
 func newQuery(u *url.URL) query {
@@ -89,19 +95,56 @@ func (q *query) add(key, value string) {
 	q.more = append(q.more, [2]string{key, value})
 }
 
-// count returns how many times name is present, and its last value.
+// count returns how many times name is present, and its last value, and marks it read.
 func (q *query) count(name string) (n int, value string) {
-	for _, p := range q.small[:q.n] {
+	for i, p := range q.small[:q.n] {
 		if p[0] == name {
 			n, value = n+1, p[1]
+			q.read |= 1 << i
 		}
 	}
-	for _, p := range q.more {
+	for i, p := range q.more {
 		if p[0] == name {
 			n, value = n+1, p[1]
+			if i += len(q.small); i < 64 {
+				q.read |= 1 << i
+			} else {
+				q.readFar = true
+			}
 		}
 	}
 	return n, value
+}
+
+// canonical returns path with the parameters the handler read so far, sorted by name and
+// escaped: two requests that differ only in parameters the handler ignores (a client's
+// cache-buster such as _=1700000000) or in their order have the same canonical form. A query
+// whose parameter past the 64th was read gives its whole raw query instead.
+func (q *query) canonical(u *url.URL) string {
+	if q.readFar {
+		return u.Path + "?" + u.RawQuery
+	}
+	var read [][2]string
+	for i, p := range q.small[:q.n] {
+		if q.read&(1<<i) != 0 {
+			read = append(read, p)
+		}
+	}
+	for i, p := range q.more[:min(len(q.more), 64-len(q.small))] {
+		if q.read&(1<<(i+len(q.small))) != 0 {
+			read = append(read, p)
+		}
+	}
+	slices.SortFunc(read, func(a, b [2]string) int { return cmp.Compare(a[0], b[0]) })
+	var sb strings.Builder
+	sb.WriteString(u.Path)
+	for i, p := range read {
+		sb.WriteByte("?&"[min(i, 1)])
+		sb.WriteString(url.QueryEscape(p[0]))
+		sb.WriteByte('=')
+		sb.WriteString(url.QueryEscape(p[1]))
+	}
+	return sb.String()
 }
 
 // needsUnescape reports whether part holds one of "%+;" (a loop: strings.ContainsAny builds a

@@ -1,18 +1,18 @@
 package httpapi
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"runtime"
-	"runtime/debug"
-	rtmetrics "runtime/metrics"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,29 +30,37 @@ import (
 )
 
 // BenchmarkScaleReads times the public reads over HTTP against a store of realistic shape, as an
-// API-only replica serves them (a market service told of no syncs, so no answer is kept between
-// requests): each read asked by 8 clients at once, its p50 and p99 in milliseconds. It reads a
-// store it fills itself on PostgreSQL (1,000 tokens and 99,000 trades, market/marketgen as
-// BenchmarkScale fills it) and, in the same run, the store CURVEKIT_SCALE_DSN names when set
-// (a PostgreSQL DSN or an SQLite file, e.g. one BenchmarkScale filled and kept):
+// API-only replica serves them on a cache miss (a market service that keeps no answer between
+// requests), from a server in a process of its own (TestScaleReadServer): each read asked by 8
+// clients at once, its p50 and p99 in milliseconds. It reads a store it fills itself on
+// PostgreSQL (1,000 tokens and 99,000 trades, market/marketgen as BenchmarkScale fills it) and,
+// in the same run, the store CURVEKIT_SCALE_DSN names when set (a PostgreSQL DSN or an SQLite
+// file, e.g. one BenchmarkScale filled and kept):
 //
 //	CURVEKIT_TEST_POSTGRES=... CURVEKIT_SCALE_DSN=... \
 //	  go test -run '^$' -bench BenchmarkScaleReads -benchtime 1x -timeout 0 ./adapters/httpapi
 //
-// It also reports the first GET /tokens of a service just started (first-tokens-ms), the most
-// heap the 8 concurrent requests of each candle read held beyond what was live before them
-// (candles-*-heap-MB), and the process's peak resident set while they ran (candles-*-rss-MB, on
-// Linux: server, clients and benchmark together).
+// It also reports the first GET /tokens of a service just started (first-tokens-ms), the server
+// process's resident set after the warm-up (server-rss-MB), and its peak resident set while the 8
+// concurrent requests of each candle read ran (candles-*-rss-MB; Linux's VmHWM, started afresh
+// before each).
 func BenchmarkScaleReads(b *testing.B) {
-	stores := map[string]func(testing.TB) *bunstore.DB{"small": filledStore}
+	type store struct {
+		db  *bunstore.DB
+		dsn string
+	}
+	stores := map[string]func(testing.TB) store{"small": func(tb testing.TB) store {
+		d, dsn := filledStore(tb)
+		return store{d, dsn}
+	}}
 	if dsn := os.Getenv("CURVEKIT_SCALE_DSN"); dsn != "" {
-		stores["dsn"] = func(tb testing.TB) *bunstore.DB {
+		stores["dsn"] = func(tb testing.TB) store {
 			d, err := bunstore.Open(context.Background(), bunstore.Config{DSN: dsn})
 			if err != nil {
 				tb.Fatal(err)
 			}
 			tb.Cleanup(func() { d.Close() })
-			return d
+			return store{d, dsn}
 		}
 	}
 	names := make([]string, 0, len(stores))
@@ -61,14 +69,19 @@ func BenchmarkScaleReads(b *testing.B) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		b.Run(name, func(b *testing.B) { benchReads(b, stores[name](b)) })
+		b.Run(name, func(b *testing.B) {
+			s := stores[name](b)
+			benchReads(b, s.db, s.dsn)
+		})
 	}
 }
 
-// filledStore fills a PostgreSQL schema with a launchpad of 1,000 tokens and 99,000 trades.
-func filledStore(tb testing.TB) *bunstore.DB {
+// filledStore fills a PostgreSQL schema with a launchpad of 1,000 tokens and 99,000 trades and
+// returns it with its DSN.
+func filledStore(tb testing.TB) (*bunstore.DB, string) {
 	ctx := context.Background()
-	d, err := bunstore.Open(ctx, bunstore.Config{DSN: pgtest.Schema(tb, "httpapi_scale")})
+	dsn := pgtest.Schema(tb, "httpapi_scale")
+	d, err := bunstore.Open(ctx, bunstore.Config{DSN: dsn})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -82,15 +95,17 @@ func filledStore(tb testing.TB) *bunstore.DB {
 			tb.Fatal(err)
 		}
 	}
-	return d
+	return d, dsn
 }
 
-func readServer(tb testing.TB, d *bunstore.DB) (*httptest.Server, *market.Service) {
+// readHandler is the API-only server of the reads: a market service that keeps nothing between
+// requests (no CacheTokens), no rate limit.
+func readHandler(tb testing.TB, d *bunstore.DB) http.Handler {
 	bld, err := txbuild.New(txbuild.Config{ChainID: 1337})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	svc, err := market.NewService(market.ServiceConfig{Store: d.Market(), Builder: bld, CacheTokens: 100_000})
+	svc, err := market.NewService(market.ServiceConfig{Store: d.Market(), Builder: bld})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -103,20 +118,70 @@ func readServer(tb testing.TB, d *bunstore.DB) (*httptest.Server, *market.Servic
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv := httptest.NewUnstartedServer(s.Handler())
-	srv.Config.ConnContext = ConnContext
-	srv.Start()
-	tb.Cleanup(srv.Close)
-	return srv, svc
+	return s.Handler()
 }
 
-func benchReads(b *testing.B, d *bunstore.DB) {
-	srv, _ := readServer(b, d)
+// scaleReadDSN names the store TestScaleReadServer serves.
+const scaleReadDSN = "CURVEKIT_SCALE_READ_DSN"
+
+// TestScaleReadServer is BenchmarkScaleReads' server process: it serves the reads of the store
+// scaleReadDSN names until the benchmark ends it, and skips when started otherwise.
+func TestScaleReadServer(t *testing.T) {
+	dsn := os.Getenv(scaleReadDSN)
+	if dsn == "" {
+		t.Skip("the server process of BenchmarkScaleReads")
+	}
+	d, err := bunstore.Open(context.Background(), bunstore.Config{DSN: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("listening %s\n", ln.Addr())
+	srv := &http.Server{Handler: readHandler(t, d), ConnContext: ConnContext}
+	_ = srv.Serve(ln) // until the benchmark ends this process
+}
+
+// readProcess starts TestScaleReadServer on the store dsn names and returns its base URL and
+// process id.
+func readProcess(b testing.TB, dsn string) (string, int) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestScaleReadServer$", "-test.count=1")
+	cmd.Env = append(os.Environ(), scaleReadDSN+"="+dsn)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	r := bufio.NewReader(out)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			b.Fatalf("the server process: %v", err)
+		}
+		if addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening "); ok {
+			go func() { _, _ = io.Copy(io.Discard, r) }()
+			return "http://" + addr, cmd.Process.Pid
+		}
+	}
+}
+
+func benchReads(b *testing.B, d *bunstore.DB, dsn string) {
+	base, pid := readProcess(b, dsn)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	get := func(path string) ([]byte, time.Duration) {
 		b.Helper()
 		t0 := time.Now()
-		res, err := client.Get(srv.URL + path)
+		res, err := client.Get(base + path)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -138,7 +203,10 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 	// The first list of a service just started.
 	var first time.Duration
 	{
-		fresh, _ := readServer(b, d)
+		fresh := httptest.NewUnstartedServer(readHandler(b, d))
+		fresh.Config.ConnContext = ConnContext
+		fresh.Start()
+		defer fresh.Close()
 		t0 := time.Now()
 		res, err := client.Get(fresh.URL + "/tokens")
 		if err != nil {
@@ -206,6 +274,9 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 	warm.Wait()
 	b.ResetTimer()
 	b.ReportMetric(float64(first.Microseconds())/1000, "first-tokens-ms")
+	if rss, ok := procStatus(pid, "VmRSS:"); ok {
+		b.ReportMetric(float64(rss)/(1<<20), "server-rss-MB")
+	}
 	for _, r := range reads {
 		var (
 			mu    sync.Mutex
@@ -213,29 +284,10 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 			n     atomic.Int64
 			wg    sync.WaitGroup
 		)
-		// The heap the reads hold, sampled while they run: what 8 concurrent requests of the
-		// busiest token's candles take, beside a server's base.
-		runtime.GC()
-		base := heapInUse()
 		candles := strings.HasPrefix(r.name, "candles")
 		if candles {
-			debug.FreeOSMemory()
-			resetPeakRSS()
+			resetPeakRSS(pid)
 		}
-		var peak atomic.Uint64
-		sampling := make(chan struct{})
-		go func() {
-			for {
-				select {
-				case <-sampling:
-					return
-				case <-time.After(2 * time.Millisecond):
-					if h := heapInUse(); h > peak.Load() {
-						peak.Store(h)
-					}
-				}
-			}
-		}()
 		for range clients {
 			wg.Add(1)
 			go func() {
@@ -245,7 +297,7 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 					if strings.Contains(r.path, "?") {
 						sep = "&"
 					}
-					// A query of its own: no answer kept anywhere serves it.
+					// With a cache-buster, as browsers send them.
 					_, el := get(fmt.Sprintf("%s%s_=%d", r.path, sep, n.Add(1)))
 					mu.Lock()
 					times = append(times, el)
@@ -254,10 +306,8 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 			}()
 		}
 		wg.Wait()
-		close(sampling)
 		if candles {
-			b.ReportMetric(float64(peak.Load()-min(peak.Load(), base))/(1<<20), r.name+"-heap-MB")
-			if rss, ok := peakRSS(); ok {
+			if rss, ok := procStatus(pid, "VmHWM:"); ok {
 				b.ReportMetric(float64(rss)/(1<<20), r.name+"-rss-MB")
 			}
 		}
@@ -269,31 +319,24 @@ func benchReads(b *testing.B, d *bunstore.DB) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// resetPeakRSS starts the process's peak resident set (VmHWM) afresh from what it holds now
+// resetPeakRSS starts the peak resident set (VmHWM) of process pid afresh from what it holds now
 // (Linux; elsewhere it does nothing).
-func resetPeakRSS() {
-	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+func resetPeakRSS(pid int) {
+	_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
 }
 
-// peakRSS is the process's peak resident set since resetPeakRSS (Linux's VmHWM): the whole
-// process, server, client and benchmark.
-func peakRSS() (uint64, bool) {
-	status, err := os.ReadFile("/proc/self/status")
+// procStatus is the figure of a memory line of process pid's status (e.g. "VmHWM:", the peak
+// resident set since resetPeakRSS) in bytes, on Linux.
+func procStatus(pid int, line string) (uint64, bool) {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, false
 	}
-	for line := range strings.Lines(string(status)) {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+	for l := range strings.Lines(string(status)) {
+		if v, ok := strings.CutPrefix(l, line); ok {
 			kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return kb << 10, err == nil
 		}
 	}
 	return 0, false
-}
-
-// heapInUse is the bytes of the heap's live and not yet swept objects.
-func heapInUse() uint64 {
-	s := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	rtmetrics.Read(s)
-	return s[0].Value.Uint64()
 }
