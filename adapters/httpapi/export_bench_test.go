@@ -169,8 +169,16 @@ func TestExportHeapServer(t *testing.T) {
 
 // exportServer starts TestExportHeapServer on the store at path and returns its base URL.
 func exportServer(b testing.TB, path string) string {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestExportHeapServer$", "-test.count=1")
-	cmd.Env = append(os.Environ(), exportHeapDB+"="+path)
+	base, _ := serverProcess(b, "TestExportHeapServer", exportHeapDB+"="+path)
+	return base
+}
+
+// serverProcess runs the test named test of this binary, a server that prints "listening
+// host:port" and serves until it is killed, with env added to its environment, and returns its
+// base URL and process id. The process ends with b.
+func serverProcess(b testing.TB, test string, env ...string) (string, int) {
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -191,7 +199,7 @@ func exportServer(b testing.TB, path string) string {
 		}
 		if addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening "); ok {
 			go func() { _, _ = io.Copy(io.Discard, r) }()
-			return "http://" + addr
+			return "http://" + addr, cmd.Process.Pid
 		}
 	}
 }

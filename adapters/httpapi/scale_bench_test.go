@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,38 +143,8 @@ func TestScaleReadServer(t *testing.T) {
 	_ = srv.Serve(ln) // until the benchmark ends this process
 }
 
-// readProcess starts TestScaleReadServer on the store dsn names and returns its base URL and
-// process id.
-func readProcess(b testing.TB, dsn string) (string, int) {
-	cmd := exec.Command(os.Args[0], "-test.run=^TestScaleReadServer$", "-test.count=1")
-	cmd.Env = append(os.Environ(), scaleReadDSN+"="+dsn)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	r := bufio.NewReader(out)
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			b.Fatalf("the server process: %v", err)
-		}
-		if addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening "); ok {
-			go func() { _, _ = io.Copy(io.Discard, r) }()
-			return "http://" + addr, cmd.Process.Pid
-		}
-	}
-}
-
 func benchReads(b *testing.B, d *bunstore.DB, dsn string) {
-	base, pid := readProcess(b, dsn)
+	base, pid := serverProcess(b, "TestScaleReadServer", scaleReadDSN+"="+dsn)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
 	get := func(path string) ([]byte, time.Duration) {
 		b.Helper()
