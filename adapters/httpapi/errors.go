@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/curvekit/curvekit"
+	"github.com/curvekit/curvekit/candles"
+	"github.com/curvekit/curvekit/market"
 )
 
 // errorBody is the error shape of SPEC section 7. Message is a string, or for a validation
@@ -167,6 +169,17 @@ func writeToken(w http.ResponseWriter, a tokenAnswer) error {
 	e := encoders.Get().(*jsonEncoder)
 	defer e.put()
 	e.buf.Write(append(a.appendJSON(e.buf.AvailableBuffer()), '\n'))
+	return e.send(w, http.StatusOK)
+}
+
+// writeSeries writes a candle window's answer, which appends its own JSON (appendSeriesJSON).
+func writeSeries(w http.ResponseWriter, s *market.Series) error {
+	if !s.Resolution.Valid() {
+		return fmt.Errorf("httpapi: encode response: %w: %d seconds", candles.ErrResolution, int64(s.Resolution))
+	}
+	e := encoders.Get().(*jsonEncoder)
+	defer e.put()
+	e.buf.Write(append(appendSeriesJSON(e.buf.AvailableBuffer(), s), '\n'))
 	return e.send(w, http.StatusOK)
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/auth"
+	"github.com/curvekit/curvekit/candles"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/txbuild"
 )
@@ -367,5 +369,48 @@ func TestCredentialHeadersCanonical(t *testing.T) {
 	r.Header.Set("x-api-key", "k")
 	if c, _ := credentials(r, false); c.APIKey != "k" {
 		t.Errorf("x-api-key not read: %+v", c)
+	}
+}
+
+// seriesOf is the seriesJSON of s, as encoding/json would be given it.
+func seriesOf(s *market.Series) seriesJSON {
+	out := seriesJSON{Resolution: s.Resolution, From: s.From, To: s.To, Bars: make([]barJSON, len(s.Bars)), NoData: s.NoData}
+	for i := range s.Bars {
+		out.Bars[i] = barOf(&s.Bars[i], s.Token.Quote.Decimals)
+	}
+	if s.Prev != 0 {
+		p := s.Prev
+		out.Prev = &p
+	}
+	return out
+}
+
+// A candle window's own JSON is byte for byte what encoding/json writes of seriesOf, whatever its
+// prices, volumes and counts.
+func TestSeriesJSONAsEncodingJSON(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 200 {
+		s := market.Series{Resolution: []candles.Resolution{candles.Res1m, candles.Res5m, candles.Res1h, candles.Res1d}[i%4],
+			From: rng.Int64N(2_000_000_000), To: rng.Int64N(2_000_000_000), NoData: i%7 == 0}
+		s.Token.Quote.Decimals = uint8(rng.IntN(31))
+		if i%3 == 0 {
+			s.Prev = rng.Int64N(2_000_000_000)
+		}
+		prices := []float64{0, 1e21, 1e-7, 2.7958993476234855e-08, math.Inf(1), math.NaN(), -0.5, 123456.789}
+		for range rng.IntN(6) * (i % 5) {
+			s.Bars = append(s.Bars, candles.Bar{Time: rng.Int64N(2_000_000_000),
+				Open: prices[rng.IntN(len(prices))], High: rng.Float64() * 1e-3, Low: prices[rng.IntN(len(prices))], Close: rng.ExpFloat64(),
+				Volume: candles.Volume{Hi: rng.Uint64() >> rng.UintN(65), Lo: rng.Uint64()}, Trades: rng.IntN(1 << 20)})
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(seriesOf(&s)); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(appendSeriesJSON(nil, &s)) + "\n"; got != want.String() {
+			t.Fatalf("case %d, appendSeriesJSON:\n%s\nencoding/json:\n%s", i, got, want.String())
+		}
 	}
 }

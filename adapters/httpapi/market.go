@@ -138,7 +138,7 @@ func (s *Server) getCandles(w http.ResponseWriter, req bunrouter.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, seriesOf(&series))
+	return writeSeries(w, &series)
 }
 
 // GET /tokens/:address/stats
