@@ -86,7 +86,7 @@ type View struct {
 	Liquidity uint256.Int
 	// Day is the activity of the 24 hours up to the last indexed block (Store.Day, or the list's
 	// Ranks): the figures the token list ranks by, so a token reads the same in the list and on
-	// its own. Its Oldest is not set.
+	// its own.
 	Day Activity
 	// Namesakes are the other tokens a reader could take this one for. Like Day, only the
 	// service's Token and Tokens fill them in.

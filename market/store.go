@@ -74,10 +74,6 @@ type Store interface {
 	// range, as for TradesBetween; To < From and a span other than those of MinuteQuery are
 	// curvekit.ErrInvalid.
 	Bars(ctx context.Context, q MinuteQuery) (MinuteResult, error)
-	// Activity sums each listed token's trades with Time >= Since exactly. Tokens without trades
-	// in the window, unknown ones included, are absent from the map. It reads every trade it
-	// counts: the service's reads take the day's figures from Day instead.
-	Activity(ctx context.Context, tokens []common.Address, since int64) (map[common.Address]Activity, error)
 	// Day returns a token's figures of the 24 hours up to the store's clock (see Day): those its
 	// list ranks by (Ranks), as the last batch left them, read in a constant number of index
 	// probes whatever the token's trades. An unknown token is curvekit.ErrNotFound.
@@ -103,14 +99,11 @@ type Store interface {
 	King(ctx context.Context, quote common.Address) (King, error)
 }
 
-// Activity is a token's trading over a window.
+// Activity is a token's trading over a window: a View's day (Day's or Ranks' figures).
 type Activity struct {
 	Volume uint256.Int // pairing-asset notional, base units
 	Buys   int
 	Sells  int
-	// Oldest is the block time of the oldest trade counted; 0 without trades. The activity of a
-	// sliding window changes when it passes out of the window, which a cache needs to know.
-	Oldest int64
 }
 
 // Day is a token's last 24 hours as of At, the store's clock: the time its discovery figures

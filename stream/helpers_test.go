@@ -162,10 +162,6 @@ func (s *memStore) Bars(_ context.Context, q market.MinuteQuery) (market.MinuteR
 	return market.BarsOf(&t, s.trades[q.Token], q)
 }
 
-func (s *memStore) Activity(context.Context, []common.Address, int64) (map[common.Address]market.Activity, error) {
-	return map[common.Address]market.Activity{}, nil
-}
-
 // Day is the day of a token without trades in it, as of the store's present: the streams' tests
 // read no day's figures.
 func (s *memStore) Day(context.Context, common.Address) (market.Day, error) {

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/holiman/uint256"
 	"github.com/uptrace/bun"
 
 	"github.com/curvekit/curvekit"
@@ -107,50 +106,6 @@ func (s *Market) TradesBetween(ctx context.Context, q market.RangeQuery) (market
 		res.Trades[i] = rows[i].trade()
 	}
 	return res, nil
-}
-
-// Activity sums the listed tokens' trades since the given time. The amounts are summed here,
-// exactly; the database only filters.
-func (s *Market) Activity(ctx context.Context, tokens []common.Address, since int64) (map[common.Address]market.Activity, error) {
-	out := make(map[common.Address]market.Activity)
-	if len(tokens) == 0 {
-		return out, nil
-	}
-	var rows []struct {
-		Token       common.Address `bun:"token"`
-		Side        sideCode       `bun:"side"`
-		QuoteAmount binAmount      `bun:"quote_amount"`
-		BlockTime   int64          `bun:"block_time"`
-	}
-	keys := make([]int64, len(tokens))
-	for i, t := range tokens {
-		keys[i] = tokenKey(t)
-	}
-	if err := s.db.NewSelect().TableExpr("trades").
-		Column("token", "side", "quote_amount", "block_time").
-		Where("token_key(token) IN (?) AND token IN (?)", bun.List(keys), bun.List(tokens)).
-		Where("block_time >= ? AND block_time / 3600 >= ?", since, tradeHour(since)).
-		Scan(ctx, &rows); err != nil {
-		return nil, fmt.Errorf("bunstore: activity: %w", err)
-	}
-	for _, r := range rows {
-		a := out[r.Token]
-		v := uint256.Int(r.QuoteAmount)
-		if _, over := a.Volume.AddOverflow(&a.Volume, &v); over {
-			return nil, fmt.Errorf("bunstore: activity of %s: volume above 2^256-1", r.Token)
-		}
-		switch r.Side.side() {
-		case curvekit.Buy:
-			a.Buys++
-		case curvekit.Sell:
-			a.Sells++
-		}
-		if a.Oldest == 0 || r.BlockTime < a.Oldest {
-			a.Oldest = r.BlockTime
-		}
-		out[r.Token] = a
-	}
-	return out, nil
 }
 
 // tradesOf selects the trades of a token as tradeRows, with their blocks' hashes. The token_key

@@ -233,31 +233,6 @@ func (s *fakeStore) Bars(_ context.Context, q market.MinuteQuery) (market.Minute
 	return market.BarsOf(&t, s.trades[q.Token], q)
 }
 
-func (s *fakeStore) Activity(_ context.Context, tokens []common.Address, since int64) (map[common.Address]market.Activity, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := map[common.Address]market.Activity{}
-	for _, addr := range tokens {
-		for _, tr := range s.trades[addr] {
-			if tr.Time < since {
-				continue
-			}
-			a := out[addr]
-			a.Volume.Add(&a.Volume, &tr.QuoteAmount)
-			if tr.Side == curvekit.Buy {
-				a.Buys++
-			} else {
-				a.Sells++
-			}
-			if a.Oldest == 0 || tr.Time < a.Oldest {
-				a.Oldest = tr.Time
-			}
-			out[addr] = a
-		}
-	}
-	return out, nil
-}
-
 // Day answers as a store whose last batch was at now, the test servers' clock: the figures of
 // the trades of the day up to it, and the price of the last trade at least a day before it.
 func (s *fakeStore) Day(_ context.Context, token common.Address) (market.Day, error) {

@@ -4,6 +4,7 @@ import (
 	"github.com/curvekit/curvekit"
 
 	"context"
+	"errors"
 	"sync"
 	"testing"
 
@@ -161,10 +162,12 @@ func testUpdateKeepsLaunchFields(t *testing.T, s market.Store) {
 
 // snapshot is everything the port can read back.
 type snapshot struct {
-	Cursor   market.Cursor
-	Tokens   []market.Token
-	Trades   map[common.Address][]market.Trade
-	Activity map[common.Address]market.Activity
+	Cursor market.Cursor
+	Tokens []market.Token
+	Trades map[common.Address][]market.Trade
+	// Days are the stored tokens' days (Store.Day) without their clock, which Clock holds.
+	Days  map[common.Address]market.Day
+	Clock int64
 }
 
 func takeSnapshot(t *testing.T, s market.Store, tokens []common.Address) snapshot {
@@ -174,16 +177,19 @@ func takeSnapshot(t *testing.T, s market.Store, tokens []common.Address) snapsho
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap := snapshot{Cursor: cur, Trades: make(map[common.Address][]market.Trade)}
+	snap := snapshot{Cursor: cur, Trades: make(map[common.Address][]market.Trade), Days: make(map[common.Address]market.Day)}
 	snap.Tokens = walkTokens(t, s, market.TokenQuery{Limit: 3, Now: now})
 	for _, a := range tokens {
 		if _, err := s.Token(ctx, a); err != nil {
 			continue
 		}
 		snap.Trades[a] = walkTrades(t, s, market.TradeQuery{Token: a, Limit: 2})
-	}
-	if snap.Activity, err = s.Activity(ctx, tokens, 0); err != nil {
-		t.Fatal(err)
+		d, err := s.Day(ctx, a)
+		if err != nil {
+			t.Fatalf("Day(%s): %v", a, err)
+		}
+		snap.Clock, d.At = d.At, 0
+		snap.Days[a] = d
 	}
 	return snap
 }
@@ -324,10 +330,6 @@ func testNotFound(t *testing.T, s market.Store) {
 	wantErr(t, "Trades(unknown)", err, errNotFound)
 	_, err = s.TradesBetween(ctx, market.RangeQuery{Token: unknown, From: 0, To: now})
 	wantErr(t, "TradesBetween(unknown)", err, errNotFound)
-	act, err := s.Activity(ctx, []common.Address{unknown, a.Address}, 0)
-	if err != nil || len(act) != 0 {
-		t.Fatalf("Activity(unknown, no trades) = %v, %v; want an empty map", act, err)
-	}
 	_, err = s.Day(ctx, unknown)
 	wantErr(t, "Day(unknown)", err, errNotFound)
 	if d, err := s.Day(ctx, a.Address); err != nil || !d.Volume.IsZero() || d.Buys != 0 || d.Sells != 0 || d.Price24h != nil {
@@ -341,9 +343,6 @@ func testNotFound(t *testing.T, s market.Store) {
 	rng, err := s.TradesBetween(ctx, market.RangeQuery{Token: a.Address, From: 0, To: now})
 	if err != nil || len(rng.Trades) != 0 || rng.Before != nil {
 		t.Fatalf("TradesBetween(no trades) = %+v, %v", rng, err)
-	}
-	if act, err := s.Activity(ctx, nil, 0); err != nil || len(act) != 0 {
-		t.Fatalf("Activity(nil) = %v, %v", act, err)
 	}
 }
 
@@ -386,10 +385,9 @@ func testExtremes(t *testing.T, s market.Store) {
 	if diff := cmp.Diff(got, []market.Trade{lo, hi}, cmpOpts...); diff != "" {
 		t.Errorf("trades with 0 and 2^256-1 amounts (-got +want):\n%s", diff)
 	}
-	act, err := s.Activity(ctx, []common.Address{big.Address}, 0)
-	want := map[common.Address]market.Activity{big.Address: {Volume: max, Buys: 1, Sells: 1, Oldest: now}}
-	if err != nil || !cmp.Equal(act, want) {
-		t.Errorf("Activity = %v, %v; want %v", act, err, want)
+	day, err := s.Day(ctx, big.Address)
+	if want := (market.Day{At: now, Volume: max, Buys: 1, Sells: 1}); err != nil || !cmp.Equal(day, want) {
+		t.Errorf("Day = %+v, %v; want %+v", day, err, want)
 	}
 	if mc := big.MarketCap(); mc != max {
 		t.Fatalf("fixture: market cap %s, want 2^256-1", mc.Dec())
@@ -435,8 +433,8 @@ func testConcurrentApply(t *testing.T, s market.Store) {
 				t.Errorf("Tokens during writes: %v", err)
 				return
 			}
-			if _, err := s.Activity(ctx, []common.Address{address(kindToken, 0)}, 0); err != nil {
-				t.Errorf("Activity during writes: %v", err)
+			if _, err := s.Day(ctx, address(kindToken, 0)); err != nil && !errors.Is(err, curvekit.ErrNotFound) {
+				t.Errorf("Day during writes: %v", err)
 				return
 			}
 		}
@@ -449,13 +447,18 @@ func testConcurrentApply(t *testing.T, s market.Store) {
 	for w := range addrs {
 		addrs[w] = address(kindToken, w)
 	}
-	act, err := s.Activity(ctx, addrs, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, a := range addrs {
-		if got := act[a].Buys; got != batches*perBatch {
-			t.Errorf("token %s has %d trades, want %d", a, got, batches*perBatch)
+		// The writers' cursors interleave, so a batch may come after a later cursor, as a batch
+		// applied again does: the trades, not the day's figures, count what was written.
+		trades := walkTrades(t, s, market.TradeQuery{Token: a})
+		buys := 0
+		for _, tr := range trades {
+			if tr.Side == curvekit.Buy {
+				buys++
+			}
+		}
+		if len(trades) != batches*perBatch || buys != len(trades) {
+			t.Errorf("token %s has %d trades, %d buys; want %d buys", a, len(trades), buys, batches*perBatch)
 		}
 		if got := mustToken(t, s, a).State.RealQuote; got != units(batches) {
 			t.Errorf("token %s real quote %s, want the last update's", a, got.Dec())

@@ -42,7 +42,7 @@ func Run(t *testing.T, newStore func(t *testing.T) market.Store) {
 		{"TradesBetween", testTradesBetween},
 		{"Bars", testBars},
 		{"BarsProperty", testBarsProperty},
-		{"Activity", testActivity},
+		{"Day", testDay},
 		{"ConcurrentApply", testConcurrentApply},
 		{"Rollback", testRollback},
 		{"Holders", testHolders},

@@ -114,7 +114,11 @@ func testTradesBetween(t *testing.T, s market.Store) {
 	}
 }
 
-func testActivity(t *testing.T, s market.Store) {
+// testDay moves the store's clock across a fixture's trades, a batch at a time, and checks every
+// token's day after each: the window [At-24h, At] holds both its ends, its volume is summed
+// exactly beyond 64, 128 and 192 bits, the clock follows a batch's time or its newest trade
+// when that is later, and Price24h is the last trade at or before the window's start.
+func testDay(t *testing.T, s market.Store) {
 	ctx := context.Background()
 	const since int64 = now - 86400
 	toks := []market.Token{newToken(t, 1), newToken(t, 2), newToken(t, 3), newToken(t, 4)}
@@ -131,53 +135,108 @@ func testActivity(t *testing.T, s market.Store) {
 	}
 	plus := func(x uint256.Int, n uint64) uint256.Int { return sum(x, *uint256.NewInt(n)) }
 	minus1 := func(x uint256.Int) uint256.Int { x.SubUint64(&x, 1); return x }
-	trades := []market.Trade{
-		seq.trade(a, 1, 0, since, curvekit.Buy, plus(pow2(64), 1)), // the window starts inclusive
-		seq.trade(a, 2, 0, since+10, curvekit.Buy, plus(pow2(128), 5)),
-		seq.trade(a, 3, 0, since+20, curvekit.Sell, pow2(200)),
-		seq.trade(a, 0, 0, since-1, curvekit.Buy, pow2(255)), // before the window
-		seq.trade(b, 1, 1, since+1, curvekit.Buy, minus1(pow2(64))),
-		seq.trade(b, 2, 1, since+2, curvekit.Buy, *uint256.NewInt(1)),
-		seq.trade(c, 0, 1, since-5, curvekit.Sell, units(5)),
-		seq.trade(d, 1, 2, now, curvekit.Sell, minus1(pow2(128))),
-		seq.trade(d, 2, 2, now+100, curvekit.Buy, *uint256.NewInt(1)), // Activity has no end
-		seq.trade(d, 3, 2, now+200, curvekit.Sell, minus1(pow2(192))),
+	one := *uint256.NewInt(1)
+	// The trades in chain order, one block each.
+	tr := []market.Trade{
+		seq.trade(c, 1001, 0, since-5, curvekit.Sell, units(5)),
+		seq.trade(a, 1002, 0, since-1, curvekit.Buy, pow2(255)),
+		seq.trade(a, 1003, 0, since, curvekit.Buy, plus(pow2(64), 1)),
+		seq.trade(b, 1004, 1, since+1, curvekit.Buy, minus1(pow2(64))),
+		seq.trade(b, 1005, 1, since+2, curvekit.Buy, one),
+		seq.trade(a, 1006, 0, since+10, curvekit.Buy, plus(pow2(128), 5)),
+		seq.trade(a, 1007, 0, since+20, curvekit.Sell, pow2(200)),
+		seq.trade(d, 1009, 2, now, curvekit.Sell, minus1(pow2(128))),
+		seq.trade(d, 1011, 2, now+100, curvekit.Buy, one),
+		seq.trade(d, 1012, 2, now+200, curvekit.Sell, minus1(pow2(192))),
 	}
-	apply(t, s, &market.Batch{Launches: toks, Trades: trades})
-	unknown := address(kindToken, 404)
-	volA := sum(plus(pow2(64), 1), plus(pow2(128), 5), pow2(200))
-	volD := sum(minus1(pow2(128)), *uint256.NewInt(1), minus1(pow2(192)))
-	cases := []struct {
-		tokens []common.Address
-		since  int64
-		want   map[common.Address]market.Activity
-	}{
-		{[]common.Address{a, b, c, d, unknown, a}, since, map[common.Address]market.Activity{
-			a: {Volume: volA, Buys: 2, Sells: 1, Oldest: since},
-			b: {Volume: pow2(64), Buys: 2, Oldest: since + 1},
-			d: {Volume: volD, Buys: 1, Sells: 2, Oldest: now},
-		}},
-		{[]common.Address{b}, since, map[common.Address]market.Activity{b: {Volume: pow2(64), Buys: 2, Oldest: since + 1}}},
-		{[]common.Address{a}, since + 11, map[common.Address]market.Activity{a: {Volume: pow2(200), Sells: 1, Oldest: since + 20}}},
-		{[]common.Address{a, c}, since - 5, map[common.Address]market.Activity{
-			a: {Volume: sum(volA, pow2(255)), Buys: 3, Sells: 1, Oldest: since - 1},
-			c: {Volume: units(5), Sells: 1, Oldest: since - 5},
-		}},
-		{[]common.Address{a, b, c}, now + 1, map[common.Address]market.Activity{}},
-		{[]common.Address{unknown}, 0, map[common.Address]market.Activity{}},
-	}
-	for _, tc := range cases {
-		got, err := s.Activity(ctx, tc.tokens, tc.since)
-		if err != nil {
-			t.Fatalf("Activity(since %d): %v", tc.since, err)
-		}
-		if diff := cmp.Diff(got, tc.want, cmpOpts...); diff != "" {
-			t.Errorf("Activity(%d tokens, since %d) (-got +want):\n%s", len(tc.tokens), tc.since, diff)
-		}
-	}
-	// The sums really are beyond 64 and 128 bits: an implementation summing in a machine word
-	// or a float could not produce them.
-	if volA.BitLen() <= 200 || volD.BitLen() <= 192 {
+	cTr, aBefore, aSince, bLast, aMid, aLast, dNow, dLater, dLast := &tr[0], &tr[1], &tr[2], &tr[4], &tr[5], &tr[6], &tr[7], &tr[8], &tr[9]
+	volA := sum(aSince.QuoteAmount, aMid.QuoteAmount, aLast.QuoteAmount)
+	volD := sum(dNow.QuoteAmount, dLater.QuoteAmount, dLast.QuoteAmount)
+	// The sums really are beyond 64, 128 and 192 bits: an implementation summing in a machine
+	// word or a float could not produce them.
+	if all := sum(volA, aBefore.QuoteAmount); all.BitLen() != 256 || volA.BitLen() <= 200 || volD.BitLen() <= 192 {
 		t.Fatalf("fixture: volumes %s and %s are too small", volA.Dec(), volD.Dec())
+	}
+	type fig struct {
+		volume      uint256.Int
+		buys, sells int
+		ref         *market.Trade // Price24h's trade; nil for none
+	}
+	// Once the clock is a day past their trades, a, b and c have none in the window, and their
+	// last trade is the reference of Price24h.
+	past := func(dFig fig) map[common.Address]fig {
+		return map[common.Address]fig{a: {ref: aLast}, b: {ref: bLast}, c: {ref: cTr}, d: dFig}
+	}
+	steps := []struct {
+		what  string
+		batch market.Batch
+		at    int64
+		want  map[common.Address]fig
+	}{{
+		"a trade at the start of the window",
+		market.Batch{Cursor: market.Cursor{Block: 1008}, Time: now - 5, Launches: toks, Trades: tr[:7]},
+		now - 5,
+		map[common.Address]fig{
+			a: {sum(volA, aBefore.QuoteAmount), 3, 1, nil},
+			b: {pow2(64), 2, 0, nil},
+			c: {cTr.QuoteAmount, 0, 1, cTr},
+			d: {},
+		},
+	}, {
+		"a trade at the end of the window",
+		market.Batch{Cursor: market.Cursor{Block: 1009}, Time: now, Trades: tr[7:8]},
+		now,
+		map[common.Address]fig{
+			a: {volA, 2, 1, aSince},
+			b: {pow2(64), 2, 0, nil},
+			c: {ref: cTr},
+			d: {dNow.QuoteAmount, 0, 1, nil},
+		},
+	}, {
+		"a batch without trades",
+		market.Batch{Cursor: market.Cursor{Block: 1010}, Time: now + 11},
+		now + 11,
+		map[common.Address]fig{
+			a: {aLast.QuoteAmount, 0, 1, aMid},
+			b: {ref: bLast},
+			c: {ref: cTr},
+			d: {dNow.QuoteAmount, 0, 1, nil},
+		},
+	}, {
+		"trades after the batch's time",
+		market.Batch{Cursor: market.Cursor{Block: 1012}, Time: now + 150, Trades: tr[8:]},
+		now + 200,
+		past(fig{volD, 1, 2, nil}),
+	}, {
+		"a day later",
+		market.Batch{Cursor: market.Cursor{Block: 1013}, Time: now + 86401},
+		now + 86401,
+		past(fig{pow2(192), 1, 1, dNow}),
+	}, {
+		"the last trade at the start of the window",
+		market.Batch{Cursor: market.Cursor{Block: 1014}, Time: now + 86600},
+		now + 86600,
+		past(fig{dLast.QuoteAmount, 0, 1, dLast}),
+	}, {
+		"every trade out of the window",
+		market.Batch{Cursor: market.Cursor{Block: 1015}, Time: now + 86601},
+		now + 86601,
+		past(fig{ref: dLast}),
+	}}
+	for _, st := range steps {
+		apply(t, s, &st.batch)
+		for tok, f := range st.want {
+			want := market.Day{At: st.at, Volume: f.volume, Buys: f.buys, Sells: f.sells}
+			if f.ref != nil {
+				want.Price24h = &f.ref.Price
+			}
+			got, err := s.Day(ctx, tok)
+			if err != nil {
+				t.Fatalf("%s: Day(%s): %v", st.what, tok, err)
+			}
+			if diff := cmp.Diff(got, want, cmpOpts...); diff != "" {
+				t.Errorf("%s: Day(%s) (-got +want):\n%s", st.what, tok, diff)
+			}
+		}
 	}
 }
