@@ -148,7 +148,8 @@ func writeHoldings(ctx context.Context, tx bun.Tx, holdings []market.Holding) (m
 // snapshot, so the balances returned are those before the write, and the upsert finds the pages
 // the read brought in. The pairs are probed one by one through the primary key (a lateral
 // subquery the planner may not flatten): given them as a list, it may hash every holder. A pair
-// listed twice keeps its last balance, as a write of the rows in order would leave it.
+// listed twice keeps its last balance, as a write of the rows in order would leave it. The pairs,
+// each once, go holderChunk at a time.
 func replaceHolders(ctx context.Context, tx bun.Tx, rows []holderRow) (map[market.HolderKey]uint256.Int, error) {
 	last := make(map[market.HolderKey]int, len(rows))
 	for i := range rows {
@@ -168,6 +169,26 @@ func replaceHolders(ctx context.Context, tx bun.Tx, rows []holderRow) (map[marke
 		balances = append(balances, r.Balance.v.Dec())
 		blocks = append(blocks, r.Changed)
 	}
+	out := make(map[market.HolderKey]uint256.Int)
+	for len(tokens) > 0 {
+		n := min(len(tokens), holderChunk)
+		if err := replaceHolderChunk(ctx, tx, tokens[:n], holders[:n], balances[:n], blocks[:n], out); err != nil {
+			return nil, err
+		}
+		tokens, holders, balances, blocks = tokens[n:], holders[n:], balances[n:], blocks[n:]
+	}
+	return out, nil
+}
+
+// holderChunk bounds the pairs of one replaceHolders statement: a backfill batch of 2,000 blocks
+// at 46 trades a block moves 80,000 pairs, which in one statement took seconds when the pages
+// were cold, against the driver's read timeout; in statements of this size the rows cost the same.
+const holderChunk = 5000
+
+// replaceHolderChunk is one statement of replaceHolders, on distinct pairs; it adds the positive
+// balances replaced to out.
+func replaceHolderChunk(ctx context.Context, tx bun.Tx, tokens, holders [][]byte, balances []string, blocks []int64,
+	out map[market.HolderKey]uint256.Int) error {
 	var stored []holderRow
 	if err := tx.NewRaw(`WITH k (token, holder, balance, changed_block) AS (
 			SELECT * FROM unnest(CAST(? AS BYTEA[]), CAST(? AS BYTEA[]), CAST(? AS NUMERIC[]), CAST(? AS BIGINT[]))),
@@ -177,17 +198,16 @@ func replaceHolders(ctx context.Context, tx bun.Tx, rows []holderRow) (map[marke
 			ON CONFLICT (token, holder) DO UPDATE SET balance = EXCLUDED.balance, changed_block = EXCLUDED.changed_block)
 		SELECT token, holder, balance FROM old WHERE balance > 0`,
 		pgdialect.Array(tokens), pgdialect.Array(holders), pgdialect.Array(balances), pgdialect.Array(blocks)).Scan(ctx, &stored); err != nil {
-		return nil, err
+		return err
 	}
-	out := make(map[market.HolderKey]uint256.Int, len(stored))
 	for i := range stored {
 		v, err := stored[i].Balance.value(dialectPostgres)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out[market.HolderKey{Token: stored[i].Token, Holder: stored[i].Holder}] = v
 	}
-	return out, nil
+	return nil
 }
 
 // countHolders moves the holder counts of tokens by delta, in one statement.
