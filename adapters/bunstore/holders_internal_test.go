@@ -8,7 +8,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
-	"github.com/curvekit/curvekit/internal/pgtest"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/market/marketgen"
 )
@@ -17,13 +16,8 @@ import (
 // across the statements: each pair from what it held before the batch, a pair listed twice by
 // its last balance.
 func TestHoldersAcrossChunks(t *testing.T) {
-	dsn := pgtest.Schema(t, "bunstore_holders")
 	ctx := context.Background()
-	d, err := Open(ctx, Config{DSN: dsn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openPostgres(t, "bunstore_holders")
 	s := d.Market()
 	g, err := marketgen.New(marketgen.Shape{Tokens: 2, Trades: 10, End: time.Now().Unix(), Span: 3600, Seed: 3})
 	if err != nil {

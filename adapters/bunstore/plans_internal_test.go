@@ -124,14 +124,20 @@ func explainAll(t *testing.T, d *DB, log *statementLog) {
 
 // Every statement an Apply or a Rollback runs on PostgreSQL is served by an index: the write's
 // cost is its block's, whatever the store holds.
-func TestWritePathUsesIndexes(t *testing.T) {
-	dsn := pgtest.Schema(t, "bunstore_plans")
-	ctx := context.Background()
-	d, err := Open(ctx, Config{DSN: dsn})
+// openPostgres opens a store on a PostgreSQL schema of its own (named from prefix), closed with t.
+func openPostgres(t *testing.T, prefix string) *DB {
+	t.Helper()
+	d, err := Open(context.Background(), Config{DSN: pgtest.Schema(t, prefix)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Close()
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func TestWritePathUsesIndexes(t *testing.T) {
+	ctx := context.Background()
+	d := openPostgres(t, "bunstore_plans")
 	log := &statementLog{seen: map[string]bool{}}
 	d.bun.AddQueryHook(log)
 	s := d.Market()
@@ -192,13 +198,8 @@ func TestWritePathUsesIndexes(t *testing.T) {
 // carried them under a lower cursor) is written all the same: the copy that meets them is
 // undone and the trades inserted, each once.
 func TestCopiedTradesMeetStoredOnes(t *testing.T) {
-	dsn := pgtest.Schema(t, "bunstore_copy")
 	ctx := context.Background()
-	d, err := Open(ctx, Config{DSN: dsn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openPostgres(t, "bunstore_copy")
 	s := d.Market()
 	g, err := marketgen.New(marketgen.Shape{Tokens: 5, Trades: 60, End: time.Now().Unix(), Span: 3600, Seed: 2})
 	if err != nil {
@@ -231,13 +232,8 @@ func TestCopiedTradesMeetStoredOnes(t *testing.T) {
 // The market store vacuums the tables its writes churn on a server whose autovacuum is off (as
 // this one's is): the dead row versions of the tokens a backfill rewrites do not pile up.
 func TestWritesVacuumWhatTheyChurn(t *testing.T) {
-	dsn := pgtest.Schema(t, "bunstore_vacuum")
 	ctx := context.Background()
-	d, err := Open(ctx, Config{DSN: dsn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openPostgres(t, "bunstore_vacuum")
 	// The history is fixed (its hours and days with it, and so the level rows it replaces), and
 	// each table it writes churns past the threshold.
 	d.vacuum.every = 1_000

@@ -12,7 +12,6 @@ import (
 
 	"github.com/curvekit/curvekit"
 	"github.com/curvekit/curvekit/candles"
-	"github.com/curvekit/curvekit/internal/pgtest"
 	"github.com/curvekit/curvekit/market"
 	"github.com/curvekit/curvekit/market/marketgen"
 	"github.com/curvekit/curvekit/txbuild"
@@ -24,13 +23,8 @@ import (
 // resolution, holders, stats, exports, the king and the namesakes. A read's cost is then its
 // page's, whatever the store holds (explainAll).
 func TestReadPathUsesIndexes(t *testing.T) {
-	dsn := pgtest.Schema(t, "bunstore_readplans")
 	ctx := context.Background()
-	d, err := Open(ctx, Config{DSN: dsn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openPostgres(t, "bunstore_readplans")
 	log := &statementLog{seen: map[string]bool{}}
 	d.bun.AddQueryHook(log)
 	s := d.Market()
