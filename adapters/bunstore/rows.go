@@ -103,7 +103,8 @@ type tokenRow struct {
 }
 
 // searchRow is what search by name or symbol reads of a token, written at its launch; see
-// migrations/*/0029_search_table.sql.
+// migrations/*/0029_search_table.sql, and on SQLite 0033_search_trigrams.sql (its trigram index,
+// which triggers keep, and its id, which the store assigns).
 type searchRow struct {
 	bun.BaseModel `bun:"table:token_search,alias:s"`
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -56,13 +57,24 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 	}
 	var found *[]common.Address
 	if s.dialect != dialectPostgres && q.Search != "" {
-		// SQLite has no index of the names' fragments: a search reads the names. It reads them
-		// once, for up to commonMatches matches, and lists those; a name that many tokens share
-		// (a fifth of 100,000: 1.8 s a page when every match was probed and sorted) is found
-		// by walking the list's order and checking each token's names, which stops after a page.
+		// On SQLite a search first reads up to commonMatches matches and lists those; a name
+		// that many tokens share (a fifth of 100,000: 1.8 s a page when every match was probed
+		// and sorted) is found by walking the list's order and checking each token's names,
+		// which stops after a page. A text of 3 characters or more finds its matches in the
+		// trigram index (migration 0033), each checked again by the LIKE that defines a match;
+		// a shorter one has no trigram and reads the names.
 		var addrs []common.Address
-		if err := s.db.NewRaw("SELECT s.address FROM token_search AS s WHERE "+searchTerm+" LIMIT ?",
-			searchPattern(q.Search), searchPattern(q.Search), s.commonMatches).Scan(ctx, &addrs); err != nil {
+		text, pattern := searchText(q.Search), searchPattern(q.Search)
+		var err error
+		if utf8.RuneCountInString(text) >= 3 {
+			err = s.db.NewRaw("SELECT s.address FROM token_search_fts JOIN token_search AS s ON s.id = token_search_fts.rowid"+
+				" WHERE token_search_fts MATCH ? AND ("+searchTerm+") LIMIT ?",
+				ftsPhrase(text), pattern, pattern, s.commonMatches).Scan(ctx, &addrs)
+		} else {
+			err = s.db.NewRaw("SELECT s.address FROM token_search AS s WHERE "+searchTerm+" LIMIT ?",
+				pattern, pattern, s.commonMatches).Scan(ctx, &addrs)
+		}
+		if err != nil {
 			return market.TokenPage{}, fmt.Errorf("bunstore: tokens: %w", err)
 		}
 		if len(addrs) < s.commonMatches {
@@ -323,9 +335,22 @@ const searchTerm = "s.name_lower LIKE ? ESCAPE '!' OR s.symbol_lower LIKE ? ESCA
 // searchCommon is how many matches make a search common on SQLite (Market.commonMatches).
 const searchCommon = 1000
 
+// searchText is a search's text as the lowercased names are stored.
+func searchText(search string) string {
+	return strings.ToLower(cleanText(search))
+}
+
 // searchPattern is the LIKE pattern of a search: its text anywhere in a lowercased name.
 func searchPattern(search string) string {
-	return "%" + escapeLike(strings.ToLower(cleanText(search))) + "%"
+	return "%" + escapeLike(searchText(search)) + "%"
+}
+
+// ftsPhrase is an FTS5 query that matches text as one phrase, every character of it literal:
+// inside a double-quoted string FTS5 reads no syntax but the doubled double quote. With the
+// trigram tokenizer the phrase is text's trigrams one after the other, so it matches a row
+// whose name or symbol holds text.
+func ftsPhrase(text string) string {
+	return `"` + strings.ReplaceAll(text, `"`, `""`) + `"`
 }
 
 // escapeLike makes s match itself in a LIKE pattern with ESCAPE '!'.
