@@ -57,27 +57,39 @@ func (s *Market) Tokens(ctx context.Context, q market.TokenQuery) (market.TokenP
 	}
 	var found *[]common.Address
 	if s.dialect != dialectPostgres && q.Search != "" {
-		// On SQLite a search first reads up to commonMatches matches and lists those; a name
+		// On SQLite a search first finds up to commonMatches matches and lists those; a name
 		// that many tokens share (a fifth of 100,000: 1.8 s a page when every match was probed
 		// and sorted) is found by walking the list's order and checking each token's names,
-		// which stops after a page. A text of 3 characters or more finds its matches in the
-		// trigram index (migration 0033), each checked again by the LIKE that defines a match;
-		// a shorter one has no trigram and reads the names.
-		var addrs []common.Address
+		// which stops after a page.
+		var (
+			addrs      []common.Address
+			commonName bool
+			err        error
+		)
 		text, pattern := searchText(q.Search), searchPattern(q.Search)
-		var err error
 		if utf8.RuneCountInString(text) >= 3 {
-			err = s.db.NewRaw("SELECT s.address FROM token_search_fts JOIN token_search AS s ON s.id = token_search_fts.rowid"+
-				" WHERE token_search_fts MATCH ? AND ("+searchTerm+") LIMIT ?",
-				ftsPhrase(text), pattern, pattern, s.commonMatches).Scan(ctx, &addrs)
+			// A text of 3 characters or more finds its matches in the trigram index (migration
+			// 0033), which finds every token the LIKE matches: fewer than commonMatches of its
+			// rows are all the matches, checked again by the LIKE that defines a match and
+			// listed; as many make the name common, and no name is read.
+			var ids []int64
+			err = s.db.NewRaw("SELECT rowid FROM token_search_fts WHERE token_search_fts MATCH ? LIMIT ?",
+				ftsPhrase(text), s.commonMatches).Scan(ctx, &ids)
+			commonName = len(ids) >= s.commonMatches
+			if err == nil && !commonName && len(ids) > 0 {
+				err = s.db.NewRaw("SELECT s.address FROM token_search AS s WHERE s.id IN (?) AND ("+searchTerm+")",
+					bun.List(ids), pattern, pattern).Scan(ctx, &addrs)
+			}
 		} else {
+			// A shorter text has no trigram: it reads the names.
 			err = s.db.NewRaw("SELECT s.address FROM token_search AS s WHERE "+searchTerm+" LIMIT ?",
 				pattern, pattern, s.commonMatches).Scan(ctx, &addrs)
+			commonName = len(addrs) >= s.commonMatches
 		}
 		if err != nil {
 			return market.TokenPage{}, fmt.Errorf("bunstore: tokens: %w", err)
 		}
-		if len(addrs) < s.commonMatches {
+		if !commonName {
 			found = &addrs
 		}
 	}

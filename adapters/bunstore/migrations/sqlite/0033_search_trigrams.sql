@@ -10,16 +10,17 @@
 -- a substring of a name or a symbol: exactly what LIKE '%text%' matches on the lowercased columns
 -- (SQLite's LIKE folds ASCII alone, which neither side holds in capitals). A search reads the index
 -- with MATCH and its text as one quoted phrase (bunstore's ftsPhrase: inside double quotes FTS5
--- reads no syntax but a doubled double quote), and checks each match again with that LIKE. A phrase
--- of more than one trigram needs the positions that detail=full keeps: with detail=none or column
--- FTS5 refuses it, and an AND of the trigrams instead matches names that hold them apart.
--- detail=full took 5.8 MB at 100,000 tokens (58 B a token), detail=none 1.8 MB, and found a common
--- name's first 1,000 matches in 0.65 ms against 0.96. LIKE and GLOB on the FTS table are not the
--- way: with case_sensitive 1 the index serves GLOB and no LIKE (and whatever the option, no LIKE
--- with an ESCAPE clause), and a wildcard in the user's text breaks a GLOB pattern's runs of literal
--- characters, which are what the index can look up. A text of fewer than 3 characters has no
--- trigram and reads token_search as before. columnsize=0: no ranking reads the columns' sizes, so
--- they are not kept.
+-- reads no syntax but a doubled double quote), and checks the matches it lists again with that LIKE
+-- (a name with 1,000 matches or more is not listed: the list's order is walked, each token's names
+-- checked). A phrase of more than one trigram needs the positions that detail=full keeps: with
+-- detail=none or column FTS5 refuses it, and an AND of the trigrams instead matches names that hold
+-- them apart. detail=full took 5.8 MB at 100,000 tokens (58 B a token), detail=none 1.8 MB, and
+-- found a common name's first 1,000 matches in 0.65 ms against 0.96. LIKE and GLOB on the FTS table
+-- are not the way: with case_sensitive 1 the index serves GLOB and no LIKE (and whatever the
+-- option, no LIKE with an ESCAPE clause), and a wildcard in the user's text breaks a GLOB pattern's
+-- runs of literal characters, which are what the index can look up. A text of fewer than 3
+-- characters has no trigram and reads token_search as before. columnsize=0: no ranking reads the
+-- columns' sizes, so they are not kept.
 --
 -- Triggers keep the index in step with token_search: a launch's insert, and every delete, those of
 -- a rollback (ON DELETE CASCADE from tokens) and of Reset included. An insert that meets a stored
