@@ -161,15 +161,15 @@ type sniperStore struct {
 	reads  int
 }
 
-func (s *sniperStore) TradesBetween(_ context.Context, q RangeQuery) (RangeResult, error) {
+func (s *sniperStore) TradesForward(_ context.Context, q ForwardQuery) ([]Trade, error) {
 	s.reads++
-	var r RangeResult
+	var out []Trade
 	for _, tr := range s.trades {
-		if tr.Token == q.Token && tr.Time >= q.From && tr.Time < q.To {
-			r.Trades = append(r.Trades, tr)
+		if tr.Token == q.Token && tr.Time >= q.From && tr.Time < q.To && (q.After == nil || tr.Time > q.After.Time) {
+			out = append(out, tr)
 		}
 	}
-	return r, nil
+	return out, nil
 }
 
 // A token's snipers are read once: a sync drops them only when it brings a trade of the token

@@ -87,13 +87,22 @@ func (s *Service) ExportTrades(ctx context.Context, q ExportQuery, emit func(t *
 		}
 		fq.After = &p
 	}
+	return s.eachTrade(ctx, fq, func(tr *Trade) error { return emit(&t, tr) })
+}
+
+// eachTrade calls fn with each trade fq selects, oldest first, a page of fq.Limit at a time (each
+// page written over the last), until fn fails or the trades end.
+func (s *Service) eachTrade(ctx context.Context, fq ForwardQuery, fn func(tr *Trade) error) error {
+	if fq.Limit <= 0 {
+		fq.Limit = ExportChunk
+	}
 	for {
 		page, err := s.cfg.Store.TradesForward(ctx, fq)
 		if err != nil {
 			return err
 		}
 		for i := range page {
-			if err := emit(&t, &page[i]); err != nil {
+			if err := fn(&page[i]); err != nil {
 				return err
 			}
 		}

@@ -253,6 +253,9 @@ func (s *Service) Holders(ctx context.Context, q HolderQuery) (HoldersPage, erro
 	return out, nil
 }
 
+// sniperPage is how many of a launch's first trades one read of the snipers takes.
+const sniperPage = 1000
+
 // snipers are the recipients of the token's buys in its launch block and the SniperWindow after
 // it, from the cache when there is one.
 func (s *Service) snipers(ctx context.Context, t *Token) (map[common.Address]bool, error) {
@@ -265,15 +268,17 @@ func (s *Service) snipers(ctx context.Context, t *Token) (map[common.Address]boo
 		gen = g
 	}
 	end := t.CreatedAt + int64(s.cfg.SniperWindow/time.Second)
-	r, err := s.cfg.Store.TradesBetween(ctx, RangeQuery{Token: t.Address, From: t.CreatedAt, To: end + 1})
-	if err != nil {
-		return nil, err
-	}
 	out := make(map[common.Address]bool)
-	for i := range r.Trades {
-		if tr := &r.Trades[i]; tr.Side == curvekit.Buy {
+	// Forward from the launch: the trade before the window, which a range read also finds
+	// (walking back through a busy launch's first minute), is not needed.
+	err := s.eachTrade(ctx, ForwardQuery{Token: t.Address, From: t.CreatedAt, To: end + 1, Limit: sniperPage}, func(tr *Trade) error {
+		if tr.Side == curvekit.Buy {
 			out[tr.Recipient] = true
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if s.cache != nil {
 		s.cache.fillSnipers(t.Address, out, end, gen)
