@@ -141,10 +141,16 @@ func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]ma
 		from = max(from, q.After.Time)
 	}
 	sel := s.tradesOf(q.Token).
-		Where("tr.block_time >= ? AND tr.block_time < ?", from, q.To).
-		Where("tr.block_time / 3600 BETWEEN ? AND ?", tradeHour(from), tradeHour(q.To)).
-		OrderExpr(byTime).
-		Limit(int64(limit))
+		Where("tr.block_time >= ? AND tr.block_time < ?", from, q.To)
+	// Within one hour the hour is bound by equality, so that the index ranges over the time too:
+	// SQLite, given a range of hours, reads every trade of From's hour before it (a busy token's
+	// launch window, which the holders page reads for its snipers: 31 ms for 49 trades).
+	if lo, hi := tradeHour(from), tradeHour(max(from, q.To-1)); lo == hi {
+		sel.Where("tr.block_time / 3600 = ?", lo)
+	} else {
+		sel.Where("tr.block_time / 3600 BETWEEN ? AND ?", lo, hi)
+	}
+	sel.OrderExpr(byTime).Limit(int64(limit))
 	if a := q.After; a != nil {
 		block, err := toInt64("cursor block", a.Block)
 		if err != nil {
