@@ -219,9 +219,12 @@ func TestIndexerThroughProviderFaults(t *testing.T) {
 			t.Errorf("no %s fault was injected: %v", kind, proxy.Counts())
 		}
 	}
-	// The lagging endpoint served calls (some cut), but none beyond its head.
-	if c := lagging.Counts(); c["drop"] == 0 || c["lag"] != 0 {
-		t.Errorf("the lagging endpoint: %v, want calls served and none past its head", c)
+	// The lagging endpoint served calls (some cut). A header beyond its head is asked of it only
+	// when no endpoint free to ask has the block: the capped one paused after a burst of 429s or
+	// cut connections, which the load's timing decides (Pool.call: "a header is asked for all the
+	// same"); its "not found" then costs no rollback, as the equal stores and the empty log show.
+	if c := lagging.Counts(); c["drop"] == 0 {
+		t.Errorf("the lagging endpoint: %v, want calls served", c)
 	}
 	t.Logf("faults: capped %v, lagging %v", capped.Counts(), lagging.Counts())
 }
