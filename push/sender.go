@@ -140,8 +140,9 @@ func (s *Service) deliver(ctx context.Context, c *Claimed) {
 	}
 	if p.Disable != "" {
 		log.Info("push: webhook disabled", "why", p.Disable)
-		s.Committed()
+		// The activity log first: a client that hears the event and reads the log finds it there.
 		s.noteDisabled(ctx, sub, p.Disable)
+		s.Committed()
 	}
 }
 
