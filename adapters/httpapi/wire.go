@@ -528,10 +528,9 @@ func appendSeriesJSON(b []byte, s *market.Series) []byte {
 		b = number(bar.Low).appendJSON(b)
 		b = append(b, `,"close":`...)
 		b = number(bar.Close).appendJSON(b)
-		b = append(b, `,"volume":"`...)
 		volume := uint256.Int{bar.Volume.Lo, bar.Volume.Hi}
-		b = curvekit.AppendAmount(b, &volume, qd)
-		b = append(b, `","trades":`...)
+		b = appendAmountField(b, `,"volume":"`, &volume, qd)
+		b = append(b, `,"trades":`...)
 		b = strconv.AppendInt(b, int64(bar.Trades), 10)
 		b = append(b, '}')
 	}
