@@ -63,7 +63,8 @@ func New(cfg Config) *Proxy {
 }
 
 // Counts says how many faults of each kind the proxy injected: "range", "results", "429",
-// "drop", "lag", "unsupported".
+// "drop", "unsupported", "lag" (a call or a log range past a lagging head) and "lag-header" (a
+// header past it, answered null).
 func (p *Proxy) Counts() map[string]int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -210,7 +211,7 @@ func (p *Proxy) answer(req *request, body []byte) ([]byte, error) {
 				req.Params[0] = json.RawMessage(fmt.Sprintf(`"0x%x"`, head))
 				return p.rewritten(req)
 			case tag == "" && n > head:
-				p.count("lag")
+				p.count("lag-header")
 				return reply(nil, nil)
 			}
 		}
