@@ -107,6 +107,11 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 		if err := insertChunks(ctx, tx, searchRows(launches), "CONFLICT (address) DO NOTHING"); err != nil {
 			return fmt.Errorf("launches: %w", err)
 		}
+		if s.dialect == dialectPostgres {
+			if err := insertChunks(ctx, tx, rankRows(launches), "CONFLICT (address) DO NOTHING"); err != nil {
+				return fmt.Errorf("launches: %w", err)
+			}
+		}
 		if err := names.write(ctx, tx); err != nil {
 			return err
 		}

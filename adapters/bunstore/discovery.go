@@ -18,7 +18,8 @@ import (
 
 // The discovery state lives on the tokens table (trend_log, volume_24h with volume_rank,
 // buys_24h, sells_24h, change_1h, change_24h with the prices they compare; see
-// migrations/*/0021_discovery_stored.sql and 0025_reference_prices.sql) and in
+// migrations/*/0021_discovery_stored.sql and 0025_reference_prices.sql), on PostgreSQL with the
+// orders' keys copied to token_ranks (migration 0034: there the tokens' updates are HOT), and in
 // discovery (the clock: the time the figures are as of) and kings. Every batch Apply writes for
 // blocks after the stored cursor moves it in its transaction, and writes only the tokens whose
 // figures moved:
@@ -275,6 +276,9 @@ func finishDiscovery(ctx context.Context, tx bun.Tx, dialect dialectKind, m *mov
 		if err := writeFigures(ctx, tx, dialect, rest, delta); err != nil {
 			return err
 		}
+		if err := writeRanks(ctx, tx, dialect, figs); err != nil {
+			return err
+		}
 	}
 	if err := setTrendClock(ctx, tx, m.at); err != nil {
 		return fmt.Errorf("discovery: %w", err)
@@ -454,13 +458,7 @@ func writeFigures(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[
 			"CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), " +
 			"CAST(? AS BYTEA), CAST(? AS BYTEA), CAST(? AS BYTEA), CAST(? AS BIGINT))"
 	}
-	rows := make([]*figures, 0, len(figs))
-	for _, f := range figs {
-		rows = append(rows, f)
-	}
-	for len(rows) > 0 {
-		chunk := rows[:min(len(rows), figureChunk)]
-		rows = rows[len(chunk):]
+	for _, chunk := range figureChunks(figs) {
 		var sb strings.Builder
 		args := make([]any, 0, 12*len(chunk))
 		sb.WriteString(`WITH v (address, trend_log, volume_24h, volume_rank, buys_24h, sells_24h, change_1h, change_24h,
@@ -477,6 +475,51 @@ func writeFigures(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[
 			FROM v WHERE tokens.address = v.address`)
 		if _, err := tx.NewRaw(sb.String(), args...).Exec(ctx); err != nil {
 			return fmt.Errorf("discovery: write: %w", err)
+		}
+	}
+	return nil
+}
+
+// figureChunks splits figs into the chunks one statement writes.
+func figureChunks(figs map[common.Address]*figures) [][]*figures {
+	rows := make([]*figures, 0, len(figs))
+	for _, f := range figs {
+		rows = append(rows, f)
+	}
+	var out [][]*figures
+	for len(rows) > 0 {
+		n := min(len(rows), figureChunk)
+		out = append(out, rows[:n])
+		rows = rows[n:]
+	}
+	return out
+}
+
+// writeRanks copies the leading keys of the discovery orders from figs to token_ranks, on
+// PostgreSQL (migration 0034), in one statement per chunk; SQLite orders by the tokens' own
+// columns.
+func writeRanks(ctx context.Context, tx bun.Tx, dialect dialectKind, figs map[common.Address]*figures) error {
+	if dialect != dialectPostgres {
+		return nil
+	}
+	const (
+		first = "(CAST(? AS BYTEA), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION))"
+		marks = "(?, ?, ?, ?, ?)"
+	)
+	for _, chunk := range figureChunks(figs) {
+		var sb strings.Builder
+		args := make([]any, 0, 5*len(chunk))
+		sb.WriteString(`WITH v (address, trend_log, volume_rank, change_1h, change_24h) AS (VALUES `)
+		writeValues(&sb, first, marks, len(chunk))
+		for _, f := range chunk {
+			vol := uint256.Int(f.Volume)
+			args = append(args, f.Address, f.TrendLog, vol.Float64(), f.Change1h, f.Change24h)
+		}
+		sb.WriteString(`) UPDATE token_ranks AS r SET trend_log = v.trend_log, volume_rank = v.volume_rank,
+			change_1h = v.change_1h, change_24h = v.change_24h
+			FROM v WHERE r.address = v.address`)
+		if _, err := tx.NewRaw(sb.String(), args...).Exec(ctx); err != nil {
+			return fmt.Errorf("discovery: ranks: %w", err)
 		}
 	}
 	return nil
@@ -564,6 +607,9 @@ func refigure(ctx context.Context, tx bun.Tx, dialect dialectKind, tokens []comm
 			return err
 		}
 		if err := writeFigures(ctx, tx, dialect, figs, nil); err != nil {
+			return err
+		}
+		if err := writeRanks(ctx, tx, dialect, figs); err != nil {
 			return err
 		}
 	}

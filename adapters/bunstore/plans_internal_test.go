@@ -256,7 +256,7 @@ func TestWritesVacuumWhatTheyChurn(t *testing.T) {
 	// the writes by up to a second, so the store is made to look again while the test waits.
 	// The search rows and name counts, a row or two per launch, are too few for a vacuum, but
 	// their statistics are taken: they grew from nothing.
-	want := []string{"candle_bars", "candle_levels", "holders", "tokens", "trades"}
+	want := []string{"candle_bars", "candle_levels", "holders", "token_ranks", "tokens", "trades"}
 	wantAnalyzed := []string{"token_names", "token_search"}
 	var vacuumed, analyzed []string
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {

@@ -121,6 +121,31 @@ func searchRows(launches []tokenRow) []searchRow {
 	return out
 }
 
+// rankRow is a token's place in the discovery orders, on PostgreSQL (migration 0034): the
+// leading keys of trending, 24h volume and the 1h and 24h changes, and the launch that breaks
+// their ties, copied from the token's figures whenever they are written (writeRanks).
+type rankRow struct {
+	bun.BaseModel `bun:"table:token_ranks,alias:r"`
+
+	Address     common.Address `bun:"address,pk"`
+	LaunchBlock int64          `bun:"launch_block"`
+	LaunchLog   int64          `bun:"launch_log"`
+	TrendLog    float64        `bun:"trend_log"`
+	VolumeRank  float64        `bun:"volume_rank"`
+	Change1h    float64        `bun:"change_1h"`
+	Change24h   float64        `bun:"change_24h"`
+}
+
+func rankRows(launches []tokenRow) []rankRow {
+	out := make([]rankRow, len(launches))
+	for i := range launches {
+		r := &launches[i]
+		out[i] = rankRow{Address: r.Address, LaunchBlock: r.LaunchBlock, LaunchLog: r.LaunchLog,
+			TrendLog: r.TrendLog, VolumeRank: r.VolumeRank, Change1h: r.Change1h, Change24h: r.Change24h}
+	}
+	return out
+}
+
 // figureColumns are the discovery columns a batch writes (discovery.go).
 var figureColumns = []string{"trend_log", "volume_24h", "volume_rank", "buys_24h", "sells_24h", "change_1h", "change_24h",
 	"last_price", "price_1h", "price_24h"}

@@ -203,13 +203,34 @@ func (s *Market) tokensWhere(q market.TokenQuery, order market.TokenSort, ordere
 		sel.Where("EXISTS (SELECT 1 FROM token_search AS s WHERE s.address = t.address AND ("+searchTerm+"))",
 			searchPattern(q.Search), searchPattern(q.Search))
 	}
-	next, err := keysetTokens(sel, order, q.Cursor, ordered)
+	// On PostgreSQL the discovery orders are token_ranks' (migration 0034): the list walks its
+	// index and reads each token by its key.
+	ranks := ""
+	if s.dialect == dialectPostgres && rankedSort(order) {
+		ranks = "r"
+		sel.Join("JOIN token_ranks AS r ON r.address = t.address")
+	}
+	next, err := keysetTokens(sel, order, q.Cursor, ordered, ranks)
 	return sel, next, err
 }
 
+// rankedSort reports whether sort is one of the discovery orders token_ranks keeps.
+func rankedSort(sort market.TokenSort) bool {
+	switch sort {
+	case market.SortVolume24h, market.SortTrending, market.SortGainers1h, market.SortGainers24h, market.SortLosers24h:
+		return true
+	}
+	return false
+}
+
 // keysetTokens orders sel for a keyset sort, restricts it to the rows after the cursor, and
-// returns how to write the cursor after a row.
-func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string, ordered bool) (func(*tokenRow) string, error) {
+// returns how to write the cursor after a row. The keys are the tokens' columns (t), or those of
+// the table alias ranks names, which holds the same values and the launch that breaks ties.
+func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string, ordered bool, ranks string) (func(*tokenRow) string, error) {
+	keys := "t"
+	if ranks != "" {
+		keys = ranks
+	}
 	type keyset struct {
 		tag    string
 		column string // leading sort column; empty for newest
@@ -255,15 +276,15 @@ func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string, or
 			},
 		}
 	case market.SortVolume24h:
-		k = floatKey("v", "t.volume_rank", false, func(r *tokenRow) float64 { return r.VolumeRank })
+		k = floatKey("v", keys+".volume_rank", false, func(r *tokenRow) float64 { return r.VolumeRank })
 	case market.SortTrending:
-		k = floatKey("t", "t.trend_log", false, func(r *tokenRow) float64 { return r.TrendLog })
+		k = floatKey("t", keys+".trend_log", false, func(r *tokenRow) float64 { return r.TrendLog })
 	case market.SortGainers1h:
-		k = floatKey("g1", "t.change_1h", false, func(r *tokenRow) float64 { return r.Change1h })
+		k = floatKey("g1", keys+".change_1h", false, func(r *tokenRow) float64 { return r.Change1h })
 	case market.SortGainers24h:
-		k = floatKey("g24", "t.change_24h", false, func(r *tokenRow) float64 { return r.Change24h })
+		k = floatKey("g24", keys+".change_24h", false, func(r *tokenRow) float64 { return r.Change24h })
 	case market.SortLosers24h:
-		k = floatKey("l24", "t.change_24h", true, func(r *tokenRow) float64 { return r.Change24h })
+		k = floatKey("l24", keys+".change_24h", true, func(r *tokenRow) float64 { return r.Change24h })
 	}
 	if k.mark == "" {
 		k.mark = "?"
@@ -276,7 +297,7 @@ func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string, or
 		sel.OrderExpr(k.column + " DESC")
 	}
 	if ordered {
-		sel.OrderExpr(newestKey)
+		sel.OrderExpr(strings.ReplaceAll(newestKey, "t.", keys+"."))
 	}
 
 	if cursor != "" {
@@ -304,7 +325,7 @@ func keysetTokens(sel *bun.SelectQuery, sort market.TokenSort, cursor string, or
 			return nil, fmt.Errorf("%w: malformed cursor", curvekit.ErrInvalid)
 		}
 		args = append(args, block, logIndex, common.BytesToAddress(addr))
-		cols := "t.launch_block, t.launch_log, t.address"
+		cols := keys + ".launch_block, " + keys + ".launch_log, " + keys + ".address"
 		if k.asc {
 			// The leading column ascends: after the cursor is a larger value, or the same one
 			// and an older launch.

@@ -22,7 +22,7 @@ import (
 // no lock that a write waits for):
 //
 //   - when its dead rows are 50 and vacuumShare of its live ones: the tables whose rows are
-//     replaced (tokens, holders, the bars);
+//     replaced (tokens and their ranks, holders, the bars);
 //   - when the rows inserted since its last vacuum are 1,000 and appendShare of its live ones:
 //     every table, trades and fee claims only so; the vacuum marks the new pages all-visible,
 //     and ANALYZE keeps the table's statistics current;
@@ -59,7 +59,7 @@ const appendShare = 0.2
 const analyzeShare = 0.1
 
 // vacuumTables are the tables the market's writes add to or replace rows of.
-var vacuumTables = []string{"tokens", "holders", "candle_bars", "candle_levels", "trades", "fee_claims", "token_search", "token_names"}
+var vacuumTables = []string{"tokens", "token_ranks", "holders", "candle_bars", "candle_levels", "trades", "fee_claims", "token_search", "token_names"}
 
 // vacuumer runs the market's vacuums on PostgreSQL; nil on SQLite, which reuses freed pages by
 // itself.
