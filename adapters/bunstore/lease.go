@@ -104,7 +104,9 @@ func (l *Lease) Current(ctx context.Context) (market.Leadership, error) {
 // so a takeover waits for the write or the write sees the takeover) and fails with
 // market.ErrFenced when it is no longer term.
 func (s *Market) Fenced(term uint64) *Market {
-	return &Market{db: s.db, dialect: s.dialect, fence: term, vacuum: s.vacuum}
+	fenced := *s
+	fenced.fence = term
+	return &fenced
 }
 
 // checkFence is the fenced store's check, run first in a write's transaction.
