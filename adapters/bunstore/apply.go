@@ -150,6 +150,7 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 	// About the row versions the batch replaced: a token and its minute, hour and day bars per
 	// trade at most, a holder pair per holding.
 	s.vacuum.wrote(len(b.Updates) + len(b.Holdings) + 4*len(b.Trades))
+	s.checkpoint.wrote()
 	return nil
 }
 

@@ -114,6 +114,8 @@ func (c *Config) sqliteDSN() string {
 	if !c.sqliteMemory() {
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
+		// No commit checkpoints the log: a connection of the store's own does (checkpoint.go).
+		q.Add("_pragma", "wal_autocheckpoint(0)")
 	}
 	// Writers take the write lock when they begin, so two Apply calls queue on busy_timeout
 	// instead of one failing when it upgrades a read lock.

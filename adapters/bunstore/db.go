@@ -43,6 +43,9 @@ type DB struct {
 	announcements *announcements
 	// vacuum vacuums what the market's writes churn, on PostgreSQL (vacuum.go); nil on SQLite.
 	vacuum *vacuumer
+	// checkpoint checkpoints a SQLite file's log in the background (checkpoint.go); nil in
+	// memory and on PostgreSQL.
+	checkpoint *checkpointer
 }
 
 // Open opens the database cfg names, brings its schema up to date and returns it. Close releases
@@ -178,6 +181,15 @@ func Open(ctx context.Context, cfg Config) (*DB, error) {
 	}
 	if d.dialect == dialectPostgres {
 		d.vacuum = newVacuumer(d.bun)
+	}
+	if d.dialect == dialectSQLite && !cfg.sqliteMemory() {
+		own, err := sql.Open("sqlite", cfg.sqliteDSN())
+		if err != nil {
+			d.Close()
+			return nil, fmt.Errorf("bunstore: open sqlite: %w", err)
+		}
+		own.SetMaxOpenConns(1)
+		d.checkpoint = newCheckpointer(own)
 	}
 	return d, nil
 }
@@ -331,6 +343,7 @@ func createPrivate(path string) error {
 // Close closes the database.
 func (d *DB) Close() error {
 	d.vacuum.close()
+	d.checkpoint.close()
 	if d.announcements != nil {
 		d.announcements.close() // what was announced before is sent
 	}

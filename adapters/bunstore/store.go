@@ -20,6 +20,8 @@ type Market struct {
 	fence uint64
 	// vacuum is told how many rows each write replaced (vacuum.go); nil on SQLite.
 	vacuum *vacuumer
+	// checkpoint is told of each write (checkpoint.go); nil but on a SQLite file.
+	checkpoint *checkpointer
 	// commonMatches is how many tokens a search must match for SQLite to walk the list's order
 	// and check each token's names (tokens.go); searchCommon by default, fewer in tests.
 	commonMatches int
@@ -29,7 +31,7 @@ var _ market.Store = (*Market)(nil)
 
 // Market returns the market store on d.
 func (d *DB) Market() *Market {
-	return &Market{db: d.bun, dialect: d.dialect, vacuum: d.vacuum, commonMatches: searchCommon}
+	return &Market{db: d.bun, dialect: d.dialect, vacuum: d.vacuum, checkpoint: d.checkpoint, commonMatches: searchCommon}
 }
 
 // Bind records the chain on first use and refuses another one afterwards.
