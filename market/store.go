@@ -30,8 +30,9 @@ type Store interface {
 	// Cursor returns the last fully written block; the zero Cursor before the first batch.
 	Cursor(ctx context.Context) (Cursor, error)
 	// Apply writes one batch atomically together with its cursor, and folds the trades it stores
-	// into their minute, hour and day bars (see Bars). Writing a trade, launch or claim that is
-	// already stored (same tx hash and log index) is not an error and changes nothing, so a batch
+	// into their minute, five-minute, hour and day bars (see Bars). Writing a trade, launch or
+	// claim that is already stored (same tx hash and log index) is not an error and changes
+	// nothing, so a batch
 	// may be applied again after a crash. A trade, claim or update of a token that is neither
 	// stored nor launched in the batch fails with curvekit.ErrInvalid, and a failed Apply writes
 	// nothing.
@@ -251,18 +252,19 @@ type RangeResult struct {
 // minutes of a token that trades every minute.
 const MaxMinutes = 5000
 
-// The spans of the bars a Store keeps, in seconds (MinuteQuery.Span): every UTC minute, hour and
-// day with trades.
+// The spans of the bars a Store keeps, in seconds (MinuteQuery.Span): every UTC minute, five
+// minutes, hour and day with trades.
 const (
-	SpanMinute int64 = 60
-	SpanHour   int64 = 3600
-	SpanDay    int64 = 86400
+	SpanMinute      int64 = 60
+	SpanFiveMinutes int64 = 300
+	SpanHour        int64 = 3600
+	SpanDay         int64 = 86400
 )
 
 // BarSpan is the coarsest stored span that divides res: the bars a window of res rolls up from
 // (each of its buckets is a whole number of them, since both are UTC-aligned).
 func BarSpan(res candles.Resolution) int64 {
-	for _, span := range [...]int64{SpanDay, SpanHour} {
+	for _, span := range [...]int64{SpanDay, SpanHour, SpanFiveMinutes} {
 		if res.Seconds()%span == 0 {
 			return span
 		}
@@ -270,10 +272,11 @@ func BarSpan(res candles.Resolution) int64 {
 	return SpanMinute
 }
 
-// ValidSpan reports whether span is one of a MinuteQuery: 0, SpanMinute, SpanHour or SpanDay.
+// ValidSpan reports whether span is one of a MinuteQuery: 0, SpanMinute, SpanFiveMinutes,
+// SpanHour or SpanDay.
 func ValidSpan(span int64) bool {
 	switch span {
-	case 0, SpanMinute, SpanHour, SpanDay:
+	case 0, SpanMinute, SpanFiveMinutes, SpanHour, SpanDay:
 		return true
 	}
 	return false

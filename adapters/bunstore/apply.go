@@ -147,9 +147,9 @@ func (s *Market) Apply(ctx context.Context, b *market.Batch) error {
 	if err != nil {
 		return fmt.Errorf("bunstore: apply batch to block %d: %w", b.Cursor.Block, err)
 	}
-	// About the row versions the batch replaced: a token and its minute, hour and day bars per
-	// trade at most, a holder pair per holding.
-	s.vacuum.wrote(len(b.Updates) + len(b.Holdings) + 4*len(b.Trades))
+	// About the row versions the batch replaced: a token and its minute, five-minute, hour and
+	// day bars per trade at most, a holder pair per holding.
+	s.vacuum.wrote(len(b.Updates) + len(b.Holdings) + 5*len(b.Trades))
 	s.checkpoint.wrote()
 	return nil
 }

@@ -22,10 +22,10 @@ import (
 )
 
 // Candle bars: one row per token and minute with trades (candle_bars, migration 0022), and one
-// per token and UTC hour or day with trades (candle_levels, migration 0027), each the
-// candles.Minute of its trades. Apply folds the trades it stores into all three (writeBars),
-// Rollback recomputes the minutes it cuts from the trades and the hours and days it cuts from the
-// minutes (rollbackBars), Bars reads one span: a candle request reads at most one row per bar of
+// per token and UTC five minutes, hour or day with trades (candle_levels, migrations 0027 and
+// 0035), each the candles.Minute of its trades. Apply folds the trades it stores into all four
+// (writeBars), Rollback recomputes the minutes it cuts from the trades and the levels it cuts from
+// the minutes (rollbackBars), Bars reads one span: a candle request reads at most one row per bar of
 // the coarsest span its resolution is a multiple of, instead of every trade.
 
 // barRow is one stored minute. Prices are kept as their IEEE 754 bits and the volume as the
@@ -144,11 +144,11 @@ func (b *bar) join(span int64, n candles.Minute) error {
 	return nil
 }
 
-// levelSpans are the spans candle_levels keeps.
-var levelSpans = [...]int64{market.SpanHour, market.SpanDay}
+// levelSpans are the spans candle_levels keeps: five minutes (migration 0035), hours and days.
+var levelSpans = [...]int64{market.SpanFiveMinutes, market.SpanHour, market.SpanDay}
 
 // allSpans are the spans of every stored bar, finest first.
-var allSpans = [...]int64{market.SpanMinute, market.SpanHour, market.SpanDay}
+var allSpans = [...]int64{market.SpanMinute, market.SpanFiveMinutes, market.SpanHour, market.SpanDay}
 
 // barKey names a stored bar: a token's minute, hour or day (span) starting at start.
 type barKey struct {
@@ -195,7 +195,7 @@ func chainOrder(trades []*market.Trade) {
 	})
 }
 
-// foldBars folds trades (in chainOrder) into their minutes, hours and days, starting from the
+// foldBars folds trades (in chainOrder) into their minutes and levels, starting from the
 // stored ones, and returns the bars that changed. A trade that is not after a stored bar's last
 // trade is folded in it already (a batch applied again) and is skipped there.
 func foldBars(trades []*market.Trade, decimals map[common.Address]uint8, stored map[barKey]bar) (barSet, error) {
@@ -272,7 +272,7 @@ func upsertBars(ctx context.Context, tx bun.Tx, rows []barRow) error {
 	return nil
 }
 
-// upsertLevels writes rows over the stored hours and days, as upsertBars.
+// upsertLevels writes rows over the stored levels, as upsertBars.
 func upsertLevels(ctx context.Context, tx bun.Tx, rows []levelRow) error {
 	for len(rows) > 0 {
 		n := min(len(rows), insertChunk)
@@ -315,8 +315,8 @@ func touchedBars(ctx context.Context, tx bun.Tx, dest any, table, at string, spa
 		append([]any{bun.List(tokens)}, args...)...).Scan(ctx, dest)
 }
 
-// writeBars folds a batch's trades into the stored minute, hour and day bars: one read of the
-// minutes the batch touches and one of its hours and days, one upsert of each that it changes.
+// writeBars folds a batch's trades into the stored minute, five-minute, hour and day bars: one
+// read of the minutes the batch touches and one of each level, one upsert of each that it changes.
 // Trades already folded (a batch applied again) are skipped by their position, so the bars count
 // each stored trade once.
 func writeBars(ctx context.Context, tx bun.Tx, trades []market.Trade) error {
@@ -379,7 +379,7 @@ func writeBars(ctx context.Context, tx bun.Tx, trades []market.Trade) error {
 	return nil
 }
 
-// levelFold coarsens a token's minutes, in order, into its hours and days.
+// levelFold coarsens a token's minutes, in order, into its five minutes, hours and days.
 type levelFold struct {
 	token common.Address
 	cur   [len(levelSpans)]bar
@@ -412,7 +412,7 @@ func (f *levelFold) close(i int) error {
 	return nil
 }
 
-// flush closes the current hour and day.
+// flush closes the current bar of each level.
 func (f *levelFold) flush() error {
 	for i := range f.cur {
 		if f.cur[i].Trades > 0 {
@@ -504,8 +504,8 @@ func rollbackLevels(ctx context.Context, tx bun.Tx, chunk []struct {
 	minutes := tx.NewSelect().Model((*barRow)(nil)).OrderExpr("cb.token, cb.minute")
 	del.WhereGroup(" AND ", func(q *bun.DeleteQuery) *bun.DeleteQuery {
 		for _, f := range chunk {
-			q.WhereOr("(cl.token = ? AND cl.span IN (?, ?) AND cl.bucket >= ?)",
-				f.Token, market.SpanHour, market.SpanDay, candles.Res1d.Bucket(f.First))
+			q.WhereOr("(cl.token = ? AND cl.span IN (?) AND cl.bucket >= ?)",
+				f.Token, bun.List(levelSpans[:]), candles.Res1d.Bucket(f.First))
 		}
 		return q
 	})
@@ -617,7 +617,7 @@ func (s *Market) bars(ctx context.Context, q market.MinuteQuery, limit int) (r m
 	return r, false, nil
 }
 
-// barSelect starts a read of a token's bars of q.Span: minutes from candle_bars, hours and days
+// barSelect starts a read of a token's bars of q.Span: minutes from candle_bars, the levels
 // from candle_levels. It returns the query and its start column.
 func (s *Market) barSelect(q market.MinuteQuery) (*bun.SelectQuery, string) {
 	if q.Span > market.SpanMinute {

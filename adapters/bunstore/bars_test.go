@@ -24,27 +24,8 @@ import (
 // fill reads a token's trades in.
 func TestBarsFilledForAnOlderStore(t *testing.T) {
 	t.Parallel()
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		path := filepath.Join(t.TempDir(), "market.db")
-		testBarsFilled(t, bunstore.Config{DSN: path}, func(t *testing.T) *sql.DB {
-			db, err := sql.Open("sqlite", "file:"+path+"?mode=rw")
-			if err != nil {
-				t.Fatal(err)
-			}
-			return db
-		})
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		dsn := postgresSchema(t)
-		testBarsFilled(t, bunstore.Config{DSN: dsn}, func(t *testing.T) *sql.DB { return mustConnector(t, dsn) })
-	})
-}
-
-func testBarsFilled(t *testing.T, cfg bunstore.Config, raw func(t *testing.T) *sql.DB) {
-	testFilled(t, cfg, raw, 7, []string{"DROP TABLE candle_bars", "DROP TABLE candle_bars_pending", "DELETE FROM bunstore_migrations WHERE version = 22"},
-		[]int64{market.SpanMinute, market.SpanHour, market.SpanDay})
+	testFilledBoth(t, 7, []string{"DROP TABLE candle_bars", "DROP TABLE candle_bars_pending", "DELETE FROM bunstore_migrations WHERE version = 22"},
+		[]int64{market.SpanMinute, market.SpanFiveMinutes, market.SpanHour, market.SpanDay})
 }
 
 // A store of the schema before migration 0027, with minute bars, gets its hour and day bars when
@@ -54,8 +35,20 @@ func testBarsFilled(t *testing.T, cfg bunstore.Config, raw func(t *testing.T) *s
 // a page).
 func TestLevelsFilledForAnOlderStore(t *testing.T) {
 	t.Parallel()
-	drop := []string{"DROP TABLE candle_levels", "DROP TABLE candle_levels_pending", "DELETE FROM bunstore_migrations WHERE version = 27"}
-	spans := []int64{market.SpanHour, market.SpanDay, market.SpanMinute}
+	testFilledBoth(t, 97, []string{"DROP TABLE candle_levels", "DROP TABLE candle_levels_pending", "DELETE FROM bunstore_migrations WHERE version = 27"},
+		[]int64{market.SpanHour, market.SpanDay, market.SpanMinute, market.SpanFiveMinutes})
+}
+
+// A store of the schema before migration 0035, with minute, hour and day bars, gets its
+// five-minute bars when it opens.
+func TestFiveMinuteLevelsFilledForAnOlderStore(t *testing.T) {
+	t.Parallel()
+	testFilledBoth(t, 41, []string{"DELETE FROM candle_levels WHERE span = 300", "DELETE FROM bunstore_migrations WHERE version = 35"},
+		[]int64{market.SpanFiveMinutes, market.SpanHour, market.SpanDay})
+}
+
+// testFilledBoth runs testFilled on SQLite and on PostgreSQL.
+func testFilledBoth(t *testing.T, step int64, drop []string, spans []int64) {
 	t.Run("sqlite", func(t *testing.T) {
 		t.Parallel()
 		path := filepath.Join(t.TempDir(), "market.db")
@@ -65,12 +58,12 @@ func TestLevelsFilledForAnOlderStore(t *testing.T) {
 				t.Fatal(err)
 			}
 			return db
-		}, 97, drop, spans)
+		}, step, drop, spans)
 	})
 	t.Run("postgres", func(t *testing.T) {
 		t.Parallel()
 		dsn := postgresSchema(t)
-		testFilled(t, bunstore.Config{DSN: dsn}, func(t *testing.T) *sql.DB { return mustConnector(t, dsn) }, 97, drop, spans)
+		testFilled(t, bunstore.Config{DSN: dsn}, func(t *testing.T) *sql.DB { return mustConnector(t, dsn) }, step, drop, spans)
 	})
 }
 

@@ -19,7 +19,7 @@ import (
 // allTime is a range that holds every fixture trade.
 const allTime = int64(1) << 40
 
-// testBars checks the minute, hour and day bars of two tokens paired with assets of different decimals: what
+// testBars checks the minute, five-minute, hour and day bars of two tokens paired with assets of different decimals: what
 // Bars returns equals market.BarsOf over the stored trades, with the bar before the range, pages,
 // the last trade, an exact volume above 2^64, and a batch applied again (whole, and as part of a
 // longer one) counted once.
@@ -72,6 +72,9 @@ func testBars(t *testing.T, s market.Store) {
 			{From: 0, To: allTime, Limit: 2},
 			{From: base + 60, To: allTime, Limit: 2},
 			{From: 0, To: allTime, Span: market.SpanMinute},
+			{From: 0, To: allTime, Span: market.SpanFiveMinutes},
+			{From: candles.Res5m.Bucket(base) + 300, To: allTime, Span: market.SpanFiveMinutes},
+			{From: 0, To: allTime, Span: market.SpanFiveMinutes, Limit: 1},
 			{From: 0, To: allTime, Span: market.SpanHour},
 			{From: 0, To: allTime, Span: market.SpanDay},
 			{From: candles.Res1h.Bucket(base) + 3600, To: allTime, Span: market.SpanHour},
@@ -116,7 +119,7 @@ func testBars(t *testing.T, s market.Store) {
 	wantErr(t, "Bars of an unknown token", err, curvekit.ErrNotFound)
 	_, err = s.Bars(ctx, market.MinuteQuery{Token: a.Address, From: 10, To: 9})
 	wantErr(t, "Bars ending before they start", err, curvekit.ErrInvalid)
-	_, err = s.Bars(ctx, market.MinuteQuery{Token: a.Address, From: 0, To: allTime, Span: 300})
+	_, err = s.Bars(ctx, market.MinuteQuery{Token: a.Address, From: 0, To: allTime, Span: 900})
 	wantErr(t, "Bars of a span not stored", err, curvekit.ErrInvalid)
 	c := newToken(t, 2)
 	apply(t, s, &market.Batch{Cursor: market.Cursor{Block: 1006, Hash: hash(kindBlock, 1006)}, Launches: []market.Token{c}})
@@ -142,7 +145,7 @@ func testBars(t *testing.T, s market.Store) {
 	if err != nil || len(minutes.Minutes) != 2 {
 		t.Errorf("minute bars of an hour that overflows = %+v, %v; want two minutes", minutes, err)
 	}
-	for _, span := range []int64{market.SpanHour, market.SpanDay} {
+	for _, span := range []int64{market.SpanFiveMinutes, market.SpanHour, market.SpanDay} {
 		_, err = s.Bars(ctx, market.MinuteQuery{Token: e.Address, From: 0, To: allTime, Span: span})
 		wantErr(t, fmt.Sprintf("Bars of span %d over a bar whose volumes overflow", span), err, candles.ErrOverflow)
 		after, err := s.Bars(ctx, market.MinuteQuery{Token: e.Address, From: candles.Res1d.Bucket(hour) + 86400, To: allTime, Span: span})
@@ -165,7 +168,7 @@ func storedTrades(t *testing.T, s market.Store, token common.Address) []market.T
 
 // testBarsProperty applies random batches and rollbacks (a few tokens, trades a few seconds to a
 // few hours apart, batches applied again and overlapping the last one, a token launched late and
-// rolled away) and checks after each step that the stored minute, hour and day bars equal those
+// rolled away) and checks after each step that the stored minute, five-minute, hour and day bars equal those
 // recomputed from the stored trades, and that the bars of random windows at every resolution,
 // rolled up page by page from each stored span that divides it, equal candles.Range over the
 // window's trades.
@@ -257,14 +260,14 @@ func randomVolume(rng *rand.Rand) uint256.Int {
 	return *uint256.NewInt(rng.Uint64())
 }
 
-// checkStoredBars compares the stored minute, hour and day bars of tok with those of its stored
+// checkStoredBars compares the stored minute, five-minute, hour and day bars of tok with those of its stored
 // trades, in pages, and random windows of every resolution rolled up from each stored span that
 // divides it with candles.Range over the trades.
 func checkStoredBars(t *testing.T, name string, s market.Store, tok market.Token, rng *rand.Rand) {
 	t.Helper()
 	ctx := context.Background()
 	trades := storedTrades(t, s, tok.Address)
-	for _, span := range []int64{market.SpanMinute, market.SpanHour, market.SpanDay} {
+	for _, span := range []int64{market.SpanMinute, market.SpanFiveMinutes, market.SpanHour, market.SpanDay} {
 		want, err := market.BarsOf(&tok, trades, market.MinuteQuery{Token: tok.Address, From: 0, To: allTime, Span: span})
 		if err != nil {
 			t.Fatal(err)
@@ -320,7 +323,7 @@ func checkStoredBars(t *testing.T, name string, s market.Store, tok market.Token
 				t.Fatal(err)
 			}
 			p.Seed = nil
-			for _, span := range []int64{market.SpanMinute, market.SpanHour, market.SpanDay} {
+			for _, span := range []int64{market.SpanMinute, market.SpanFiveMinutes, market.SpanHour, market.SpanDay} {
 				if res.Seconds()%span != 0 {
 					continue
 				}
