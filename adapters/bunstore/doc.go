@@ -19,8 +19,9 @@
 //   - candle_bars keeps one candles.Minute per token and minute with trades (bars.go): prices as
 //     the BIGINT of their IEEE 754 bits, the 128-bit volume as two BIGINT halves. Apply folds the
 //     trades it stores into them, Rollback recomputes the minutes it cuts, and Open fills the bars
-//     of a store whose trades predate them. candle_levels keeps the hours and days the same way
-//     (key token, span, bucket; migration 0027 says why a table of its own): Apply folds the
+//     of a store whose trades predate them. candle_levels keeps the five minutes, hours and days the
+//     same way (key token, span, bucket; migration 0027 says why a table of its own, 0035 adds
+//     the five minutes): Apply folds the
 //     trades into them as well, Rollback recomputes those it cuts from the minutes left, Open
 //     coarsens the minutes of a store that predates them, and a candle request reads the coarsest
 //     span its resolution is a multiple of. The minutes also bound the read of the last trade
@@ -28,7 +29,9 @@
 //     the latest minute up to the window's start, not the hour of a busy token's trades.
 //   - a token's day (Day: its 24-hour volume, counts and reference price) is the discovery
 //     figures its tokens row keeps as of the discovery clock (discovery.go), read with the clock
-//     in one statement: no trade is read.
+//     in one statement: no trade is read. On PostgreSQL the keys of the discovery orders are
+//     copied to token_ranks (migration 0034), which those lists walk, so that the figures a block
+//     moves are HOT updates of tokens.
 //
 // Page cursors are opaque to callers: base64url (unpadded) of a short text that names the order
 // and holds the keyset of the last row returned, every order descending and ending in the newest
@@ -37,16 +40,17 @@
 //	n:<launchBlock>:<launchLog>:<address>               newest
 //	m:<marketCap>:<launchBlock>:<launchLog>:<address>   marketCap (decimal, unpadded)
 //	p:<progressBps>:<launchBlock>:<launchLog>:<address> progress
-//	v:<now>:<offset>                                    volume24h
-//	t:<block>:<logIndex>                                trades
+//	v:<volumeRank>:<launchBlock>:<launchLog>:<address>  volume24h (and t: trending, g1: gainers1h,
+//	                                                    g24: gainers24h, l24: losers24h, each
+//	                                                    with its stored figure)
+//	t:<block>:<logIndex>                                a token's trades
+//	h:<balance>:<holder>                                a token's holders
 //
-// A cursor with another tag, or that does not parse, is curvekit.ErrInvalid. The volume24h order
-// pages by offset, because its key is an aggregate over a window that moves; the cursor keeps the
-// first page's window (now), so one walk sees one ranking, but trades written during the walk can
-// shift tokens across a page boundary (seen twice or skipped). Keyset walks have no such effect.
+// A cursor with another tag, or one that does not parse, is curvekit.ErrInvalid.
 //
 // SQLite notes: the store runs WAL with synchronous=NORMAL (a power cut may lose the last commits,
-// but the indexer cursor is lost with them, so the indexer writes them again), a busy timeout,
+// but the indexer cursor is lost with them, so the indexer writes them again), checkpointed by a
+// connection of its own in the background rather than by the commits (checkpoint.go), a busy timeout,
 // foreign keys, and BEGIN IMMEDIATE transactions so that concurrent writers queue instead of
 // failing. The agent's writes, the busiest, also queue in process, since a writer that meets the
 // busy timeout sleeps before it retries (Agent.writing), and its statements run prepared, each
