@@ -9,8 +9,8 @@ import (
 
 // SQLite appends each committed transaction to its write-ahead log, and by default the commit
 // that takes the log past 1,000 pages also copies the log into the database file and syncs it
-// (a checkpoint), inside that commit: at 100,000 tokens one live block in ten waited for one,
-// and those made the block's p99. So on a database file the store turns that off
+// (a checkpoint), inside that commit: at 100,000 tokens a live block's commit took 10.9 ms on
+// average so, 4.2 ms with the checkpoints apart. So on a database file the store turns that off
 // (wal_autocheckpoint(0), Config.sqliteDSN) and checkpoints in the background instead, on a
 // connection of its own: after each market write, and every checkpointIdle for the other
 // writers. A PASSIVE checkpoint waits for no reader or writer; it copies what no reader still
