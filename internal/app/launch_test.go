@@ -132,12 +132,10 @@ func (l *lockedLog) String() string {
 // With the Kubo node unreachable, uploads, metadata and /ipfs/:cid answer 503 naming IPFS (not a
 // 500), the log says why (the dial error, not a closed pipe), and /readyz reports the pinner.
 func TestKuboUnreachable(t *testing.T) {
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	kubo := "http://" + closed.Addr().String()
-	closed.Close()
+	// Port 1: nothing listens there, and no listener of this machine's tests can take it (they
+	// bind port 0, which the kernel answers from the ephemeral range). A port picked and closed
+	// here could be handed to the server under test itself, which then answered as the node.
+	kubo := "http://127.0.0.1:1"
 	var logs lockedLog
 	_, base := serve(t, slog.New(slog.NewTextHandler(&logs, nil)), "--db", filepath.Join(t.TempDir(), "kubo.db"), "--ipfs-api", kubo)
 
