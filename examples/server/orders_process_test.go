@@ -164,6 +164,8 @@ func TestOrdersFireOnceAcrossCrashedAndFrozenLeaders(t *testing.T) {
 
 	// B takes over, sends the first fire and freezes before recording it.
 	eventually(t, 30*time.Second, "B stops itself after its first send", func() error { return holds(b.stopped()) })
+	// Its transaction is in the devnet's pool until the next block takes it.
+	eventually(t, 10*time.Second, "B's transaction is mined", func() error { return holds(nonce() >= 1) })
 	if n := nonce(); n != 1 {
 		t.Fatalf("B froze with %d transactions sent, want 1", n)
 	}
