@@ -260,6 +260,15 @@ func newClusterClient(token common.Address, dropAll bool) *clusterClient {
 		c.last = p
 		c.mu.Unlock()
 	}
+	// A token the simulator did not trade while the client listened has its newest trade in
+	// the replay's bars alone.
+	c.onBase = func(p stream.Pos) {
+		c.mu.Lock()
+		if c.last.Less(p) {
+			c.last = p
+		}
+		c.mu.Unlock()
+	}
 	return c
 }
 

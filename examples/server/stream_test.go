@@ -119,6 +119,8 @@ type protocolClient struct {
 	// onConnect and onTrade, when set, see each connection's response and each trade applied.
 	onConnect func(*http.Response)
 	onTrade   func(stream.Pos)
+	// onBase hears the newest trade a replay's bars hold (the id of its last bar).
+	onBase func(stream.Pos)
 }
 
 func newProtocolClient(token common.Address, res candles.Resolution, from int64, dropAll bool) *protocolClient {
@@ -186,6 +188,9 @@ func (c *protocolClient) apply(ev sseEvent) bool {
 				return c.fail("id %q: %v", ev.id, err)
 			}
 			c.base, c.baseSet = id.Pos, true // the replay's last event: its newest trade
+			if c.onBase != nil {
+				c.onBase(id.Pos)
+			}
 		}
 	case "trade":
 		var tr streamTrade
