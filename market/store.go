@@ -32,10 +32,9 @@ type Store interface {
 	// Apply writes one batch atomically together with its cursor, and folds the trades it stores
 	// into their minute, five-minute, hour and day bars (see Bars). Writing a trade, launch or
 	// claim that is already stored (same tx hash and log index) is not an error and changes
-	// nothing, so a batch
-	// may be applied again after a crash. A trade, claim or update of a token that is neither
-	// stored nor launched in the batch fails with curvekit.ErrInvalid, and a failed Apply writes
-	// nothing.
+	// nothing, so a batch may be applied again after a crash. A trade, claim or update of a token
+	// that is neither stored nor launched in the batch fails with curvekit.ErrInvalid, and a
+	// failed Apply writes nothing.
 	Apply(ctx context.Context, b *Batch) error
 
 	// RecentBlocks returns the most recent cursors Apply wrote, newest first, at most limit: the
