@@ -38,41 +38,54 @@ import (
 //	CURVEKIT_TEST_POSTGRES=... CURVEKIT_SCALE_DSN=... \
 //	  go test -run '^$' -bench BenchmarkScaleReads -benchtime 1x -timeout 0 ./adapters/httpapi
 //
+// Each read is asked readRounds times of each store in turn, so that what the machine does
+// meanwhile (a checkpoint, another process) falls on both stores alike, and its figures are
+// taken over all its rounds. The metrics of the small store are named small-*, those of the
+// other dsn-*.
+//
 // It also reports the first GET /tokens of a service just started (first-tokens-ms), the server
 // process's resident set after the warm-up (server-rss-MB), and its peak resident set while the 8
 // concurrent requests of each candle read ran (candles-*-rss-MB; Linux's VmHWM, started afresh
 // before each).
 func BenchmarkScaleReads(b *testing.B) {
-	type store struct {
-		db  *bunstore.DB
-		dsn string
-	}
-	stores := map[string]func(testing.TB) store{"small": func(tb testing.TB) store {
-		d, dsn := filledStore(tb)
-		return store{d, dsn}
-	}}
+	targets := []*readTarget{prepareReads(b, "small", filledStore)}
 	if dsn := os.Getenv("CURVEKIT_SCALE_DSN"); dsn != "" {
-		stores["dsn"] = func(tb testing.TB) store {
+		targets = append(targets, prepareReads(b, "dsn", func(tb testing.TB) (*bunstore.DB, string) {
 			d, err := bunstore.Open(context.Background(), bunstore.Config{DSN: dsn})
 			if err != nil {
 				tb.Fatal(err)
 			}
 			tb.Cleanup(func() { d.Close() })
-			return store{d, dsn}
+			return d, dsn
+		}))
+	}
+	b.ResetTimer()
+	for _, t := range targets {
+		t.reportSetup(b)
+	}
+	for i := range targets[0].reads {
+		for _, t := range targets {
+			t.times = t.times[:0]
+			if t.candles(i) {
+				resetPeakRSS(t.pid)
+			}
+		}
+		for range readRounds {
+			for _, t := range targets {
+				t.round(b, i)
+			}
+		}
+		for _, t := range targets {
+			t.report(b, i)
 		}
 	}
-	names := make([]string, 0, len(stores))
-	for n := range stores {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		b.Run(name, func(b *testing.B) {
-			s := stores[name](b)
-			benchReads(b, s.db, s.dsn)
-		})
-	}
+	b.ReportMetric(0, "ns/op")
 }
+
+// readRounds is how many times BenchmarkScaleReads asks each read of each store, and
+// readClients how many clients ask it at once, readEach times each, in each round: a read's
+// p99 is then the tenth slowest of its 1,000 times.
+const readRounds, readClients, readEach = 5, 8, 25
 
 // filledStore fills a PostgreSQL schema with a launchpad of 1,000 tokens and 99,000 trades and
 // returns it with its DSN.
@@ -143,49 +156,53 @@ func TestScaleReadServer(t *testing.T) {
 	_ = srv.Serve(ln) // until the benchmark ends this process
 }
 
-func benchReads(b *testing.B, d *bunstore.DB, dsn string) {
-	base, pid := serverProcess(b, "TestScaleReadServer", scaleReadDSN+"="+dsn)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
-	get := func(path string) ([]byte, time.Duration) {
-		b.Helper()
-		t0 := time.Now()
-		res, err := client.Get(base + path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		body, err := io.ReadAll(res.Body)
-		res.Body.Close()
-		el := time.Since(t0)
-		if err != nil || res.StatusCode != http.StatusOK {
-			b.Fatalf("GET %s: %d %v: %.300s", path, res.StatusCode, err, body)
-		}
-		return body, el
-	}
+// readTarget is a store BenchmarkScaleReads reads: its server process, its reads (the same names
+// in the same order for every store) and the times of the read being taken.
+type readTarget struct {
+	name  string
+	base  string
+	pid   int
+	first time.Duration  // the first GET /tokens of a service just started
+	held  map[string]int // the tokens of each list's page
+	reads []struct{ name, path string }
+
+	client *http.Client
+	n      atomic.Int64
+	mu     sync.Mutex
+	times  []time.Duration
+}
+
+// prepareReads opens a store, starts its server process and warms it up: one pass of every
+// client over every read, so that what a first run costs (connections opened, pages read from
+// disk) is not counted in the figures.
+func prepareReads(b *testing.B, name string, open func(testing.TB) (*bunstore.DB, string)) *readTarget {
+	d, dsn := open(b)
+	t := &readTarget{name: name, held: map[string]int{},
+		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}}
+	t.base, t.pid = serverProcess(b, "TestScaleReadServer", scaleReadDSN+"="+dsn)
 	var list struct {
 		Tokens []struct {
 			Address string `json:"address"`
 		} `json:"tokens"`
-		Next string `json:"nextCursor"`
 	}
 
 	// The first list of a service just started.
-	var first time.Duration
 	{
 		fresh := httptest.NewUnstartedServer(readHandler(b, d))
 		fresh.Config.ConnContext = ConnContext
 		fresh.Start()
 		defer fresh.Close()
 		t0 := time.Now()
-		res, err := client.Get(fresh.URL + "/tokens")
+		res, err := t.client.Get(fresh.URL + "/tokens")
 		if err != nil {
 			b.Fatal(err)
 		}
 		io.Copy(io.Discard, res.Body)
 		res.Body.Close()
-		first = time.Since(t0)
+		t.first = time.Since(t0)
 	}
 
-	body, _ := get("/tokens?sort=volume24h&limit=1")
+	body, _ := t.get(b, "/tokens?sort=volume24h&limit=1")
 	if err := json.Unmarshal(body, &list); err != nil || len(list.Tokens) == 0 {
 		b.Fatalf("no busiest token: %v %s", err, body)
 	}
@@ -193,7 +210,7 @@ func benchReads(b *testing.B, d *bunstore.DB, dsn string) {
 	// A deep page of its trades: 40 pages in.
 	deep := ""
 	for range 40 {
-		body, _ := get("/tokens/" + busiest + "/trades?limit=100" + deep)
+		body, _ := t.get(b, "/tokens/"+busiest+"/trades?limit=100"+deep)
 		var p struct {
 			Next string `json:"nextCursor"`
 		}
@@ -203,7 +220,7 @@ func benchReads(b *testing.B, d *bunstore.DB, dsn string) {
 		deep = "&cursor=" + url.QueryEscape(p.Next)
 	}
 	now := time.Now().Unix()
-	reads := []struct{ name, path string }{
+	t.reads = []struct{ name, path string }{
 		{"volume24h", "/tokens?sort=volume24h"},
 		{"marketCap", "/tokens?sort=marketCap"},
 		{"trending", "/tokens?sort=trending"},
@@ -232,77 +249,94 @@ func benchReads(b *testing.B, d *bunstore.DB, dsn string) {
 		{"candles-default", "/tokens/" + busiest + "/candles"},
 		{"candles-1d", "/tokens/" + busiest + "/candles?res=1d"},
 	}
-	// One pass of every client first, so that what a first run costs (connections opened,
-	// pages read from disk) is not counted in the figures. A list's page may hold fewer tokens
-	// on the small store (it has a few graduates): each list reports how many it holds.
-	const clients, each = 8, 25
-	held := map[string]int{}
-	for _, r := range reads {
+	// A list's page may hold fewer tokens on the small store (it has a few graduates): each
+	// list reports how many it holds.
+	for _, r := range t.reads {
 		if strings.HasPrefix(r.path, "/tokens?") {
-			body, _ := get(r.path)
+			body, _ := t.get(b, r.path)
 			if err := json.Unmarshal(body, &list); err != nil {
 				b.Fatalf("GET %s: %v", r.path, err)
 			}
-			held[r.name] = len(list.Tokens)
+			t.held[r.name] = len(list.Tokens)
 		}
 	}
 	var warm sync.WaitGroup
-	for range clients {
+	for range readClients {
 		warm.Go(func() {
-			for _, r := range reads {
-				get(r.path)
+			for _, r := range t.reads {
+				t.get(b, r.path)
 			}
 		})
 	}
 	warm.Wait()
-	b.ResetTimer()
-	b.ReportMetric(float64(first.Microseconds())/1000, "first-tokens-ms")
-	for name, n := range held {
-		b.ReportMetric(float64(n), name+"-tokens")
+	return t
+}
+
+// get asks the store's server for path and returns the body and the time the answer took.
+func (t *readTarget) get(b *testing.B, path string) ([]byte, time.Duration) {
+	b.Helper()
+	t0 := time.Now()
+	res, err := t.client.Get(t.base + path)
+	if err != nil {
+		b.Fatal(err)
 	}
-	if rss, ok := procStatus(pid, "VmRSS:"); ok {
-		b.ReportMetric(float64(rss)/(1<<20), "server-rss-MB")
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	el := time.Since(t0)
+	if err != nil || res.StatusCode != http.StatusOK {
+		b.Fatalf("GET %s: %d %v: %.300s", path, res.StatusCode, err, body)
 	}
-	for _, r := range reads {
-		var (
-			mu    sync.Mutex
-			times []time.Duration
-			n     atomic.Int64
-			wg    sync.WaitGroup
-		)
-		candles := strings.HasPrefix(r.name, "candles")
-		if candles {
-			resetPeakRSS(pid)
-		}
-		for range clients {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for range each {
-					sep := "?"
-					if strings.Contains(r.path, "?") {
-						sep = "&"
-					}
-					// With a cache-buster, as browsers send them.
-					_, el := get(fmt.Sprintf("%s%s_=%d", r.path, sep, n.Add(1)))
-					mu.Lock()
-					times = append(times, el)
-					mu.Unlock()
-				}
-			}()
-		}
-		wg.Wait()
-		if candles {
-			if rss, ok := procStatus(pid, "VmHWM:"); ok {
-				b.ReportMetric(float64(rss)/(1<<20), r.name+"-rss-MB")
+	return body, el
+}
+
+func (t *readTarget) candles(i int) bool { return strings.HasPrefix(t.reads[i].name, "candles") }
+
+// reportSetup reports what prepareReads measured, and the server's resident set after it.
+func (t *readTarget) reportSetup(b *testing.B) {
+	b.ReportMetric(float64(t.first.Microseconds())/1000, t.name+"-first-tokens-ms")
+	for name, n := range t.held {
+		b.ReportMetric(float64(n), t.name+"-"+name+"-tokens")
+	}
+	if rss, ok := procStatus(t.pid, "VmRSS:"); ok {
+		b.ReportMetric(float64(rss)/(1<<20), t.name+"-server-rss-MB")
+	}
+}
+
+// round asks read i readClients at once, readEach times each, and keeps the times.
+func (t *readTarget) round(b *testing.B, i int) {
+	r := t.reads[i]
+	sep := "?"
+	if strings.Contains(r.path, "?") {
+		sep = "&"
+	}
+	var wg sync.WaitGroup
+	for range readClients {
+		wg.Go(func() {
+			for range readEach {
+				// With a cache-buster, as browsers send them.
+				_, el := t.get(b, fmt.Sprintf("%s%s_=%d", r.path, sep, t.n.Add(1)))
+				t.mu.Lock()
+				t.times = append(t.times, el)
+				t.mu.Unlock()
 			}
-		}
-		slices.Sort(times)
-		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-		b.ReportMetric(ms(times[len(times)/2]), r.name+"-p50-ms")
-		b.ReportMetric(ms(times[len(times)*99/100]), r.name+"-p99-ms")
+		})
 	}
-	b.ReportMetric(0, "ns/op")
+	wg.Wait()
+}
+
+// report reports read i's p50 and p99 over its rounds, and for a candle read the server's peak
+// resident set meanwhile.
+func (t *readTarget) report(b *testing.B, i int) {
+	name := t.name + "-" + t.reads[i].name
+	if t.candles(i) {
+		if rss, ok := procStatus(t.pid, "VmHWM:"); ok {
+			b.ReportMetric(float64(rss)/(1<<20), name+"-rss-MB")
+		}
+	}
+	slices.Sort(t.times)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(t.times[len(t.times)/2]), name+"-p50-ms")
+	b.ReportMetric(ms(t.times[len(t.times)*99/100]), name+"-p99-ms")
 }
 
 // resetPeakRSS starts the peak resident set (VmHWM) of process pid afresh from what it holds now
