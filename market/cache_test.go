@@ -153,20 +153,20 @@ func TestDayMemo(t *testing.T) {
 	}
 }
 
-// sniperStore answers TradesBetween over a fixed list of trades, as a store would, and counts
-// reads.
+// sniperStore answers Buyers over a fixed list of trades, as a store would, and counts reads.
 type sniperStore struct {
 	Store
 	trades []Trade
 	reads  int
 }
 
-func (s *sniperStore) TradesForward(_ context.Context, q ForwardQuery) ([]Trade, error) {
+func (s *sniperStore) Buyers(_ context.Context, q ForwardQuery) ([]common.Address, error) {
 	s.reads++
-	var out []Trade
+	var out []common.Address
 	for _, tr := range s.trades {
-		if tr.Token == q.Token && tr.Time >= q.From && tr.Time < q.To && (q.After == nil || tr.Time > q.After.Time) {
-			out = append(out, tr)
+		if tr.Token == q.Token && tr.Time >= q.From && tr.Time < q.To && (q.After == nil || tr.Time > q.After.Time) &&
+			tr.Side == curvekit.Buy && !slices.Contains(out, tr.Recipient) {
+			out = append(out, tr.Recipient)
 		}
 	}
 	return out, nil

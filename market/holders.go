@@ -268,17 +268,16 @@ func (s *Service) snipers(ctx context.Context, t *Token) (map[common.Address]boo
 		gen = g
 	}
 	end := t.CreatedAt + int64(s.cfg.SniperWindow/time.Second)
-	out := make(map[common.Address]bool)
-	// Forward from the launch: the trade before the window, which a range read also finds
-	// (walking back through a busy launch's first minute), is not needed.
-	err := s.eachTrade(ctx, ForwardQuery{Token: t.Address, From: t.CreatedAt, To: end + 1, Limit: sniperPage}, func(tr *Trade) error {
-		if tr.Side == curvekit.Buy {
-			out[tr.Recipient] = true
-		}
-		return nil
-	})
+	// The buyers of the launch's first sniperPage trades, forward from the launch: the trade
+	// before the window, which a range read also finds (walking back through a busy launch's
+	// first minute), is not needed, nor any trade's other fields.
+	buyers, err := s.cfg.Store.Buyers(ctx, ForwardQuery{Token: t.Address, From: t.CreatedAt, To: end + 1, Limit: sniperPage})
 	if err != nil {
 		return nil, err
+	}
+	out := make(map[common.Address]bool, len(buyers))
+	for _, a := range buyers {
+		out[a] = true
 	}
 	if s.cache != nil {
 		s.cache.fillSnipers(t.Address, out, end, gen)

@@ -302,6 +302,9 @@ type tradeBlockRow struct {
 // Side, which only hand-made trades carry).
 type sideCode int16
 
+// sideBuy is a buy's sideCode.
+const sideBuy sideCode = 1
+
 // venueCode is a trade's venue as the venue column stores it: 1 curve, 2 pool, 0 none.
 type venueCode int16
 

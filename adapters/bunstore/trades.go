@@ -130,33 +130,9 @@ func (s *Market) mustExist(ctx context.Context, addr common.Address) error {
 // TradesForward returns a page of a token's trades in a time range, oldest first, keyset on
 // (block time, block, log index): the trades_token_time index serves it, hour by hour.
 func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]market.Trade, error) {
-	limit := q.Limit
-	if limit <= 0 {
-		limit = market.ExportChunk
-	}
-	// One lower bound on the time, the later of From and the cursor's: the index range starts
-	// there (with two, a planner may start at the earlier one and scan the rest every page).
-	from := q.From
-	if q.After != nil {
-		from = max(from, q.After.Time)
-	}
-	sel := s.tradesOf(q.Token).
-		Where("tr.block_time >= ? AND tr.block_time < ?", from, q.To)
-	// Within one hour the hour is bound by equality, so that the index ranges over the time too:
-	// SQLite, given a range of hours, reads every trade of From's hour before it (a busy token's
-	// launch window, which the holders page reads for its snipers: 31 ms for 49 trades).
-	if lo, hi := tradeHour(from), tradeHour(max(from, q.To-1)); lo == hi {
-		sel.Where("tr.block_time / 3600 = ?", lo)
-	} else {
-		sel.Where("tr.block_time / 3600 BETWEEN ? AND ?", lo, hi)
-	}
-	sel.OrderExpr(byTime).Limit(int64(limit))
-	if a := q.After; a != nil {
-		block, err := toInt64("cursor block", a.Block)
-		if err != nil {
-			return nil, err
-		}
-		sel.Where("(tr.block_time, tr.block_number, tr.log_index) > (?, ?, ?)", a.Time, block, int64(a.Log))
+	sel, err := forwardRange(s.tradesOf(q.Token), q)
+	if err != nil {
+		return nil, err
 	}
 	// The rows are scanned into a page of rows kept for the next export's: bun fills a slice's
 	// capacity before it grows it.
@@ -181,6 +157,57 @@ var forwardRows = sync.Pool{New: func() any {
 	rows := make([]tradeRow, 0, market.ExportChunk)
 	return &rows
 }}
+
+// Buyers returns the recipients of the buys among the trades TradesForward would return for q,
+// each once: the database reads the range as TradesForward does, but returns addresses alone.
+func (s *Market) Buyers(ctx context.Context, q market.ForwardQuery) ([]common.Address, error) {
+	inner, err := forwardRange(s.db.NewSelect().TableExpr("trades AS tr").Column("tr.side", "tr.trader", "tr.recipient").
+		Where("token_key(tr.token) = ? AND tr.token = ?", tokenKey(q.Token), q.Token), q)
+	if err != nil {
+		return nil, err
+	}
+	var out []common.Address
+	// An empty recipient is the trader's own (see recipient).
+	if err := s.db.NewSelect().TableExpr("(?) AS w", inner).
+		ColumnExpr("DISTINCT CASE WHEN length(w.recipient) = 0 THEN w.trader ELSE w.recipient END").
+		Where("w.side = ?", int16(sideBuy)).Scan(ctx, &out); err != nil {
+		return nil, fmt.Errorf("bunstore: buyers of %s: %w", q.Token, err)
+	}
+	return out, nil
+}
+
+// forwardRange bounds sel, a select of one token's trades (tr), to q's range after its cursor,
+// ordered by time and limited as TradesForward reads it.
+func forwardRange(sel *bun.SelectQuery, q market.ForwardQuery) (*bun.SelectQuery, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = market.ExportChunk
+	}
+	// One lower bound on the time, the later of From and the cursor's: the index range starts
+	// there (with two, a planner may start at the earlier one and scan the rest every page).
+	from := q.From
+	if q.After != nil {
+		from = max(from, q.After.Time)
+	}
+	sel.Where("tr.block_time >= ? AND tr.block_time < ?", from, q.To)
+	// Within one hour the hour is bound by equality, so that the index ranges over the time too:
+	// SQLite, given a range of hours, reads every trade of From's hour before it (a busy token's
+	// launch window, which the holders page reads for its snipers: 31 ms for 49 trades).
+	if lo, hi := tradeHour(from), tradeHour(max(from, q.To-1)); lo == hi {
+		sel.Where("tr.block_time / 3600 = ?", lo)
+	} else {
+		sel.Where("tr.block_time / 3600 BETWEEN ? AND ?", lo, hi)
+	}
+	sel.OrderExpr(byTime).Limit(int64(limit))
+	if a := q.After; a != nil {
+		block, err := toInt64("cursor block", a.Block)
+		if err != nil {
+			return nil, err
+		}
+		sel.Where("(tr.block_time, tr.block_number, tr.log_index) > (?, ?, ?)", a.Time, block, int64(a.Log))
+	}
+	return sel, nil
+}
 
 // lastOfMinute selects the chain position (block, log index) of the last trade of a token's
 // latest minute bar at or before a minute: one probe of the bars' primary key.

@@ -346,6 +346,22 @@ func (s *fakeStore) TradesForward(_ context.Context, q market.ForwardQuery) ([]m
 	return out, nil
 }
 
+func (s *fakeStore) Buyers(ctx context.Context, q market.ForwardQuery) ([]common.Address, error) {
+	trades, err := s.TradesForward(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[common.Address]bool{}
+	var out []common.Address
+	for _, tr := range trades {
+		if tr.Side == curvekit.Buy && !seen[tr.Recipient] {
+			seen[tr.Recipient] = true
+			out = append(out, tr.Recipient)
+		}
+	}
+	return out, nil
+}
+
 func after(p, q market.Position) bool {
 	if p.Time != q.Time {
 		return p.Time > q.Time

@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) market.Store) {
 		{"InvalidQueries", testInvalidQueries},
 		{"TradesPages", testTradesPages},
 		{"TradesBetween", testTradesBetween},
+		{"Buyers", testBuyers},
 		{"Bars", testBars},
 		{"BarsProperty", testBarsProperty},
 		{"Day", testDay},

@@ -4,6 +4,7 @@ import (
 	"github.com/curvekit/curvekit"
 
 	"context"
+	"slices"
 	"sort"
 	"testing"
 
@@ -110,6 +111,67 @@ func testTradesBetween(t *testing.T, s market.Store) {
 		want := market.RangeResult{Before: c.before, Trades: c.trades}
 		if diff := cmp.Diff(got, want, cmpOpts...); diff != "" {
 			t.Errorf("TradesBetween [%d, %d) (-got +want):\n%s", c.from, c.to, diff)
+		}
+	}
+}
+
+// testBuyers checks Buyers against the trades TradesForward returns for the same query: the
+// recipients of their buys (the trader's own address when it received them), each once, and no
+// seller; the limit counts trades, sells included, and the cursor and the range bound it as
+// they bound TradesForward.
+func testBuyers(t *testing.T, s market.Store) {
+	ctx := context.Background()
+	a, b := newToken(t, 1), newToken(t, 2)
+	var seq tradeSeq
+	var trades []market.Trade
+	for i := range 40 {
+		side := curvekit.Buy
+		if i%4 == 3 {
+			side = curvekit.Sell
+		}
+		tr := seq.trade(a.Address, uint64(10+i/3), uint(i%3), int64(100+10*(i/3)), side, units(uint64(i+1)))
+		if i%5 == 0 {
+			tr.Recipient = tr.Trader // stored without a recipient of its own
+		}
+		trades = append(trades, tr)
+	}
+	// Another token's buys in the same blocks, by a buyer the first never sees.
+	other := seq.trade(b.Address, 10, 5, 100, curvekit.Buy, units(1))
+	other.Recipient = address(kindTrader, 999)
+	apply(t, s, &market.Batch{Launches: []market.Token{a, b}, Trades: append(slices.Clone(trades), other)})
+	after := market.PositionOf(&trades[7])
+	for _, q := range []market.ForwardQuery{
+		{Token: a.Address, From: 0, To: 1 << 40},
+		{Token: a.Address, From: 100, To: 101},
+		{Token: a.Address, From: 110, To: 160},
+		{Token: a.Address, From: 100, To: 1 << 40, Limit: 6},
+		{Token: a.Address, From: 100, To: 200, After: &after, Limit: 9},
+		{Token: a.Address, From: 500, To: 600},
+		{Token: common.Address{0xee}, From: 0, To: 1 << 40},
+	} {
+		page, err := s.TradesForward(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[common.Address]bool{}
+		for _, tr := range page {
+			if tr.Side == curvekit.Buy {
+				want[tr.Recipient] = true
+			}
+		}
+		got, err := s.Buyers(ctx, q)
+		if err != nil {
+			t.Fatalf("Buyers %+v: %v", q, err)
+		}
+		gotSet := map[common.Address]bool{}
+		for _, g := range got {
+			if gotSet[g] {
+				t.Errorf("Buyers %+v: %s twice", q, g)
+			}
+			gotSet[g] = true
+		}
+		if diff := cmp.Diff(gotSet, want, cmpOpts...); diff != "" {
+			t.Errorf("Buyers [%d, %d) limit %d (-got +want):\n%s", q.From, q.To, q.Limit, diff)
 		}
 	}
 }
