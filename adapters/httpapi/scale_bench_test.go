@@ -163,7 +163,7 @@ type readTarget struct {
 	base  string
 	pid   int
 	first time.Duration  // the first GET /tokens of a service just started
-	held  map[string]int // the tokens of each list's page
+	held  map[string]int // the tokens of each list's page (name-tokens), the traded bars of each candle read (name-bars)
 	reads []struct{ name, path string }
 
 	client *http.Client
@@ -250,14 +250,31 @@ func prepareReads(b *testing.B, name string, open func(testing.TB) (*bunstore.DB
 		{"candles-1d", "/tokens/" + busiest + "/candles?res=1d"},
 	}
 	// A list's page may hold fewer tokens on the small store (it has a few graduates): each
-	// list reports how many it holds.
-	for _, r := range t.reads {
-		if strings.HasPrefix(r.path, "/tokens?") {
+	// list reports how many it holds, and each candle read how many of its bars hold trades
+	// (those are the bars read from the store; the others are filled between them).
+	for i, r := range t.reads {
+		switch {
+		case strings.HasPrefix(r.path, "/tokens?"):
 			body, _ := t.get(b, r.path)
 			if err := json.Unmarshal(body, &list); err != nil {
 				b.Fatalf("GET %s: %v", r.path, err)
 			}
-			t.held[r.name] = len(list.Tokens)
+			t.held[r.name+"-tokens"] = len(list.Tokens)
+		case t.candles(i):
+			body, _ := t.get(b, r.path)
+			var series struct {
+				Bars []struct {
+					Trades int `json:"trades"`
+				} `json:"bars"`
+			}
+			if err := json.Unmarshal(body, &series); err != nil {
+				b.Fatalf("GET %s: %v", r.path, err)
+			}
+			for _, bar := range series.Bars {
+				if bar.Trades > 0 {
+					t.held[r.name+"-bars"]++
+				}
+			}
 		}
 	}
 	var warm sync.WaitGroup
@@ -295,7 +312,7 @@ func (t *readTarget) candles(i int) bool { return strings.HasPrefix(t.reads[i].n
 func (t *readTarget) reportSetup(b *testing.B) {
 	b.ReportMetric(float64(t.first.Microseconds())/1000, t.name+"-first-tokens-ms")
 	for name, n := range t.held {
-		b.ReportMetric(float64(n), t.name+"-"+name+"-tokens")
+		b.ReportMetric(float64(n), t.name+"-"+name)
 	}
 	if rss, ok := procStatus(t.pid, "VmRSS:"); ok {
 		b.ReportMetric(float64(rss)/(1<<20), t.name+"-server-rss-MB")
