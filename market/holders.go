@@ -253,9 +253,6 @@ func (s *Service) Holders(ctx context.Context, q HolderQuery) (HoldersPage, erro
 	return out, nil
 }
 
-// sniperPage is how many of a launch's first trades one read of the snipers takes.
-const sniperPage = 1000
-
 // snipers are the recipients of the token's buys in its launch block and the SniperWindow after
 // it, from the cache when there is one.
 func (s *Service) snipers(ctx context.Context, t *Token) (map[common.Address]bool, error) {
@@ -268,10 +265,10 @@ func (s *Service) snipers(ctx context.Context, t *Token) (map[common.Address]boo
 		gen = g
 	}
 	end := t.CreatedAt + int64(s.cfg.SniperWindow/time.Second)
-	// The buyers of the launch's first sniperPage trades, forward from the launch: the trade
-	// before the window, which a range read also finds (walking back through a busy launch's
-	// first minute), is not needed, nor any trade's other fields.
-	buyers, err := s.cfg.Store.Buyers(ctx, ForwardQuery{Token: t.Address, From: t.CreatedAt, To: end + 1, Limit: sniperPage})
+	// The buyers of the window, forward from the launch: the trade before the window, which a
+	// range read also finds (walking back through a busy launch's first minute), is not needed,
+	// nor any trade's other fields.
+	buyers, err := s.cfg.Store.Buyers(ctx, ForwardQuery{Token: t.Address, From: t.CreatedAt, To: end + 1})
 	if err != nil {
 		return nil, err
 	}

@@ -94,8 +94,9 @@ type Store interface {
 	// TradesForward returns at most q.Limit (ExportChunk when 0) of a token's trades with
 	// From <= Time < To after q.After, oldest first; no trades for an unknown token.
 	TradesForward(ctx context.Context, q ForwardQuery) ([]Trade, error)
-	// Buyers returns the recipients of the buys among the trades TradesForward returns for q,
-	// each once, in no order (q.Into is not used).
+	// Buyers returns the recipients of the buys among all of a token's trades with
+	// From <= Time < To after q.After (every page TradesForward would return), each once, in no
+	// order (q.Limit and q.Into are not used).
 	Buyers(ctx context.Context, q ForwardQuery) ([]common.Address, error)
 	// King returns the king of the hill of the pairing asset quote (see King), as of the last
 	// batch; curvekit.ErrNotFound while no token of that asset trades on its curve.

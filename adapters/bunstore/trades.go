@@ -130,10 +130,15 @@ func (s *Market) mustExist(ctx context.Context, addr common.Address) error {
 // TradesForward returns a page of a token's trades in a time range, oldest first, keyset on
 // (block time, block, log index): the trades_token_time index serves it, hour by hour.
 func (s *Market) TradesForward(ctx context.Context, q market.ForwardQuery) ([]market.Trade, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = market.ExportChunk
+	}
 	sel, err := forwardRange(s.tradesOf(q.Token), q)
 	if err != nil {
 		return nil, err
 	}
+	sel.OrderExpr(byTime).Limit(int64(limit))
 	// The rows are scanned into a page of rows kept for the next export's: bun fills a slice's
 	// capacity before it grows it.
 	rows := forwardRows.Get().(*[]tradeRow)
@@ -158,8 +163,8 @@ var forwardRows = sync.Pool{New: func() any {
 	return &rows
 }}
 
-// Buyers returns the recipients of the buys among the trades TradesForward would return for q,
-// each once: the database reads the range as TradesForward does, but returns addresses alone.
+// Buyers returns the recipients of the buys among the trades of q's range, each once: the
+// database reads the range as TradesForward does, whole, but returns addresses alone.
 func (s *Market) Buyers(ctx context.Context, q market.ForwardQuery) ([]common.Address, error) {
 	inner, err := forwardRange(s.db.NewSelect().TableExpr("trades AS tr").Column("tr.side", "tr.trader", "tr.recipient").
 		Where("token_key(tr.token) = ? AND tr.token = ?", tokenKey(q.Token), q.Token), q)
@@ -177,12 +182,8 @@ func (s *Market) Buyers(ctx context.Context, q market.ForwardQuery) ([]common.Ad
 }
 
 // forwardRange bounds sel, a select of one token's trades (tr), to q's range after its cursor,
-// ordered by time and limited as TradesForward reads it.
+// as TradesForward reads it.
 func forwardRange(sel *bun.SelectQuery, q market.ForwardQuery) (*bun.SelectQuery, error) {
-	limit := q.Limit
-	if limit <= 0 {
-		limit = market.ExportChunk
-	}
 	// One lower bound on the time, the later of From and the cursor's: the index range starts
 	// there (with two, a planner may start at the earlier one and scan the rest every page).
 	from := q.From
@@ -198,7 +199,6 @@ func forwardRange(sel *bun.SelectQuery, q market.ForwardQuery) (*bun.SelectQuery
 	} else {
 		sel.Where("tr.block_time / 3600 BETWEEN ? AND ?", lo, hi)
 	}
-	sel.OrderExpr(byTime).Limit(int64(limit))
 	if a := q.After; a != nil {
 		block, err := toInt64("cursor block", a.Block)
 		if err != nil {

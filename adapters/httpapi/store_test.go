@@ -347,6 +347,7 @@ func (s *fakeStore) TradesForward(_ context.Context, q market.ForwardQuery) ([]m
 }
 
 func (s *fakeStore) Buyers(ctx context.Context, q market.ForwardQuery) ([]common.Address, error) {
+	q.Limit = 0 // the whole range
 	trades, err := s.TradesForward(ctx, q)
 	if err != nil {
 		return nil, err
